@@ -1,0 +1,326 @@
+//! Level-synchronous breadth-first search over the rank space, filling a [`DistanceTable`].
+//!
+//! Level `d+1` is found from level `d` in one of two directions:
+//! - [`expand_frontier`] (forward): every board marked `d` applies each move's inverse and
+//!   marks the unseen results. Writes land anywhere, so they are atomic ORs on table words.
+//! - [`expand_unseen`] (backward): every unseen board applies each move and looks for a
+//!   neighbour marked `d`. Each task writes only words it owns; no atomics needed beyond
+//!   plain loads and stores.
+//!
+//! Early levels are small and go forward; once the frontier is large next to what is left
+//! unseen the search switches backward for good. Because the backward step asks "does a
+//! move take this board into level `d`", distances are moves needed to *solve* a board, which
+//! is what a directed move set (clockwise turns only) needs.
+//!
+//! Both steps work on a contiguous range of table words, so the rank space can be split among
+//! workers (threads today, machines later) without changing them.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::rank::Space;
+use crate::table::{CELLS_PER_WORD, DistanceTable, UNSEEN, cells_equal, mark_of};
+
+/// How a level was expanded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// From the frontier outwards.
+    Forward,
+    /// From the unseen boards back to the frontier.
+    Backward,
+}
+
+/// Receives progress reports; the CLI draws a bar, tests ignore them.
+pub trait Progress: Sync {
+    /// A level is about to be expanded.
+    fn level_started(&self, _distance: u32, _frontier: u64, _direction: Direction) {}
+    /// `n` more boards were found.
+    fn found(&self, _n: u64) {}
+    /// A level is finished.
+    fn level_done(&self, _distance: u32, _boards: u64, _seconds: f64) {}
+}
+
+/// Ignores progress.
+pub struct NoProgress;
+impl Progress for NoProgress {}
+
+/// Settings of a search.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Boards at each distance.
+    pub histogram: Vec<u64>,
+    /// Seconds spent on each level (level 0: the start).
+    pub level_seconds: Vec<f64>,
+    /// Direction used for each level after the first.
+    pub directions: Vec<Direction>,
+    /// The smallest ranks (up to [`SAMPLE`]) at the largest distance.
+    pub antipodes: Vec<u64>,
+}
+
+impl Outcome {
+    /// Total boards reached.
+    pub fn states(&self) -> u64 {
+        self.histogram.iter().sum()
+    }
+
+    /// The largest distance.
+    pub fn gods_number(&self) -> u32 {
+        self.histogram.len() as u32 - 1
+    }
+}
+
+/// Number of antipodes kept as examples.
+pub const SAMPLE: usize = 10;
+
+/// Words per parallel task: 2^12 words = 131072 boards.
+const TASK_WORDS: usize = 1 << 12;
+
+/// Searches from `start` (the solved board's rank) until no new board is found.
+pub fn run<S: Space>(
+    space: &S,
+    start: u64,
+    table: &DistanceTable,
+    config: &Config,
+    progress: &dyn Progress,
+) -> crate::Result<Outcome> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        .build()
+        .map_err(|e| crate::Error::Unsupported(format!("cannot start worker threads: {e}")))?;
+    pool.install(|| search(space, start, table, progress))
+}
+
+fn search<S: Space>(
+    space: &S,
+    start: u64,
+    table: &DistanceTable,
+    progress: &dyn Progress,
+) -> crate::Result<Outcome> {
+    let t0 = Instant::now();
+    table.mark_if_unseen(start, mark_of(0));
+    progress.found(1);
+    let mut out = Outcome {
+        histogram: vec![1],
+        level_seconds: vec![t0.elapsed().as_secs_f64()],
+        directions: Vec::new(),
+        antipodes: vec![start],
+    };
+    let n = space.n_states();
+    let mut seen = 1u64;
+    let mut direction = Direction::Forward;
+    loop {
+        let d = out.histogram.len() as u32 - 1;
+        let frontier = out.histogram[d as usize];
+        let unseen = n - seen;
+        if unseen == 0 {
+            break;
+        }
+        if should_go_backward(frontier, unseen) {
+            direction = Direction::Backward;
+        }
+        progress.level_started(d + 1, frontier, direction);
+        let t = Instant::now();
+        let words = 0..table.n_words();
+        let level = match direction {
+            Direction::Forward => expand_frontier(space, table, d, words, progress),
+            Direction::Backward => expand_unseen(space, table, d, words, progress),
+        };
+        if level.found == 0 {
+            break;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        progress.level_done(d + 1, level.found, secs);
+        out.histogram.push(level.found);
+        out.level_seconds.push(secs);
+        out.directions.push(direction);
+        out.antipodes = level.smallest;
+        seen += level.found;
+    }
+    Ok(out)
+}
+
+/// The backward step costs about one probe per unseen board and move, the forward one per
+/// frontier board and move; backward probes stop at the first hit and read without writing.
+fn should_go_backward(frontier: u64, unseen: u64) -> bool {
+    frontier.saturating_mul(4) > unseen
+}
+
+/// What one task (or a whole level) found.
+#[derive(Default)]
+struct Level {
+    found: u64,
+    /// The smallest ranks found, sorted, at most [`SAMPLE`].
+    smallest: Vec<u64>,
+}
+
+impl Level {
+    fn note(&mut self, rank: u64) {
+        self.found += 1;
+        if self.smallest.len() < SAMPLE || rank < *self.smallest.last().unwrap() {
+            let at = self.smallest.partition_point(|&r| r < rank);
+            self.smallest.insert(at, rank);
+            self.smallest.truncate(SAMPLE);
+        }
+    }
+
+    fn merge(mut self, other: Level) -> Level {
+        self.found += other.found;
+        self.smallest.extend(other.smallest);
+        self.smallest.sort_unstable();
+        self.smallest.truncate(SAMPLE);
+        self
+    }
+}
+
+/// Ranks buffered before their table words are touched, so the prefetches have landed.
+const PIPELINE: usize = 256;
+
+/// Forward step over a word range: boards marked `d` send each inverse move's result to
+/// level `d+1` if it is unseen.
+pub fn expand_frontier<S: Space>(
+    space: &S,
+    table: &DistanceTable,
+    d: u32,
+    words: std::ops::Range<usize>,
+    progress: &dyn Progress,
+) -> LevelCount {
+    let (cur, next) = (mark_of(d), mark_of(d + 1));
+    let n_moves = space.n_moves();
+    let level = words
+        .into_par_iter()
+        .step_by(TASK_WORDS)
+        .map(|lo| {
+            let hi = (lo + TASK_WORDS).min(table.n_words());
+            let mut level = Level::default();
+            let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + n_moves);
+            let flush = |pending: &mut Vec<u64>, level: &mut Level| {
+                for &r in pending.iter() {
+                    if table.mark_if_unseen(r, next) {
+                        level.note(r);
+                    }
+                }
+                pending.clear();
+            };
+            for w in lo..hi {
+                let mut bits = cells_equal(table.words()[w].load(Ordering::Relaxed), cur)
+                    & table.valid_cells(w);
+                while bits != 0 {
+                    let cell = bits.trailing_zeros() as u64 / 2;
+                    bits &= bits - 1;
+                    let s = space.unrank(w as u64 * CELLS_PER_WORD + cell);
+                    for m in 0..n_moves {
+                        let r = space.rank(&space.scramble_step(&s, m));
+                        table.prefetch(r);
+                        pending.push(r);
+                    }
+                    if pending.len() >= PIPELINE {
+                        flush(&mut pending, &mut level);
+                    }
+                }
+            }
+            flush(&mut pending, &mut level);
+            progress.found(level.found);
+            level
+        })
+        .reduce(Level::default, Level::merge);
+    LevelCount { found: level.found, smallest: level.smallest }
+}
+
+/// Boards found by one expansion step, with the smallest of their ranks.
+pub struct LevelCount {
+    /// Number of boards newly marked.
+    pub found: u64,
+    /// Up to [`SAMPLE`] of the smallest new ranks, sorted.
+    pub smallest: Vec<u64>,
+}
+
+/// Unseen boards per batch whose neighbours are ranked and prefetched together.
+const BATCH: usize = 8;
+
+/// Backward step over a word range: each unseen board joins level `d+1` if some move takes
+/// it to a board marked `d`.
+pub fn expand_unseen<S: Space>(
+    space: &S,
+    table: &DistanceTable,
+    d: u32,
+    words: std::ops::Range<usize>,
+    progress: &dyn Progress,
+) -> LevelCount {
+    let (cur, next) = (mark_of(d), mark_of(d + 1));
+    let n_moves = space.n_moves();
+    let level = words
+        .into_par_iter()
+        .step_by(TASK_WORDS)
+        .map(|lo| {
+            let hi = (lo + TASK_WORDS).min(table.n_words());
+            let mut level = Level::default();
+            let mut batch: Vec<u64> = Vec::with_capacity(BATCH);
+            let mut neighbours: Vec<u64> = vec![0; BATCH * n_moves];
+            for w in lo..hi {
+                let word = &table.words()[w];
+                let old = word.load(Ordering::Relaxed);
+                let mut bits = cells_equal(old, UNSEEN);
+                let mut new = old;
+                while bits != 0 {
+                    batch.clear();
+                    while bits != 0 && batch.len() < BATCH {
+                        batch.push(bits.trailing_zeros() as u64 / 2);
+                        bits &= bits - 1;
+                    }
+                    for (b, &cell) in batch.iter().enumerate() {
+                        let s = space.unrank(w as u64 * CELLS_PER_WORD + cell);
+                        for m in 0..n_moves {
+                            let r = space.rank(&space.solve_step(&s, m));
+                            table.prefetch(r);
+                            neighbours[b * n_moves + m] = r;
+                        }
+                    }
+                    for (b, &cell) in batch.iter().enumerate() {
+                        if neighbours[b * n_moves..(b + 1) * n_moves]
+                            .iter()
+                            .any(|&r| table.get(r) == cur)
+                        {
+                            new |= (next as u64) << (2 * cell);
+                            level.note(w as u64 * CELLS_PER_WORD + cell);
+                        }
+                    }
+                }
+                if new != old {
+                    // This task owns word `w`: no other writer can race with the store.
+                    word.store(new, Ordering::Relaxed);
+                }
+            }
+            progress.found(level.found);
+            level
+        })
+        .reduce(Level::default, Level::merge);
+    LevelCount { found: level.found, smallest: level.smallest }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Searches a whole puzzle: dispatches on the ranking and starts from the solved board.
+pub fn search_puzzle(
+    puzzle: &crate::puzzle::Puzzle,
+    space: &crate::rank::StateSpace,
+    table: &DistanceTable,
+    config: &Config,
+    progress: &dyn Progress,
+) -> crate::Result<Outcome> {
+    use crate::rank::Ranking;
+    let start = space.rank_board(&puzzle.solved())?;
+    match &space.ranking {
+        Ranking::Layout(l) => run(l, start, table, config, progress),
+        Ranking::Enumerated(e) => run(e, start, table, config, progress),
+    }
+}

@@ -1,0 +1,169 @@
+//! `twirl bfs`: enumerate a puzzle and print its distance histogram.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::Args;
+
+use twirl::bfs::{self, Config};
+use twirl::rank::StateSpace;
+use twirl::report::Report;
+use twirl::table::{DistanceTable, Storage, table_bytes};
+
+use super::PuzzleArgs;
+use super::progress::Bar;
+use super::sizes::{available_disk, available_memory, human, parse_size};
+
+/// Arguments of `twirl bfs`.
+#[derive(Args)]
+pub struct BfsArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Keep the table in FILE (memory-mapped, may exceed RAM) instead of anonymous memory.
+    /// The file is written as FILE.partial and renamed when the search completes.
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// Largest in-memory table allowed (e.g. 8G). Default: 90% of the memory available.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<u64>,
+    /// Also write the result as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// No progress bar and no messages on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Runs `twirl bfs`.
+pub fn run(args: &BfsArgs) -> anyhow::Result<()> {
+    let puzzle = args.puzzle.puzzle()?;
+    let threads = match args.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+    };
+    let space = StateSpace::build(&puzzle)?;
+    let n_states = space.n_states();
+    let bytes = table_bytes(n_states);
+    let say = |msg: String| {
+        if !args.quiet {
+            eprintln!("{msg}");
+        }
+    };
+    let partial = args.table.as_ref().map(|p| partial_path(p));
+    let storage = match &partial {
+        None => {
+            let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
+            say(format!("table: {n_states} boards x 2 bits = {} in memory", human(bytes)));
+            if let Some(limit) = limit.filter(|&l| bytes > l) {
+                bail!(
+                    "the table needs {} but only {} may be used in memory (raise --max-memory or use --table FILE)",
+                    human(bytes),
+                    human(limit)
+                );
+            }
+            Storage::anonymous(bytes)?
+        }
+        Some(path) => {
+            say(format!(
+                "table: {n_states} boards x 2 bits = {} in {}",
+                human(bytes),
+                path.display()
+            ));
+            if let Some(free) = available_disk(path).filter(|&f| bytes > f) {
+                bail!("the table needs {} but the disk has {} free", human(bytes), human(free));
+            }
+            Storage::create_file(path, bytes)?
+        }
+    };
+    let result = search(args, &puzzle, &space, storage, threads);
+    if result.is_err()
+        && let Some(p) = &partial
+    {
+        let _ = std::fs::remove_file(p);
+    }
+    result
+}
+
+fn search(
+    args: &BfsArgs,
+    puzzle: &twirl::puzzle::Puzzle,
+    space: &StateSpace,
+    storage: Storage,
+    threads: usize,
+) -> anyhow::Result<()> {
+    let n_states = space.n_states();
+    let table = DistanceTable::new(storage, n_states);
+    let bar = Bar::new(n_states, !args.quiet);
+    let t0 = Instant::now();
+    let outcome = bfs::search_puzzle(puzzle, space, &table, &Config { threads }, &bar)?;
+    let elapsed = t0.elapsed().as_secs_f64();
+    bar.finish();
+    if outcome.states() != n_states {
+        bail!("internal error: the search reached {} of {n_states} ranks", outcome.states());
+    }
+    if let (Some(final_path), Some(partial)) =
+        (&args.table, args.table.as_ref().map(|p| partial_path(p)))
+    {
+        table.flush()?;
+        drop(table);
+        std::fs::rename(&partial, final_path)
+            .with_context(|| format!("renaming {}", partial.display()))?;
+    }
+    let report = Report::new(
+        &args.puzzle.puzzle,
+        puzzle,
+        space,
+        &outcome,
+        elapsed,
+        threads,
+        table_bytes(n_states),
+    );
+    print_report(&report, &outcome.level_seconds)?;
+    if let Some(path) = &args.json {
+        write_json(path, &report)?;
+    }
+    Ok(())
+}
+
+fn partial_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".partial");
+    PathBuf::from(s)
+}
+
+/// Writes the JSON next to its destination, then renames it: a reader never sees half a file.
+fn write_json(path: &Path, report: &Report) -> anyhow::Result<()> {
+    let tmp = partial_path(path);
+    let text = serde_json::to_string_pretty(report)? + "\n";
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+fn print_report(r: &Report, level_seconds: &[f64]) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "# {} metric={} boards={} table_bytes={}",
+        r.puzzle, r.metric, r.states, r.table_bytes
+    )?;
+    writeln!(out, "{:>8} {:>16} {:>16} {:>10}", "distance", "boards", "cumulative", "seconds")?;
+    let mut cumulative = 0u64;
+    for (d, (&n, &s)) in r.histogram.iter().zip(level_seconds).enumerate() {
+        cumulative += n;
+        writeln!(out, "{d:>8} {n:>16} {cumulative:>16} {s:>10.3}")?;
+    }
+    writeln!(out, "# God's number: {} ({} antipodes)", r.gods_number, r.antipodes)?;
+    for b in &r.antipode_boards {
+        writeln!(out, "# antipode: {b}")?;
+    }
+    let rate = r.states as f64 / r.elapsed_seconds.max(1e-9);
+    writeln!(out, "# {:.3} s, {:.3e} boards/s, {} threads", r.elapsed_seconds, rate, r.threads)?;
+    Ok(())
+}

@@ -1,0 +1,63 @@
+//! `twirl info`: what the moves of a puzzle allow, and what a search would cost.
+
+use std::io::Write;
+
+use twirl::rank::{Ranking, StateSpace};
+use twirl::table::table_bytes;
+
+use super::PuzzleArgs;
+use super::sizes::human;
+
+/// Runs `twirl info`.
+pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
+    let puzzle = args.puzzle()?;
+    let space = StateSpace::build(&puzzle)?;
+    let inv = &space.invariants;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "puzzle: {} (metric {})", puzzle.spec, puzzle.metric)?;
+    writeln!(
+        out,
+        "board: {}x{}, tile orientations: {}",
+        puzzle.rows, puzzle.cols, puzzle.orient_mod
+    )?;
+    let names: Vec<&str> = puzzle.moves.iter().map(|m| m.name.as_str()).collect();
+    writeln!(
+        out,
+        "moves: {} ({}): {}",
+        names.len(),
+        if puzzle.undirected { "each undone by another move" } else { "directed" },
+        names.join(" ")
+    )?;
+    writeln!(out, "orbits: {}", inv.orbits.len())?;
+    for (j, o) in inv.orbits.iter().enumerate() {
+        let cells: Vec<String> = o.cells.iter().map(|c| (c + 1).to_string()).collect();
+        let orient = match (puzzle.orient_mod, o.tied_mod) {
+            (1, _) => String::new(),
+            (k, d) if d == k => "; orientation fixed by the cell".to_string(),
+            (_, 1) => format!("; orientation free mod {}", o.free_mod),
+            (_, d) => format!("; orientation mod {d} fixed by the cell, free mod {}", o.free_mod),
+        };
+        writeln!(out, "  O{}: {} cells: {}{orient}", j + 1, o.cells.len(), cells.join(" "))?;
+    }
+    let constraints = inv.constraints();
+    if constraints.is_empty() {
+        writeln!(out, "constraints: none (every parity and orientation sum is reachable)")?;
+    } else {
+        writeln!(out, "constraints:")?;
+        for c in constraints {
+            writeln!(out, "  {c}")?;
+        }
+    }
+    writeln!(out, "boards allowed by the invariants: {}", space.model_order)?;
+    writeln!(out, "group order (stabilizer chain):   {}", space.group_order)?;
+    let ranking = match &space.ranking {
+        Ranking::Layout(_) => "invariant layout (orbit permutation ranks x orientation digits)",
+        Ranking::Enumerated(_) => {
+            "listed board by board (the group is smaller than its invariants allow)"
+        }
+    };
+    writeln!(out, "ranking: {ranking}")?;
+    let bytes = table_bytes(space.n_states());
+    writeln!(out, "table: {} entries, {} bytes ({})", space.n_states(), bytes, human(bytes))?;
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! Argument parsing and the subcommands. Every subcommand is listed in [`Command`].
+//! Exit codes: 0 success, 2 error (bad input, a table that does not fit, I/O failure).
+
+mod bfs;
+mod info;
+mod progress;
+mod sizes;
+
+use clap::{Args, Parser, Subcommand};
+
+use twirl::puzzle::{Metric, Puzzle};
+
+/// Exhaustive state-space search of rotation puzzles (NRP/Twiddle, Spinpossible).
+#[derive(Parser)]
+#[command(name = "twirl", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Enumerate every reachable board by breadth-first search: boards at each distance,
+    /// God's number and antipodes.
+    ///
+    /// Memory: two bits per reachable board (see `twirl info`), in RAM by default or in a
+    /// file with --table. The per-distance table goes to stdout; progress to stderr.
+    Bfs(bfs::BfsArgs),
+    /// Show a puzzle's moves, the orbits and constraints found in them, the number of
+    /// reachable boards and the memory a search needs.
+    Info(PuzzleArgs),
+}
+
+/// A puzzle and its metric.
+#[derive(Args)]
+pub struct PuzzleArgs {
+    /// The puzzle: nrp:<rows>x<cols>:<block> (NRP/Twiddle, b x b blocks turned by quarter
+    /// turns) or spin:<rows>x<cols>[:<type>,...] (Spinpossible, optionally restricted to spin
+    /// types such as 1x1,1x2).
+    #[arg(value_name = "PUZZLE")]
+    pub puzzle: String,
+    /// Which moves count as one: qtm (quarter turns; a half turn is two), htm (quarter and
+    /// half turns), cw (clockwise quarter turns only; distances are moves needed to solve).
+    /// Default: qtm for NRP, htm (each spin one move) for Spinpossible.
+    #[arg(long, value_name = "METRIC")]
+    pub metric: Option<String>,
+    /// NRP only: tiles turn with their block and must end upright.
+    #[arg(long)]
+    pub orient: bool,
+}
+
+impl PuzzleArgs {
+    /// Builds the puzzle, or a one-line error.
+    pub fn puzzle(&self) -> twirl::Result<Puzzle> {
+        let metric = self.metric.as_deref().map(Metric::parse).transpose()?;
+        let mut spec = twirl::puzzle::PuzzleSpec::parse(&self.puzzle)?;
+        if self.orient {
+            match &mut spec {
+                twirl::puzzle::PuzzleSpec::Nrp { oriented, .. } => *oriented = true,
+                _ => {
+                    return Err(twirl::Error::InvalidPuzzle {
+                        spec: self.puzzle.clone(),
+                        reason:
+                            "--orient applies to NRP boards only (Spinpossible tiles already flip)"
+                                .into(),
+                    });
+                }
+            }
+        }
+        let metric = metric.unwrap_or_else(|| spec.default_metric());
+        Puzzle::new(&spec, metric)
+    }
+}
+
+/// Runs the command line and returns the exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Bfs(args) => bfs::run(args),
+        Command::Info(args) => info::run(args),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            if is_broken_pipe(&e) {
+                return 0;
+            }
+            eprintln!("twirl: error: {e:#}");
+            2
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,48 @@
+//! The library's error type. Every failure a user can cause (a bad puzzle spec, a malformed
+//! board, a table that does not fit) is an [`Error`]; programmer bugs panic instead.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in the library.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The puzzle specification is malformed or describes an impossible board.
+    #[error("invalid puzzle `{spec}`: {reason}")]
+    InvalidPuzzle {
+        /// The spec as the user typed it.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A metric name or a metric that the puzzle does not support.
+    #[error("invalid metric: {0}")]
+    InvalidMetric(String),
+    /// A board that cannot be read or does not belong to the puzzle.
+    #[error("invalid board: {0}")]
+    InvalidBoard(String),
+    /// The table would not fit in the memory or disk allowed.
+    #[error("table does not fit: {0}")]
+    TooLarge(String),
+    /// The move group is outside what the ranking code can index densely.
+    #[error("unsupported move group: {0}")]
+    Unsupported(String),
+    /// An I/O failure, with the file it concerns.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory involved.
+        path: PathBuf,
+        /// The underlying failure.
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Wraps an I/O error together with the path it concerns.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
+        Error::Io { path: path.into(), source }
+    }
+}
+
+/// The library's result type.
+pub type Result<T> = std::result::Result<T, Error>;

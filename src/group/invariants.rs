@@ -1,0 +1,405 @@
+//! What the moves can never change: the invariants that bound the reachable set.
+//!
+//! Worked out from the moves alone, for any puzzle in the [`Puzzle`] shape:
+//! 1. **Orbits** — the cells a tile can travel between. A tile never leaves its home's orbit.
+//! 2. **Tied orientation** — in each orbit, the largest `d` dividing `orient_mod` such that a
+//!    tile's orientation modulo `d` is fixed by the cell it stands on: there is a potential `f`
+//!    on cells with `twist ≡ f(to) - f(from) (mod d)` for every move and cell. (NRP with 2x2
+//!    blocks: every quarter turn moves a tile to a cell of the other colour and turns it once,
+//!    so orientation mod 2 is tied to the checkerboard colour.) What remains free is the
+//!    *reduced orientation* `u = (o - f(cell) + f(home)) / d`, modulo `e = orient_mod / d`.
+//! 3. **Coupling** — the sign of each orbit's permutation and the sum of the reduced
+//!    orientations in each orbit change under a move by amounts that do not depend on the
+//!    board, so they form a homomorphism onto a small abelian group `A`. Its image `H`, spanned
+//!    by the moves' images, gives every parity and orientation-sum constraint within and
+//!    across orbits.
+//!
+//! These invariants give an upper bound on the group ([`Invariants::model_order`]): the
+//! boards that keep tiles in their orbits, tied orientation and `(signs, sums)` in `H`. The
+//! bound is exact for most puzzles; [`crate::rank`] checks it against the exact group order
+//! from a stabilizer chain before trusting it.
+
+use num_bigint::BigUint;
+
+use crate::puzzle::Puzzle;
+
+/// The cells one tile can reach, and its orientation freedom there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Orbit {
+    /// The cells, in increasing order.
+    pub cells: Vec<u8>,
+    /// `d`: a tile's orientation modulo `d` is fixed by its cell.
+    pub tied_mod: u8,
+    /// `e = orient_mod / d`: how many reduced orientations a tile can have.
+    pub free_mod: u8,
+}
+
+/// One coordinate of the abelian invariant group `A`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coord {
+    /// The sign (0 even, 1 odd) of the permutation of an orbit's tiles.
+    Sign(usize),
+    /// The sum of an orbit's reduced orientations, modulo the orbit's `free_mod`.
+    Sum(usize),
+}
+
+/// The invariants of a puzzle's moves.
+#[derive(Clone, Debug)]
+pub struct Invariants {
+    /// Orientations a tile can take.
+    pub orient_mod: u8,
+    /// The orbits, ordered by their smallest cell.
+    pub orbits: Vec<Orbit>,
+    /// `orbit_of[cell]`: the orbit a cell belongs to.
+    pub orbit_of: Vec<u8>,
+    /// `local[cell]`: the cell's index within its orbit.
+    pub local: Vec<u8>,
+    /// `potential[cell]`: `f(cell)` modulo `orient_mod` (see the module docs).
+    pub potential: Vec<u8>,
+    /// The coordinates of `A`, signs first, in mixed radix order (the first is most significant).
+    pub coords: Vec<Coord>,
+    /// The radix of each coordinate.
+    pub radices: Vec<u8>,
+    /// The codes (mixed radix over `coords`) of the elements of `H`, sorted.
+    pub coupling: Vec<u32>,
+    /// Per move: `reduced_twist[m][cell]`, the change of the reduced orientation of the tile
+    /// leaving `cell`, modulo its orbit's `free_mod`.
+    pub reduced_twist: Vec<Vec<u8>>,
+}
+
+/// Largest `A` we enumerate; real puzzles need a few thousand at most.
+const MAX_COUPLING_SPACE: u64 = 1 << 22;
+
+impl Invariants {
+    /// Works out the invariants of the puzzle's moves.
+    pub fn of(puzzle: &Puzzle) -> crate::Result<Invariants> {
+        let n = puzzle.n_positions();
+        let k = puzzle.orient_mod;
+        let (orbit_cells, orbit_of) = orbits(n, puzzle);
+        let mut local = vec![0u8; n];
+        for cells in &orbit_cells {
+            for (i, &c) in cells.iter().enumerate() {
+                local[c as usize] = i as u8;
+            }
+        }
+        // Potential: spread f along moves from each orbit's first cell; every edge that
+        // disagrees with f lowers the tied modulus to the gcd of the disagreements.
+        let mut potential = vec![0u8; n];
+        let mut orbits = Vec::new();
+        for cells in &orbit_cells {
+            let mut known = vec![false; n];
+            known[cells[0] as usize] = true;
+            let mut queue = vec![cells[0] as usize];
+            while let Some(i) = queue.pop() {
+                for m in &puzzle.moves {
+                    let j = m.perm[i] as usize;
+                    if !known[j] {
+                        known[j] = true;
+                        potential[j] = (potential[i] + m.twist[i]) % k;
+                        queue.push(j);
+                    }
+                }
+            }
+            let mut tied = k;
+            for &c in cells {
+                let i = c as usize;
+                for m in &puzzle.moves {
+                    let j = m.perm[i] as usize;
+                    let gap = (potential[i] + m.twist[i] + k - potential[j]) % k;
+                    tied = gcd(tied, gap);
+                }
+            }
+            orbits.push(Orbit { cells: cells.clone(), tied_mod: tied, free_mod: k / tied });
+        }
+        let reduced_twist: Vec<Vec<u8>> = puzzle
+            .moves
+            .iter()
+            .map(|m| {
+                (0..n)
+                    .map(|i| {
+                        let j = m.perm[i] as usize;
+                        let d = orbits[orbit_of[i] as usize].tied_mod;
+                        ((m.twist[i] + potential[i] + k - potential[j]) % k) / d
+                    })
+                    .collect()
+            })
+            .collect();
+
+        let mut coords = Vec::new();
+        let mut radices = Vec::new();
+        for (j, o) in orbits.iter().enumerate() {
+            if o.cells.len() >= 2 {
+                coords.push(Coord::Sign(j));
+                radices.push(2);
+            }
+        }
+        for (j, o) in orbits.iter().enumerate() {
+            if o.free_mod > 1 {
+                coords.push(Coord::Sum(j));
+                radices.push(o.free_mod);
+            }
+        }
+        let space: u64 = radices.iter().map(|&r| r as u64).product();
+        if space > MAX_COUPLING_SPACE {
+            return Err(crate::Error::Unsupported(format!(
+                "{} orbits with independent parities and orientation sums: too many combinations to index",
+                orbits.len()
+            )));
+        }
+        let mut inv = Invariants {
+            orient_mod: k,
+            orbits,
+            orbit_of,
+            local,
+            potential,
+            coords,
+            radices,
+            coupling: Vec::new(),
+            reduced_twist,
+        };
+        let images: Vec<Vec<u8>> =
+            (0..puzzle.moves.len()).map(|m| inv.move_image(puzzle, m)).collect();
+        inv.coupling = inv.span(&images, space as usize);
+        Ok(inv)
+    }
+
+    /// The image in `A` of move `m`: per coordinate, the sign or sum change it causes.
+    fn move_image(&self, puzzle: &Puzzle, m: usize) -> Vec<u8> {
+        let mv = &puzzle.moves[m];
+        self.coords
+            .iter()
+            .map(|&c| match c {
+                Coord::Sign(j) => {
+                    let cells = &self.orbits[j].cells;
+                    let perm: Vec<u8> =
+                        cells.iter().map(|&c| self.local[mv.perm[c as usize] as usize]).collect();
+                    sign(&perm)
+                }
+                Coord::Sum(j) => {
+                    let e = self.orbits[j].free_mod as u32;
+                    let s: u32 = self.orbits[j]
+                        .cells
+                        .iter()
+                        .map(|&c| self.reduced_twist[m][c as usize] as u32)
+                        .sum();
+                    (s % e) as u8
+                }
+            })
+            .collect()
+    }
+
+    /// Encodes a vector of `A` as its mixed-radix code.
+    pub fn encode(&self, v: &[u8]) -> u32 {
+        v.iter().zip(&self.radices).fold(0u32, |acc, (&x, &r)| acc * r as u32 + x as u32)
+    }
+
+    /// Decodes a mixed-radix code of `A`.
+    pub fn decode(&self, mut code: u32) -> Vec<u8> {
+        let mut v = vec![0u8; self.radices.len()];
+        for i in (0..v.len()).rev() {
+            v[i] = (code % self.radices[i] as u32) as u8;
+            code /= self.radices[i] as u32;
+        }
+        v
+    }
+
+    /// All sums of the given vectors (the subgroup they span), as sorted codes.
+    fn span(&self, gens: &[Vec<u8>], space: usize) -> Vec<u32> {
+        let mut seen = vec![false; space];
+        seen[0] = true;
+        let mut stack = vec![0u32];
+        let mut out = vec![0u32];
+        while let Some(code) = stack.pop() {
+            let v = self.decode(code);
+            for g in gens {
+                let w: Vec<u8> =
+                    v.iter().zip(g).zip(&self.radices).map(|((a, b), r)| (a + b) % r).collect();
+                let c = self.encode(&w);
+                if !seen[c as usize] {
+                    seen[c as usize] = true;
+                    out.push(c);
+                    stack.push(c);
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// The number of boards that satisfy every invariant: an upper bound on the group order.
+    pub fn model_order(&self) -> BigUint {
+        let mut total = BigUint::from(self.coupling.len());
+        for o in &self.orbits {
+            let n = o.cells.len();
+            total *= factorial(n);
+            if n >= 2 {
+                total /= 2u32;
+            }
+            if o.free_mod > 1 {
+                total *= BigUint::from(o.free_mod).pow(n as u32 - 1);
+            }
+        }
+        total
+    }
+
+    /// The constraints `H` imposes, in words: a generating set of the linear conditions that
+    /// every reachable board satisfies (`sign(O1) + sign(O2) = 0 (mod 2)`). Empty when the
+    /// parities and orientation sums are all free.
+    pub fn constraints(&self) -> Vec<String> {
+        let lcm = self.radices.iter().fold(1u32, |a, &r| a.max(r as u32));
+        let space: u32 = self.radices.iter().map(|&r| r as u32).product();
+        let elements: Vec<Vec<u8>> = self.coupling.iter().map(|&c| self.decode(c)).collect();
+        // A functional λ pairs with v as Σ λ_c v_c (lcm / r_c) mod lcm; keep those vanishing on H.
+        let vanishes = |lam: &[u8]| {
+            elements.iter().all(|v| {
+                let s: u32 = lam
+                    .iter()
+                    .zip(v)
+                    .zip(&self.radices)
+                    .map(|((&l, &x), &r)| l as u32 * x as u32 * (lcm / r as u32))
+                    .sum();
+                s % lcm == 0
+            })
+        };
+        let mut chosen: Vec<Vec<u8>> = Vec::new();
+        let mut covered = vec![false; space as usize];
+        covered[0] = true;
+        for code in 1..space {
+            let lam = self.decode(code);
+            if covered[code as usize] || !vanishes(&lam) {
+                continue;
+            }
+            chosen.push(lam);
+            // Mark everything the chosen functionals span.
+            let gens = chosen.clone();
+            for c in self.span(&gens, space as usize) {
+                covered[c as usize] = true;
+            }
+        }
+        chosen.iter().map(|lam| self.describe_functional(lam, lcm)).collect()
+    }
+
+    fn describe_functional(&self, lam: &[u8], lcm: u32) -> String {
+        let mut terms = Vec::new();
+        for ((&l, &c), &r) in lam.iter().zip(&self.coords).zip(&self.radices) {
+            if l == 0 {
+                continue;
+            }
+            let name = match c {
+                Coord::Sign(j) => format!("sign(O{})", j + 1),
+                Coord::Sum(j) => format!("orientation sum(O{})", j + 1),
+            };
+            let factor = l as u32 * (lcm / r as u32);
+            terms.push(if factor == 1 { name } else { format!("{factor}*{name}") });
+        }
+        format!("{} = 0 (mod {lcm})", terms.join(" + "))
+    }
+}
+
+/// Orbits of cells under the moves, ordered by their smallest cell, and each cell's orbit.
+fn orbits(n: usize, puzzle: &Puzzle) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for m in &puzzle.moves {
+        for i in 0..n {
+            let (a, b) = (find(&mut parent, i), find(&mut parent, m.perm[i] as usize));
+            if a != b {
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let mut orbit_of = vec![u8::MAX; n];
+    let mut cells: Vec<Vec<u8>> = Vec::new();
+    for i in 0..n {
+        let root = find(&mut parent, i);
+        if orbit_of[root] == u8::MAX {
+            orbit_of[root] = cells.len() as u8;
+            cells.push(Vec::new());
+        }
+        orbit_of[i] = orbit_of[root];
+        cells[orbit_of[i] as usize].push(i as u8);
+    }
+    (cells, orbit_of)
+}
+
+/// Sign of a permutation of `0..len`: 0 even, 1 odd.
+pub fn sign(perm: &[u8]) -> u8 {
+    let mut seen = vec![false; perm.len()];
+    let mut parity = 0;
+    for start in 0..perm.len() {
+        let mut len = 0;
+        let mut i = start;
+        while !seen[i] {
+            seen[i] = true;
+            i = perm[i] as usize;
+            len += 1;
+        }
+        if len > 0 {
+            parity ^= (len + 1) & 1;
+        }
+    }
+    parity as u8
+}
+
+fn gcd(a: u8, b: u8) -> u8 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// `n!` as a big integer.
+pub fn factorial(n: usize) -> BigUint {
+    (1..=n).fold(BigUint::from(1u32), |acc, i| acc * i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inv(spec: &str) -> Invariants {
+        Invariants::of(&Puzzle::parse(spec, None).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn nrp_443_has_two_colour_orbits_with_linked_signs() {
+        let i = inv("nrp:4x4:3");
+        assert_eq!(i.orbits.len(), 2);
+        assert_eq!(i.orbits[0].cells, vec![0, 2, 5, 7, 8, 10, 13, 15]);
+        assert_eq!(i.model_order(), BigUint::from(812_851_200u64));
+        assert_eq!(i.constraints(), vec!["sign(O1) + sign(O2) = 0 (mod 2)"]);
+    }
+
+    #[test]
+    fn orientation_is_tied_for_two_by_two_blocks() {
+        let i = inv("nrp:3x3:2:orient");
+        assert_eq!(i.orbits.len(), 1);
+        assert_eq!((i.orbits[0].tied_mod, i.orbits[0].free_mod), (2, 2));
+        assert_eq!(i.model_order(), BigUint::from(92_897_280u64));
+        // Three-by-three blocks turn their centre in place: nothing is tied.
+        let j = inv("nrp:3x4:3:orient");
+        assert!(j.orbits.iter().all(|o| o.tied_mod == 1 && o.free_mod == 4));
+    }
+
+    #[test]
+    fn spin_models() {
+        assert_eq!(inv("spin:3x3").model_order(), BigUint::from(185_794_560u64));
+        // 1x2 spins: orientation tied to the colour, permutations unrestricted: S_9.
+        assert_eq!(inv("spin:3x3:1x2").model_order(), BigUint::from(362_880u64));
+        // 1x2 + 2x2: even number of flipped tiles.
+        let i = inv("spin:3x3:1x2,2x2");
+        assert_eq!(i.model_order(), BigUint::from(185_794_560u64 / 2));
+        assert_eq!(i.constraints(), vec!["orientation sum(O1) = 0 (mod 2)"]);
+    }
+
+    #[test]
+    fn sign_of_permutations() {
+        assert_eq!(sign(&[0, 1, 2]), 0);
+        assert_eq!(sign(&[1, 0, 2]), 1);
+        assert_eq!(sign(&[1, 2, 0]), 0);
+        assert_eq!(sign(&[1, 2, 3, 0]), 1);
+    }
+}

@@ -1,0 +1,135 @@
+//! The puzzle model: positions, moves and boards.
+//!
+//! Every puzzle twirl knows is reduced to one shape, [`Puzzle`]: `n_positions` cells, tiles that
+//! may carry an orientation modulo `orient_mod`, and a list of [`Move`]s, each a permutation of
+//! the cells plus a turn added to every tile it carries. NRP/Twiddle ([`nrp`]) and
+//! Spinpossible ([`spin`]) are constructors of that shape; a later puzzle-definition reader
+//! will be another one. Everything downstream (analysis, ranking, search) sees only this shape.
+
+pub mod board;
+pub mod nrp;
+pub mod spec;
+pub mod spin;
+
+pub use board::Board;
+pub use spec::{Metric, PuzzleSpec};
+
+/// One move: where every cell's tile goes and how much it turns on the way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// The name in the puzzle's notation (`R2C3'`, `[1,6]`).
+    pub name: String,
+    /// The tile standing at cell `i` moves to cell `perm[i]`.
+    pub perm: Vec<u8>,
+    /// The tile leaving cell `i` turns by `twist[i]` (modulo the puzzle's `orient_mod`).
+    pub twist: Vec<u8>,
+}
+
+impl Move {
+    /// The move that undoes this one, named `name`.
+    pub fn inverse(&self, orient_mod: u8, name: String) -> Move {
+        let n = self.perm.len();
+        let mut perm = vec![0u8; n];
+        let mut twist = vec![0u8; n];
+        for i in 0..n {
+            let j = self.perm[i] as usize;
+            perm[j] = i as u8;
+            twist[j] = (orient_mod - self.twist[i] % orient_mod) % orient_mod;
+        }
+        Move { name, perm, twist }
+    }
+
+    /// Whether the move leaves every tile where it is, unturned.
+    pub fn is_identity(&self) -> bool {
+        self.perm.iter().enumerate().all(|(i, &p)| p as usize == i)
+            && self.twist.iter().all(|&t| t == 0)
+    }
+}
+
+/// A puzzle reduced to cells, orientations and moves.
+#[derive(Clone, Debug)]
+pub struct Puzzle {
+    /// The specification it was built from.
+    pub spec: PuzzleSpec,
+    /// The metric: which moves count as one.
+    pub metric: Metric,
+    /// Rows of the board.
+    pub rows: usize,
+    /// Columns of the board.
+    pub cols: usize,
+    /// Orientations a tile can take: 1 (none), 2 (Spinpossible flips) or 4 (quarter turns).
+    pub orient_mod: u8,
+    /// The moves of the metric, each costing one.
+    pub moves: Vec<Move>,
+    /// Whether every move's inverse is also a move (the move graph is undirected).
+    pub undirected: bool,
+}
+
+impl Puzzle {
+    /// Builds the puzzle a spec describes, in the given metric.
+    pub fn new(spec: &PuzzleSpec, metric: Metric) -> crate::Result<Puzzle> {
+        let moves = match spec {
+            PuzzleSpec::Nrp { rows, cols, block, oriented } => {
+                spec.check_metric(metric)?;
+                nrp::moves(*rows, *cols, *block, *oriented, metric)
+            }
+            PuzzleSpec::Spin { rows, cols, types } => {
+                spec.check_metric(metric)?;
+                spin::moves(*rows, *cols, types)
+            }
+        };
+        let (rows, cols) = spec.dims();
+        let orient_mod = spec.orient_mod();
+        let undirected = moves.iter().all(|m| {
+            let inv = m.inverse(orient_mod, String::new());
+            moves.iter().any(|o| o.perm == inv.perm && o.twist == inv.twist)
+        });
+        Ok(Puzzle { spec: spec.clone(), metric, rows, cols, orient_mod, moves, undirected })
+    }
+
+    /// Parses a spec string and builds the puzzle (`nrp:3x3:2`, `spin:3x3:1x1,1x2`).
+    pub fn parse(spec: &str, metric: Option<Metric>) -> crate::Result<Puzzle> {
+        let spec = PuzzleSpec::parse(spec)?;
+        let metric = metric.unwrap_or_else(|| spec.default_metric());
+        Puzzle::new(&spec, metric)
+    }
+
+    /// Number of cells (and of tiles).
+    pub fn n_positions(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The solved board: tile k at cell k, every tile upright.
+    pub fn solved(&self) -> Board {
+        Board::solved(self.rows, self.cols)
+    }
+
+    /// The moves undoing each move, in the same order. A search from the solved board along
+    /// these finds, for every board, the number of moves that *solve* it, even when the move
+    /// graph is directed (clockwise-only turns).
+    pub fn inverse_moves(&self) -> Vec<Move> {
+        self.moves.iter().map(|m| m.inverse(self.orient_mod, format!("({})^-1", m.name))).collect()
+    }
+
+    /// Applies a move to a board.
+    pub fn apply(&self, board: &Board, m: &Move) -> Board {
+        let n = self.n_positions();
+        let mut out = board.clone();
+        for i in 0..n {
+            let j = m.perm[i] as usize;
+            out.tiles[j] = board.tiles[i];
+            out.orient[j] = (board.orient[i] + m.twist[i]) % self.orient_mod;
+        }
+        out
+    }
+
+    /// Reads a board in this puzzle's notation (see [`Board::parse`]).
+    pub fn parse_board(&self, text: &str) -> crate::Result<Board> {
+        Board::parse(text, self.rows, self.cols, self.spec.board_style())
+    }
+
+    /// Writes a board in this puzzle's notation.
+    pub fn format_board(&self, board: &Board) -> String {
+        board.format(self.cols, self.spec.board_style())
+    }
+}

@@ -1,0 +1,88 @@
+//! The exact fallback for groups the invariants overestimate: every reachable board is listed
+//! (they are few: such groups are the exceptional small ones, like the 120 boards of NRP
+//! (2,3,2) or the 720 of (3,4,3)), sorted, and ranked by its place in the list. Moves are
+//! precomputed as transition tables, so the search runs on ranks directly.
+
+use std::collections::HashMap;
+
+use crate::puzzle::{Board, Puzzle};
+use crate::{Error, Result};
+
+/// The largest group listed board by board.
+pub const MAX_LISTED: u64 = 5_000_000;
+
+/// Every reachable board, sorted, with the moves as rank-to-rank tables.
+#[derive(Clone, Debug)]
+pub struct Enumerated {
+    boards: Vec<Board>,
+    index: HashMap<Board, u32>,
+    /// `solve[m][r]`: the rank reached from rank `r` by move `m`.
+    solve: Vec<Vec<u32>>,
+    /// `scramble[m][r]`: the rank reached by the inverse of move `m`.
+    scramble: Vec<Vec<u32>>,
+}
+
+impl Enumerated {
+    /// Lists the boards reachable from the solved one; fails past [`MAX_LISTED`].
+    pub fn new(puzzle: &Puzzle) -> Result<Enumerated> {
+        let solved = puzzle.solved();
+        let mut index: HashMap<Board, u32> = HashMap::new();
+        index.insert(solved.clone(), 0);
+        let mut boards = vec![solved];
+        let mut next = 0;
+        while next < boards.len() {
+            let b = boards[next].clone();
+            next += 1;
+            for m in &puzzle.moves {
+                let c = puzzle.apply(&b, m);
+                if !index.contains_key(&c) {
+                    if boards.len() as u64 >= MAX_LISTED {
+                        return Err(Error::Unsupported(format!(
+                            "the moves generate a group the invariants cannot index, with more than {MAX_LISTED} boards"
+                        )));
+                    }
+                    index.insert(c.clone(), 0);
+                    boards.push(c);
+                }
+            }
+        }
+        boards.sort_by(|a, b| (&a.tiles, &a.orient).cmp(&(&b.tiles, &b.orient)));
+        for (r, b) in boards.iter().enumerate() {
+            index.insert(b.clone(), r as u32);
+        }
+        let table = |moves: &[crate::puzzle::Move]| -> Vec<Vec<u32>> {
+            moves
+                .iter()
+                .map(|m| boards.iter().map(|b| index[&puzzle.apply(b, m)]).collect())
+                .collect()
+        };
+        let solve = table(&puzzle.moves);
+        let scramble = table(&puzzle.inverse_moves());
+        Ok(Enumerated { boards, index, solve, scramble })
+    }
+
+    /// Number of reachable boards.
+    pub fn n_states(&self) -> u64 {
+        self.boards.len() as u64
+    }
+
+    /// Transition tables in solving direction.
+    pub fn solve_moves(&self) -> &[Vec<u32>] {
+        &self.solve
+    }
+
+    /// Transition tables of the inverse moves.
+    pub fn scramble_moves(&self) -> &[Vec<u32>] {
+        &self.scramble
+    }
+
+    /// The rank of a board, or `None` if it is not reachable.
+    pub fn rank_of(&self, board: &Board) -> Option<u32> {
+        self.index.get(board).copied()
+    }
+
+    /// The board with a given rank.
+    pub fn board(&self, rank: u32) -> &Board {
+        &self.boards[rank as usize]
+    }
+}

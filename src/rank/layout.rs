@@ -1,0 +1,360 @@
+//! The fast path: dense ranks inside the space the invariants allow.
+//!
+//! A rank is a mixed-radix number whose digits are, most significant first:
+//! 1. per orbit, the rank of its tiles' permutation within its sign class ([`super::perm`]);
+//! 2. the index of `(signs, orientation sums)` within the coupling group `H`;
+//! 3. per orbit with free orientation, the reduced orientations of its tiles (indexed by
+//!    tile, not by cell), all but the orbit's last tile, whose orientation the sum fixes.
+//!
+//! Orientation being the low digits keeps every orientation of one arrangement of tiles in
+//! one contiguous run of ranks, and indexing it by tile means a move changes it by adding a
+//! vector, without reordering digits.
+
+use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
+use crate::group::invariants::{Coord, Invariants};
+use crate::puzzle::{Board, Move, Puzzle};
+use crate::{Error, Result};
+
+/// The largest board the fast path handles: tiles and their orientation share one byte.
+pub const MAX_CELLS: usize = 32;
+const TILE_BITS: u32 = 5;
+const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
+
+/// A board in the fast path's working form: byte `p` holds the tile on cell `p` in its low
+/// five bits and that tile's reduced orientation above them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Cells(pub [u8; MAX_CELLS]);
+
+/// A move compiled for [`Cells`]: `out[j] = (in[src[j]] + add[j]) & mask[j]`.
+#[derive(Clone, Debug)]
+pub struct CompiledMove {
+    src: [u8; MAX_CELLS],
+    add: [u8; MAX_CELLS],
+    mask: [u8; MAX_CELLS],
+}
+
+#[derive(Clone, Debug)]
+struct OrbitLayout {
+    /// Cells of the orbit (also the tiles whose home is there).
+    cells: Vec<u8>,
+    free_mod: u8,
+    /// Number of ranks of the orbit's permutation digit: `n!/2`.
+    perm_radix: u64,
+}
+
+/// Dense ranks of the boards that satisfy a puzzle's invariants.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    n_cells: usize,
+    orbits: Vec<OrbitLayout>,
+    /// `local[tile]`: the tile's index within its orbit.
+    local: [u8; MAX_CELLS],
+    /// `coupling[h]`: the code in `A` of the `h`-th element of `H`.
+    coupling: Vec<u32>,
+    /// `coupling_index[code]`: `h`, or `u32::MAX` if the code is not in `H`.
+    coupling_index: Vec<u32>,
+    /// Product of the radices of the orientation-sum coordinates of `A`.
+    sums_space: u32,
+    /// Number of free orientation digit combinations.
+    orient_count: u64,
+    n_states: u64,
+    invariants: Invariants,
+    solve: Vec<CompiledMove>,
+    scramble: Vec<CompiledMove>,
+}
+
+impl Layout {
+    /// Builds the layout from the invariants. Fails if the board has more than
+    /// [`MAX_CELLS`] cells or the space does not fit 64-bit ranks.
+    pub fn new(puzzle: &Puzzle, invariants: Invariants) -> Result<Layout> {
+        let n = puzzle.n_positions();
+        if n > MAX_CELLS {
+            return Err(Error::TooLarge(format!(
+                "boards of more than {MAX_CELLS} cells cannot be searched exhaustively"
+            )));
+        }
+        let too_large = || {
+            Error::TooLarge(format!(
+                "{} boards: more than 64-bit ranks can count",
+                invariants.model_order()
+            ))
+        };
+        let mut local = [0u8; MAX_CELLS];
+        local[..n].copy_from_slice(&invariants.local);
+        let mut orbits = Vec::new();
+        let mut n_states: u64 = invariants.coupling.len() as u64;
+        let mut orient_count: u64 = 1;
+        for o in &invariants.orbits {
+            let len = o.cells.len();
+            if len > 20 {
+                return Err(too_large());
+            }
+            let perm_radix = half_factorial(len);
+            n_states = n_states.checked_mul(perm_radix).ok_or_else(too_large)?;
+            if o.free_mod > 1 {
+                orient_count = (orient_count as u128 * (o.free_mod as u128).pow(len as u32 - 1))
+                    .try_into()
+                    .map_err(|_| too_large())?;
+            }
+            orbits.push(OrbitLayout { cells: o.cells.clone(), free_mod: o.free_mod, perm_radix });
+        }
+        n_states = n_states.checked_mul(orient_count).ok_or_else(too_large)?;
+        let space: u32 = invariants.radices.iter().map(|&r| r as u32).product();
+        let sums_space: u32 = invariants
+            .coords
+            .iter()
+            .zip(&invariants.radices)
+            .filter(|(c, _)| matches!(c, Coord::Sum(_)))
+            .map(|(_, &r)| r as u32)
+            .product();
+        let mut coupling_index = vec![u32::MAX; space as usize];
+        for (h, &code) in invariants.coupling.iter().enumerate() {
+            coupling_index[code as usize] = h as u32;
+        }
+        let compile_all =
+            |moves: &[Move], invariants: &Invariants, reduced: &dyn Fn(usize) -> Vec<u8>| {
+                moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| compile(m, &reduced(i), invariants))
+                    .collect::<Vec<_>>()
+            };
+        let solve =
+            compile_all(&puzzle.moves, &invariants, &|i| invariants.reduced_twist[i].clone());
+        // The inverse of a move sends the tile at perm[i] back to i, undoing its turn.
+        let inverses = puzzle.inverse_moves();
+        let scramble = compile_all(&inverses, &invariants, &|i| {
+            let m = &puzzle.moves[i];
+            let mut red = vec![0u8; n];
+            for c in 0..n {
+                let j = m.perm[c] as usize;
+                let e = invariants.orbits[invariants.orbit_of[c] as usize].free_mod;
+                red[j] = (e - invariants.reduced_twist[i][c] % e) % e;
+            }
+            red
+        });
+        Ok(Layout {
+            n_cells: n,
+            orbits,
+            local,
+            coupling: invariants.coupling.clone(),
+            coupling_index,
+            sums_space,
+            orient_count,
+            n_states,
+            invariants,
+            solve,
+            scramble,
+        })
+    }
+
+    /// Number of ranks (and of reachable boards once the bound is verified).
+    pub fn n_states(&self) -> u64 {
+        self.n_states
+    }
+
+    /// The invariants the layout was built from.
+    pub fn invariants(&self) -> &Invariants {
+        &self.invariants
+    }
+
+    /// Number of consecutive ranks that share one arrangement of tiles.
+    pub fn orientation_run(&self) -> u64 {
+        self.orient_count
+    }
+
+    /// The moves in solving direction, compiled.
+    pub fn solve_moves(&self) -> &[CompiledMove] {
+        &self.solve
+    }
+
+    /// Their inverses, in the same order.
+    pub fn scramble_moves(&self) -> &[CompiledMove] {
+        &self.scramble
+    }
+
+    /// Applies a compiled move.
+    #[inline(always)]
+    pub fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
+        let mut out = [0u8; MAX_CELLS];
+        for j in 0..MAX_CELLS {
+            out[j] = s.0[m.src[j] as usize].wrapping_add(m.add[j]) & m.mask[j];
+        }
+        Cells(out)
+    }
+
+    /// The rank of a board in working form. The board must satisfy the invariants.
+    #[inline]
+    pub fn rank(&self, s: &Cells) -> u64 {
+        let mut perm_rank = 0u64;
+        let mut sign_code = 0u32;
+        let mut tile_orient = [0u8; MAX_CELLS];
+        for p in 0..self.n_cells {
+            tile_orient[(s.0[p] & TILE_MASK) as usize] = s.0[p] >> TILE_BITS;
+        }
+        for o in &self.orbits {
+            let n = o.cells.len();
+            let (r, sign) = rank_in_sign_class(n, |i| {
+                self.local[(s.0[o.cells[i] as usize] & TILE_MASK) as usize] as u32
+            });
+            perm_rank = perm_rank * o.perm_radix + r;
+            if n >= 2 {
+                sign_code = sign_code * 2 + sign;
+            }
+        }
+        let mut sums_code = 0u32;
+        let mut orient_rank = 0u64;
+        for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
+            let e = o.free_mod as u32;
+            let mut sum = 0u32;
+            let last = o.cells.len() - 1;
+            for (i, &t) in o.cells.iter().enumerate() {
+                let u = tile_orient[t as usize] as u32;
+                sum += u;
+                if i < last {
+                    orient_rank = orient_rank * e as u64 + u as u64;
+                }
+            }
+            sums_code = sums_code * e + sum % e;
+        }
+        let h = self.coupling_index[(sign_code * self.sums_space + sums_code) as usize];
+        debug_assert!(h != u32::MAX, "board outside the coupling group");
+        (perm_rank * self.coupling.len() as u64 + h as u64) * self.orient_count + orient_rank
+    }
+
+    /// The board in working form with the given rank (`rank < n_states`).
+    #[inline]
+    pub fn unrank(&self, rank: u64) -> Cells {
+        debug_assert!(rank < self.n_states);
+        let mut orient_rank = rank % self.orient_count;
+        let rest = rank / self.orient_count;
+        let h = (rest % self.coupling.len() as u64) as usize;
+        let mut perm_rank = rest / self.coupling.len() as u64;
+        let code = self.coupling[h];
+        let mut sign_code = code / self.sums_space;
+        let mut sums_code = code % self.sums_space;
+        let mut out = [0u8; MAX_CELLS];
+        for o in self.orbits.iter().rev() {
+            let n = o.cells.len();
+            let r = perm_rank % o.perm_radix;
+            perm_rank /= o.perm_radix;
+            let sign = if n >= 2 {
+                let s = sign_code & 1;
+                sign_code >>= 1;
+                s
+            } else {
+                0
+            };
+            unrank_in_sign_class(r, sign, n, |i, x| out[o.cells[i] as usize] = o.cells[x as usize]);
+        }
+        let mut tile_orient = [0u8; MAX_CELLS];
+        for o in self.orbits.iter().rev().filter(|o| o.free_mod > 1) {
+            let e = o.free_mod as u64;
+            let sum = sums_code as u64 % e;
+            sums_code /= e as u32;
+            let last = o.cells.len() - 1;
+            let mut acc = 0u64;
+            for i in (0..last).rev() {
+                let u = orient_rank % e;
+                orient_rank /= e;
+                tile_orient[o.cells[i] as usize] = u as u8;
+                acc += u;
+            }
+            tile_orient[o.cells[last] as usize] = ((sum + e * last as u64 - acc) % e) as u8;
+        }
+        for b in out.iter_mut().take(self.n_cells) {
+            *b |= tile_orient[*b as usize] << TILE_BITS;
+        }
+        Cells(out)
+    }
+
+    /// Converts a board to working form, or explains which invariant it breaks.
+    pub fn cells_of(&self, board: &Board) -> Result<Cells> {
+        let inv = &self.invariants;
+        let k = inv.orient_mod;
+        let mut out = [0u8; MAX_CELLS];
+        for p in 0..self.n_cells {
+            let t = board.tiles[p] as usize;
+            if inv.orbit_of[t] != inv.orbit_of[p] {
+                return Err(Error::InvalidBoard(format!(
+                    "tile {} cannot reach cell {} (they lie in different orbits)",
+                    t + 1,
+                    p + 1
+                )));
+            }
+            let orbit = &inv.orbits[inv.orbit_of[p] as usize];
+            let raw = (board.orient[p] % k + k - inv.potential[p] + inv.potential[t]) % k;
+            if raw % orbit.tied_mod != 0 {
+                return Err(Error::InvalidBoard(format!(
+                    "tile {} cannot stand on cell {} with that orientation: orientation mod {} is fixed by the cell",
+                    t + 1,
+                    p + 1,
+                    orbit.tied_mod
+                )));
+            }
+            out[p] = t as u8 | ((raw / orbit.tied_mod) << TILE_BITS);
+        }
+        let cells = Cells(out);
+        let (signs, sums) = self.coupling_code(&cells);
+        if self.coupling_index[(signs * self.sums_space + sums) as usize] == u32::MAX {
+            return Err(Error::InvalidBoard(
+                "the board breaks a parity or orientation-sum constraint of the moves".into(),
+            ));
+        }
+        Ok(cells)
+    }
+
+    /// The sign and orientation-sum parts of a board's code in `A`.
+    fn coupling_code(&self, s: &Cells) -> (u32, u32) {
+        let mut signs = 0u32;
+        let mut sums = 0u32;
+        for o in &self.orbits {
+            if o.cells.len() >= 2 {
+                let (_, sign) = rank_in_sign_class(o.cells.len(), |i| {
+                    self.local[(s.0[o.cells[i] as usize] & TILE_MASK) as usize] as u32
+                });
+                signs = signs * 2 + sign;
+            }
+        }
+        for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
+            let e = o.free_mod as u32;
+            let sum: u32 = o.cells.iter().map(|&c| (s.0[c as usize] >> TILE_BITS) as u32).sum();
+            sums = sums * e + sum % e;
+        }
+        (signs, sums)
+    }
+
+    /// Converts working form back to a board.
+    pub fn board_of(&self, s: &Cells) -> Board {
+        let inv = &self.invariants;
+        let k = inv.orient_mod;
+        let mut board = Board::solved(1, self.n_cells);
+        for p in 0..self.n_cells {
+            let t = (s.0[p] & TILE_MASK) as usize;
+            let d = inv.orbits[inv.orbit_of[p] as usize].tied_mod;
+            let u = s.0[p] >> TILE_BITS;
+            board.tiles[p] = t as u8;
+            board.orient[p] = (u * d + inv.potential[p] + k - inv.potential[t]) % k;
+        }
+        board
+    }
+}
+
+/// Compiles a move, given the change of reduced orientation of the tile leaving each cell.
+fn compile(m: &Move, reduced: &[u8], inv: &Invariants) -> CompiledMove {
+    let n = m.perm.len();
+    let mut src = [0u8; MAX_CELLS];
+    let mut add = [0u8; MAX_CELLS];
+    let mut mask = [0u8; MAX_CELLS];
+    for (j, s) in src.iter_mut().enumerate() {
+        *s = j as u8;
+    }
+    for i in 0..n {
+        let j = m.perm[i] as usize;
+        src[j] = i as u8;
+        add[j] = reduced[i] << TILE_BITS;
+        let e = inv.orbits[inv.orbit_of[i] as usize].free_mod;
+        mask[j] = TILE_MASK | ((e - 1) << TILE_BITS);
+    }
+    CompiledMove { src, add, mask }
+}

@@ -1,0 +1,289 @@
+//! Dense ranks of the reachable boards: the bijection between boards and `0..n_states` that
+//! the distance table is indexed by.
+//!
+//! [`StateSpace::build`] works out the invariants of the moves ([`crate::group::invariants`]),
+//! computes the exact group order with a stabilizer chain, and picks:
+//! - [`Layout`], the fast path, when the invariants describe the group exactly (the usual
+//!   case): linear-time ranks inside the invariant space;
+//! - [`Enumerated`], when the group is smaller than the invariants allow (the exceptional
+//!   small groups): a sorted list of every board.
+//!
+//! Either way the table has exactly one entry per reachable board.
+
+pub mod enumerated;
+pub mod layout;
+pub mod perm;
+
+use num_bigint::BigUint;
+
+pub use enumerated::Enumerated;
+pub use layout::{Cells, Layout};
+
+use crate::group::invariants::Invariants;
+use crate::group::stabchain::{Perm, StabChain};
+use crate::puzzle::{Board, Puzzle};
+use crate::{Error, Result};
+
+/// What the search engine needs from a ranking: ranks, unranks and moves on working states.
+pub trait Space: Sync {
+    /// A board in the ranking's working form.
+    type State: Copy + Send + Sync;
+    /// Number of ranks.
+    fn n_states(&self) -> u64;
+    /// Number of moves.
+    fn n_moves(&self) -> usize;
+    /// The rank of a working state.
+    fn rank(&self, s: &Self::State) -> u64;
+    /// The working state of a rank.
+    fn unrank(&self, rank: u64) -> Self::State;
+    /// Applies move `m` (solving direction).
+    fn solve_step(&self, s: &Self::State, m: usize) -> Self::State;
+    /// Applies the inverse of move `m`.
+    fn scramble_step(&self, s: &Self::State, m: usize) -> Self::State;
+}
+
+impl Space for Layout {
+    type State = Cells;
+    fn n_states(&self) -> u64 {
+        Layout::n_states(self)
+    }
+    fn n_moves(&self) -> usize {
+        self.solve_moves().len()
+    }
+    #[inline(always)]
+    fn rank(&self, s: &Cells) -> u64 {
+        Layout::rank(self, s)
+    }
+    #[inline(always)]
+    fn unrank(&self, rank: u64) -> Cells {
+        Layout::unrank(self, rank)
+    }
+    #[inline(always)]
+    fn solve_step(&self, s: &Cells, m: usize) -> Cells {
+        self.apply(s, &self.solve_moves()[m])
+    }
+    #[inline(always)]
+    fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
+        self.apply(s, &self.scramble_moves()[m])
+    }
+}
+
+impl Space for Enumerated {
+    type State = u32;
+    fn n_states(&self) -> u64 {
+        Enumerated::n_states(self)
+    }
+    fn n_moves(&self) -> usize {
+        self.solve_moves().len()
+    }
+    fn rank(&self, s: &u32) -> u64 {
+        *s as u64
+    }
+    fn unrank(&self, rank: u64) -> u32 {
+        rank as u32
+    }
+    fn solve_step(&self, s: &u32, m: usize) -> u32 {
+        self.solve_moves()[m][*s as usize]
+    }
+    fn scramble_step(&self, s: &u32, m: usize) -> u32 {
+        self.scramble_moves()[m][*s as usize]
+    }
+}
+
+/// The ranking chosen for a puzzle, with what was learned choosing it.
+#[derive(Debug)]
+pub struct StateSpace {
+    /// The invariants of the moves.
+    pub invariants: Invariants,
+    /// The number of boards the invariants allow (an upper bound).
+    pub model_order: BigUint,
+    /// The exact order of the group the moves generate (= reachable boards).
+    pub group_order: BigUint,
+    /// The ranking.
+    pub ranking: Ranking,
+}
+
+/// One of the two rankings.
+#[derive(Debug)]
+pub enum Ranking {
+    /// Linear-time ranks inside the invariants (they describe the group exactly).
+    Layout(Layout),
+    /// A sorted list of every reachable board.
+    Enumerated(Enumerated),
+}
+
+impl StateSpace {
+    /// Analyses the puzzle and picks a ranking whose size is exactly the number of reachable
+    /// boards.
+    pub fn build(puzzle: &Puzzle) -> Result<StateSpace> {
+        let invariants = Invariants::of(puzzle)?;
+        let model_order = invariants.model_order();
+        let group_order = group_order(puzzle, &model_order);
+        let layout = if group_order == model_order {
+            Some(Layout::new(puzzle, invariants.clone()))
+        } else {
+            None
+        };
+        let ranking = match layout {
+            Some(Ok(layout)) => Ranking::Layout(layout),
+            _ if group_order <= BigUint::from(enumerated::MAX_LISTED) => {
+                Ranking::Enumerated(Enumerated::new(puzzle)?)
+            }
+            Some(Err(e)) => return Err(e),
+            None => {
+                return Err(Error::Unsupported(format!(
+                    "the moves generate {group_order} boards, fewer than the {model_order} their orbits, parities and \
+                     orientation sums allow, and too many to list one by one"
+                )));
+            }
+        };
+        Ok(StateSpace { invariants, model_order, group_order, ranking })
+    }
+
+    /// Number of ranks: the number of reachable boards.
+    pub fn n_states(&self) -> u64 {
+        match &self.ranking {
+            Ranking::Layout(l) => l.n_states(),
+            Ranking::Enumerated(e) => e.n_states(),
+        }
+    }
+
+    /// The rank of a board, or why it is not reachable.
+    pub fn rank_board(&self, board: &Board) -> Result<u64> {
+        match &self.ranking {
+            Ranking::Layout(l) => Ok(l.rank(&l.cells_of(board)?)),
+            Ranking::Enumerated(e) => e.rank_of(board).map(|r| r as u64).ok_or_else(|| {
+                Error::InvalidBoard("the board is not reachable from the solved board".into())
+            }),
+        }
+    }
+
+    /// The board with a given rank.
+    pub fn board(&self, rank: u64) -> Board {
+        match &self.ranking {
+            Ranking::Layout(l) => l.board_of(&l.unrank(rank)),
+            Ranking::Enumerated(e) => e.board(rank as u32).clone(),
+        }
+    }
+}
+
+/// The moves as permutations of the points `cell * orient_mod + orientation`.
+pub fn point_generators(puzzle: &Puzzle) -> Vec<Perm> {
+    let k = puzzle.orient_mod as usize;
+    puzzle
+        .moves
+        .iter()
+        .map(|m| {
+            let mut p = vec![0u16; puzzle.n_positions() * k];
+            for (i, (&to, &tw)) in m.perm.iter().zip(&m.twist).enumerate() {
+                for o in 0..k {
+                    p[i * k + o] = (to as usize * k + (o + tw as usize) % k) as u16;
+                }
+            }
+            p
+        })
+        .collect()
+}
+
+/// The exact number of reachable boards: the order of the group on points. Every board is
+/// fixed by where the upright tiles go, and a move turns all orientations of a tile alike,
+/// so distinct group elements give distinct boards.
+pub fn group_order(puzzle: &Puzzle, upper_bound: &BigUint) -> BigUint {
+    let degree = puzzle.n_positions() * puzzle.orient_mod as usize;
+    StabChain::with_upper_bound(degree, &point_generators(puzzle), upper_bound).order()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn layout(spec: &str) -> (Puzzle, Layout) {
+        let p = Puzzle::parse(spec, None).unwrap();
+        let s = StateSpace::build(&p).unwrap();
+        match s.ranking {
+            Ranking::Layout(l) => (p, l),
+            Ranking::Enumerated(_) => panic!("{spec}: expected the fast layout"),
+        }
+    }
+
+    #[test]
+    fn exceptional_groups_are_listed() {
+        for (spec, n) in
+            [("nrp:2x3:2", 120u64), ("nrp:3x4:3", 720), ("nrp:3x3:3", 4), ("nrp:4x4:4:orient", 4)]
+        {
+            let p = Puzzle::parse(spec, None).unwrap();
+            let s = StateSpace::build(&p).unwrap();
+            assert!(matches!(s.ranking, Ranking::Enumerated(_)), "{spec}");
+            assert_eq!(s.n_states(), n, "{spec}");
+        }
+    }
+
+    #[test]
+    fn table_sizes_follow_the_group() {
+        for (spec, n) in [
+            ("nrp:4x4:3", 812_851_200u64),
+            ("nrp:3x3:2:orient", 92_897_280),
+            ("nrp:3x4:2", 479_001_600),
+            ("spin:3x3", 185_794_560),
+            ("spin:3x3:1x2", 362_880),
+            ("nrp:3x3:1", 1),
+        ] {
+            assert_eq!(layout(spec).1.n_states(), n, "{spec}");
+        }
+    }
+
+    /// Every rank of a small space unranks to a distinct valid board that ranks back.
+    #[test]
+    fn exhaustive_bijection_on_small_spaces() {
+        for spec in [
+            "nrp:2x4:2",
+            "spin:2x3",
+            "spin:2x2",
+            "nrp:2x2:1:orient",
+            "spin:2x3:1x2,2x2",
+            "spin:2x2:1x1",
+        ] {
+            let (puzzle, l) = layout(spec);
+            let mut seen = std::collections::HashSet::new();
+            for r in 0..l.n_states() {
+                let c = l.unrank(r);
+                assert_eq!(l.rank(&c), r, "{spec}");
+                let b = l.board_of(&c);
+                assert_eq!(l.cells_of(&b).unwrap(), c, "{spec}");
+                assert!(seen.insert(b), "{spec}: rank {r} repeats a board");
+            }
+            let _ = puzzle;
+        }
+    }
+
+    fn check_random_walk(spec: &str, seed: u64) {
+        let (puzzle, l) = layout(spec);
+        let mut board = puzzle.solved();
+        let mut cells = l.cells_of(&board).unwrap();
+        let mut x = seed | 1;
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = (x % puzzle.moves.len() as u64) as usize;
+            board = puzzle.apply(&board, &puzzle.moves[m]);
+            cells = l.apply(&cells, &l.solve_moves()[m]);
+            assert_eq!(l.board_of(&cells), board);
+            let r = l.rank(&cells);
+            assert!(r < l.n_states());
+            assert_eq!(l.unrank(r), cells);
+            let back = l.apply(&cells, &l.scramble_moves()[m]);
+            assert_eq!(l.apply(&back, &l.solve_moves()[m]), cells);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn random_walks_rank_round_trip(seed in any::<u64>(), which in 0usize..6) {
+            let spec = ["nrp:4x4:3", "nrp:3x4:2", "spin:3x3", "nrp:3x3:2:orient", "nrp:4x4:3:orient", "spin:3x4:1x2,2x2"][which];
+            check_random_walk(spec, seed);
+        }
+    }
+}
