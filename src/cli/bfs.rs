@@ -100,6 +100,19 @@ fn search(
     let n_states = space.n_states();
     let table = DistanceTable::new(storage, n_states);
     let bar = Bar::new(n_states, !args.quiet);
+    {
+        let mut out = std::io::stdout().lock();
+        writeln!(
+            out,
+            "# {} metric={} boards={} table_bytes={}",
+            args.puzzle.puzzle,
+            puzzle.metric,
+            n_states,
+            table.len_bytes()
+        )?;
+        writeln!(out, "{:>8} {:>16} {:>16} {:>10}", "distance", "boards", "cumulative", "seconds")?;
+    }
+    bar.print_row(0, 1, 0.0);
     let t0 = Instant::now();
     let outcome = bfs::search_puzzle(puzzle, space, &table, &Config { threads }, &bar)?;
     let elapsed = t0.elapsed().as_secs_f64();
@@ -124,7 +137,7 @@ fn search(
         threads,
         table_bytes(n_states),
     );
-    print_report(&report, &outcome.level_seconds)?;
+    print_summary(&report)?;
     if let Some(path) = &args.json {
         write_json(path, &report)?;
     }
@@ -146,19 +159,9 @@ fn write_json(path: &Path, report: &Report) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn print_report(r: &Report, level_seconds: &[f64]) -> anyhow::Result<()> {
+/// The lines after the per-distance table (which is printed as the search goes).
+fn print_summary(r: &Report) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "# {} metric={} boards={} table_bytes={}",
-        r.puzzle, r.metric, r.states, r.table_bytes
-    )?;
-    writeln!(out, "{:>8} {:>16} {:>16} {:>10}", "distance", "boards", "cumulative", "seconds")?;
-    let mut cumulative = 0u64;
-    for (d, (&n, &s)) in r.histogram.iter().zip(level_seconds).enumerate() {
-        cumulative += n;
-        writeln!(out, "{d:>8} {n:>16} {cumulative:>16} {s:>10.3}")?;
-    }
     writeln!(out, "# God's number: {} ({} antipodes)", r.gods_number, r.antipodes)?;
     for b in &r.antipode_boards {
         writeln!(out, "# antipode: {b}")?;

@@ -1,13 +1,17 @@
 //! The progress bar: boards found so far out of the total, with rate and ETA, on stderr.
 //! Hidden when stderr is not a terminal or with `--quiet`.
 
+use std::io::Write;
+
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use twirl::bfs::{Direction, Progress};
 
-/// An indicatif bar over all reachable boards.
+/// An indicatif bar over all reachable boards, which also prints each finished distance to
+/// stdout as it completes (a long job shows its histogram as it goes).
 pub struct Bar {
     bar: ProgressBar,
+    cumulative: std::sync::atomic::AtomicU64,
 }
 
 impl Bar {
@@ -23,7 +27,20 @@ impl Bar {
             .expect("valid template")
             .progress_chars("=> "),
         );
-        Bar { bar }
+        Bar { bar, cumulative: std::sync::atomic::AtomicU64::new(0) }
+    }
+
+    /// Prints one row of the per-distance table above the bar.
+    pub fn print_row(&self, distance: u32, boards: u64, seconds: f64) {
+        use std::sync::atomic::Ordering;
+        let cumulative = self.cumulative.fetch_add(boards, Ordering::Relaxed) + boards;
+        // A closed stdout (`| head`) must not stop the search: its table and JSON still count.
+        self.bar.suspend(|| {
+            let _ = writeln!(
+                std::io::stdout(),
+                "{distance:>8} {boards:>16} {cumulative:>16} {seconds:>10.3}"
+            );
+        });
     }
 
     /// Removes the bar.
@@ -43,5 +60,9 @@ impl Progress for Bar {
 
     fn found(&self, n: u64) {
         self.bar.inc(n);
+    }
+
+    fn level_done(&self, distance: u32, boards: u64, seconds: f64) {
+        self.print_row(distance, boards, seconds);
     }
 }

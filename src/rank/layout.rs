@@ -10,7 +10,9 @@
 //! one contiguous run of ranks, and indexing it by tile means a move changes it by adding a
 //! vector, without reordering digits.
 
-use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
+use super::perm::{
+    PAD, half_factorial, rank_in_sign_class, rank_padded, sign_class_weights, unrank_in_sign_class,
+};
 use crate::group::invariants::{Coord, Invariants};
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::{Error, Result};
@@ -40,6 +42,8 @@ struct OrbitLayout {
     free_mod: u8,
     /// Number of ranks of the orbit's permutation digit: `n!/2`.
     perm_radix: u64,
+    /// Weights of its Lehmer digits ([`sign_class_weights`]).
+    weights: [u64; 32],
 }
 
 /// Dense ranks of the boards that satisfy a puzzle's invariants.
@@ -58,6 +62,9 @@ pub struct Layout {
     /// Number of free orientation digit combinations.
     orient_count: u64,
     n_states: u64,
+    /// `Some(k)` when ranks fall into aligned runs of `2^k` that moves map onto each other by
+    /// XOR of the offset (see [`Layout::xor_block_bits`]).
+    xor_block_bits: Option<u32>,
     invariants: Invariants,
     solve: Vec<CompiledMove>,
     scramble: Vec<CompiledMove>,
@@ -96,7 +103,13 @@ impl Layout {
                     .try_into()
                     .map_err(|_| too_large())?;
             }
-            orbits.push(OrbitLayout { cells: o.cells.clone(), free_mod: o.free_mod, perm_radix });
+            let weights = sign_class_weights(len);
+            orbits.push(OrbitLayout {
+                cells: o.cells.clone(),
+                free_mod: o.free_mod,
+                perm_radix,
+                weights,
+            });
         }
         n_states = n_states.checked_mul(orient_count).ok_or_else(too_large)?;
         let space: u32 = invariants.radices.iter().map(|&r| r as u32).product();
@@ -133,7 +146,9 @@ impl Layout {
             }
             red
         });
+        let xor_block_bits = xor_blocks(&invariants, sums_space, orient_count);
         Ok(Layout {
+            xor_block_bits,
             n_cells: n,
             orbits,
             local,
@@ -163,6 +178,16 @@ impl Layout {
         self.orient_count
     }
 
+    /// `Some(k)` when every arrangement of tiles owns an aligned run of `2^k >= 32` ranks (all
+    /// its orientations) and a move maps the run of one arrangement onto the run of another by
+    /// XOR-ing the offset within the run with a constant. That holds when every free
+    /// orientation is a flip (mod 2: adding a vector of flips is an XOR) and, for each sign
+    /// pattern, the orientation sums are either all allowed or fixed. The search then moves
+    /// whole runs at once.
+    pub fn xor_block_bits(&self) -> Option<u32> {
+        self.xor_block_bits
+    }
+
     /// The moves in solving direction, compiled.
     pub fn solve_moves(&self) -> &[CompiledMove] {
         &self.solve
@@ -176,6 +201,10 @@ impl Layout {
     /// Applies a compiled move.
     #[inline(always)]
     pub fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
+        #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+        if self.n_cells <= 16 {
+            return apply_shuffle16(s, m);
+        }
         let mut out = [0u8; MAX_CELLS];
         for j in 0..MAX_CELLS {
             out[j] = s.0[m.src[j] as usize].wrapping_add(m.add[j]) & m.mask[j];
@@ -188,15 +217,13 @@ impl Layout {
     pub fn rank(&self, s: &Cells) -> u64 {
         let mut perm_rank = 0u64;
         let mut sign_code = 0u32;
-        let mut tile_orient = [0u8; MAX_CELLS];
-        for p in 0..self.n_cells {
-            tile_orient[(s.0[p] & TILE_MASK) as usize] = s.0[p] >> TILE_BITS;
-        }
         for o in &self.orbits {
             let n = o.cells.len();
-            let (r, sign) = rank_in_sign_class(n, |i| {
-                self.local[(s.0[o.cells[i] as usize] & TILE_MASK) as usize] as u32
-            });
+            let mut xs = [PAD; 32];
+            for (x, &c) in xs.iter_mut().zip(&o.cells) {
+                *x = self.local[(s.0[(c & TILE_MASK) as usize] & TILE_MASK) as usize];
+            }
+            let (r, sign) = rank_padded(&xs, n, &o.weights);
             perm_rank = perm_rank * o.perm_radix + r;
             if n >= 2 {
                 sign_code = sign_code * 2 + sign;
@@ -204,6 +231,15 @@ impl Layout {
         }
         let mut sums_code = 0u32;
         let mut orient_rank = 0u64;
+        if self.orient_count == 1 && self.sums_space == 1 {
+            let h = self.coupling_index[sign_code as usize];
+            debug_assert!(h != u32::MAX, "board outside the coupling group");
+            return perm_rank * self.coupling.len() as u64 + h as u64;
+        }
+        let mut tile_orient = [0u8; MAX_CELLS];
+        for p in 0..self.n_cells {
+            tile_orient[(s.0[p] & TILE_MASK) as usize] = s.0[p] >> TILE_BITS;
+        }
         for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
             let e = o.free_mod as u32;
             let mut sum = 0u32;
@@ -338,6 +374,37 @@ impl Layout {
         }
         board
     }
+}
+
+/// [`Layout::apply`] for boards of at most 16 cells: one byte shuffle, one add, one and.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[inline(always)]
+fn apply_shuffle16(s: &Cells, m: &CompiledMove) -> Cells {
+    use std::arch::x86_64::*;
+    let mut out = [0u8; MAX_CELLS];
+    // SAFETY: SSSE3 is enabled at compile time (the cfg above); every pointer is to a
+    // 32-byte array read or written in its first 16 bytes, unaligned.
+    unsafe {
+        let load = |a: &[u8; MAX_CELLS]| _mm_loadu_si128(a.as_ptr() as *const __m128i);
+        let moved = _mm_shuffle_epi8(load(&s.0), load(&m.src));
+        let turned = _mm_and_si128(_mm_add_epi8(moved, load(&m.add)), load(&m.mask));
+        _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, turned);
+    }
+    Cells(out)
+}
+
+/// See [`Layout::xor_block_bits`].
+fn xor_blocks(inv: &Invariants, sums_space: u32, orient_count: u64) -> Option<u32> {
+    if inv.orbits.iter().any(|o| o.free_mod > 2) {
+        return None;
+    }
+    // Elements of H with every sign even: the orientation sums one arrangement allows.
+    let per_arrangement = inv.coupling.iter().filter(|&&c| c < sums_space).count() as u32;
+    if per_arrangement != 1 && per_arrangement != sums_space {
+        return None;
+    }
+    let run = per_arrangement as u64 * orient_count;
+    (run >= 32).then(|| run.trailing_zeros())
 }
 
 /// Compiles a move, given the change of reduced orientation of the tile leaving each cell.

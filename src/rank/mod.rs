@@ -40,6 +40,11 @@ pub trait Space: Sync {
     fn solve_step(&self, s: &Self::State, m: usize) -> Self::State;
     /// Applies the inverse of move `m`.
     fn scramble_step(&self, s: &Self::State, m: usize) -> Self::State;
+    /// `Some(k)`: ranks form aligned runs of `2^k` that moves map onto runs by XOR of the
+    /// offset (see [`Layout::xor_block_bits`]).
+    fn xor_block_bits(&self) -> Option<u32> {
+        None
+    }
 }
 
 impl Space for Layout {
@@ -65,6 +70,9 @@ impl Space for Layout {
     #[inline(always)]
     fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
         self.apply(s, &self.scramble_moves()[m])
+    }
+    fn xor_block_bits(&self) -> Option<u32> {
+        Layout::xor_block_bits(self)
     }
 }
 

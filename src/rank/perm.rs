@@ -42,8 +42,9 @@ pub fn unrank_in_sign_class(mut rank: u64, sign: u32, n: usize, mut put: impl Fn
     let mut parity = 0u32;
     for i in (0..n.saturating_sub(2)).rev() {
         let radix = (n - i) as u64;
-        digits[i] = (rank % radix) as u32;
-        rank /= radix;
+        let q = div_small(rank, radix);
+        digits[i] = (rank - q * radix) as u32;
+        rank = q;
         parity += digits[i];
     }
     if n >= 2 {
@@ -57,7 +58,37 @@ pub fn unrank_in_sign_class(mut rank: u64, sign: u32, n: usize, mut put: impl Fn
     }
 }
 
+/// `x / d` for `3 <= d <= 32`: one multiplication by a rounded-up reciprocal, exact while
+/// `x < 2^64 / d` (checked; larger `x` divide the slow way).
+#[inline(always)]
+fn div_small(x: u64, d: u64) -> u64 {
+    const fn reciprocals() -> [u64; 33] {
+        let mut r = [0u64; 33];
+        let mut d = 2;
+        while d <= 32 {
+            r[d] = (u64::MAX / d as u64) + 1;
+            d += 1;
+        }
+        r
+    }
+    const RECIPROCAL: [u64; 33] = reciprocals();
+    if x < (1 << 59) {
+        ((x as u128 * RECIPROCAL[(d & 31) as usize] as u128) >> 64) as u64
+    } else {
+        x / d
+    }
+}
+
 /// The position of the `k`-th (0-based) set bit of `mask`.
+#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+#[inline(always)]
+fn select_bit(mask: u32, k: u32) -> u32 {
+    // SAFETY: BMI2 is enabled at compile time (the cfg above); pdep has no memory effects.
+    unsafe { std::arch::x86_64::_pdep_u32(1 << k, mask) }.trailing_zeros()
+}
+
+/// The position of the `k`-th (0-based) set bit of `mask`.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
 #[inline(always)]
 fn select_bit(mut mask: u32, k: u32) -> u32 {
     for _ in 0..k {
@@ -104,6 +135,15 @@ mod tests {
     }
 
     #[test]
+    fn reciprocal_division_is_exact() {
+        for d in 3..=32u64 {
+            for x in (0..100_000u64).chain([(1 << 59) - 1, (1 << 59) - d, 1 << 59, u64::MAX]) {
+                assert_eq!(div_small(x, d), x / d, "{x} / {d}");
+            }
+        }
+    }
+
+    #[test]
     fn lexicographic_order_within_a_class() {
         assert_eq!(unrank_of(0, 0, 4), vec![0, 1, 2, 3]);
         assert_eq!(unrank_of(0, 1, 4), vec![0, 1, 3, 2]);
@@ -123,6 +163,82 @@ mod tests {
             prop_assert!(r < half_factorial(n));
             prop_assert_eq!(s, sign(&p) as u32);
             prop_assert_eq!(unrank_of(r, s, n), p);
+        }
+    }
+}
+
+/// Mixed-radix weights of the first `n-2` Lehmer digits in [`rank_in_sign_class`]:
+/// `rank = Σ digit_i * weights[i]`.
+pub fn sign_class_weights(n: usize) -> [u64; 32] {
+    let mut w = [0u64; 32];
+    let mut acc = 1u64;
+    for i in (0..n.saturating_sub(2)).rev() {
+        w[i] = acc;
+        acc *= (n - i) as u64;
+    }
+    w
+}
+
+/// Padding for [`rank_padded`]: larger than any element, so it never counts as smaller.
+pub const PAD: u8 = 127;
+
+/// [`rank_in_sign_class`] for a permutation stored in the first `n` bytes of `xs` (the rest
+/// [`PAD`]), with `weights` from [`sign_class_weights`]. Every Lehmer digit is counted
+/// independently (AVX2 compares where available), so there is no serial chain.
+#[inline(always)]
+pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &[u64; 32]) -> (u64, u32) {
+    let mut rank = 0u64;
+    let mut parity = 0u32;
+    for i in 0..n.saturating_sub(1) {
+        let d = later_smaller(xs, i);
+        rank += d as u64 * weights[i];
+        parity += d;
+    }
+    (rank, parity & 1)
+}
+
+/// The number of elements after position `i` smaller than `xs[i]`.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+fn later_smaller(xs: &[u8; 32], i: usize) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: AVX2 is enabled at compile time (the cfg above); `xs` is 32 readable bytes and
+    // the load is unaligned.
+    let bits = unsafe {
+        let v = _mm256_loadu_si256(xs.as_ptr() as *const __m256i);
+        let smaller = _mm256_cmpgt_epi8(_mm256_set1_epi8(xs[i] as i8), v);
+        _mm256_movemask_epi8(smaller) as u32 as u64
+    };
+    (bits >> (i + 1)).count_ones()
+}
+
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+#[inline(always)]
+fn later_smaller(xs: &[u8; 32], i: usize) -> u32 {
+    xs[i + 1..].iter().filter(|&&x| x < xs[i]).count() as u32
+}
+
+#[cfg(test)]
+mod padded_tests {
+    use super::*;
+
+    #[test]
+    fn padded_rank_matches_the_serial_one() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for n in 0..=20usize {
+            let w = sign_class_weights(n);
+            for _ in 0..200 {
+                let mut p: Vec<u8> = (0..n as u8).collect();
+                for i in (1..n).rev() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    p.swap(i, (x % (i as u64 + 1)) as usize);
+                }
+                let mut xs = [PAD; 32];
+                xs[..n].copy_from_slice(&p);
+                assert_eq!(rank_padded(&xs, n, &w), rank_in_sign_class(n, |i| p[i] as u32));
+            }
         }
     }
 }
