@@ -73,7 +73,7 @@ fn div_small(x: u64, d: u64) -> u64 {
     }
     const RECIPROCAL: [u64; 33] = reciprocals();
     if x < (1 << 59) {
-        ((x as u128 * RECIPROCAL[(d & 31) as usize] as u128) >> 64) as u64
+        ((x as u128 * RECIPROCAL[d as usize] as u128) >> 64) as u64
     } else {
         x / d
     }
