@@ -44,6 +44,8 @@ struct OrbitLayout {
     perm_radix: u64,
     /// Weights of its Lehmer digits ([`sign_class_weights`]).
     weights: [u64; 32],
+    /// `cells` padded with 0x80 (a byte shuffle reads 0 there), for [`orbit_tiles16`].
+    shuffle: [u8; 32],
 }
 
 /// Dense ranks of the boards that satisfy a puzzle's invariants.
@@ -104,11 +106,14 @@ impl Layout {
                     .map_err(|_| too_large())?;
             }
             let weights = sign_class_weights(len);
+            let mut shuffle = [0x80u8; 32];
+            shuffle[..len].copy_from_slice(&o.cells);
             orbits.push(OrbitLayout {
                 cells: o.cells.clone(),
                 free_mod: o.free_mod,
                 perm_radix,
                 weights,
+                shuffle,
             });
         }
         n_states = n_states.checked_mul(orient_count).ok_or_else(too_large)?;
@@ -212,6 +217,21 @@ impl Layout {
         Cells(out)
     }
 
+    /// The local indices of the tiles on an orbit's cells, in the orbit's order, padded with
+    /// [`PAD`].
+    #[inline(always)]
+    fn orbit_tiles(&self, s: &Cells, o: &OrbitLayout) -> [u8; 32] {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
+        if self.n_cells <= 16 {
+            return orbit_tiles16(s, o, &self.local);
+        }
+        let mut xs = [PAD; 32];
+        for (x, &c) in xs.iter_mut().zip(&o.cells) {
+            *x = self.local[(s.0[(c & TILE_MASK) as usize] & TILE_MASK) as usize];
+        }
+        xs
+    }
+
     /// The rank of a board in working form. The board must satisfy the invariants.
     #[inline]
     pub fn rank(&self, s: &Cells) -> u64 {
@@ -219,10 +239,7 @@ impl Layout {
         let mut sign_code = 0u32;
         for o in &self.orbits {
             let n = o.cells.len();
-            let mut xs = [PAD; 32];
-            for (x, &c) in xs.iter_mut().zip(&o.cells) {
-                *x = self.local[(s.0[(c & TILE_MASK) as usize] & TILE_MASK) as usize];
-            }
+            let xs = self.orbit_tiles(s, o);
             let (r, sign) = rank_padded(&xs, n, &o.weights);
             perm_rank = perm_rank * o.perm_radix + r;
             if n >= 2 {
@@ -391,6 +408,29 @@ fn apply_shuffle16(s: &Cells, m: &CompiledMove) -> Cells {
         _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, turned);
     }
     Cells(out)
+}
+
+/// [`Layout::orbit_tiles`] for boards of at most 16 cells: two byte shuffles (cells to
+/// tiles, tiles to local indices) instead of a gather.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
+#[inline(always)]
+fn orbit_tiles16(s: &Cells, o: &OrbitLayout, local: &[u8; MAX_CELLS]) -> [u8; 32] {
+    use std::arch::x86_64::*;
+    let mut xs = [PAD; 32];
+    // SAFETY: SSE4.1 is enabled at compile time (the cfg above); every pointer is to a
+    // 32-byte array read or written in its first 16 bytes, unaligned.
+    unsafe {
+        let load = |a: &[u8; 32]| _mm_loadu_si128(a.as_ptr() as *const __m128i);
+        let order = load(&o.shuffle);
+        let tiles =
+            _mm_and_si128(_mm_shuffle_epi8(load(&s.0), order), _mm_set1_epi8(TILE_MASK as i8));
+        let locals = _mm_shuffle_epi8(load(local), tiles);
+        // Past the orbit, `order` has its top bit set: keep PAD there.
+        let past = _mm_cmplt_epi8(order, _mm_setzero_si128());
+        let padded = _mm_blendv_epi8(locals, _mm_set1_epi8(PAD as i8), past);
+        _mm_storeu_si128(xs.as_mut_ptr() as *mut __m128i, padded);
+    }
+    xs
 }
 
 /// See [`Layout::xor_block_bits`].

@@ -72,11 +72,7 @@ fn div_small(x: u64, d: u64) -> u64 {
         r
     }
     const RECIPROCAL: [u64; 33] = reciprocals();
-    if x < (1 << 59) {
-        ((x as u128 * RECIPROCAL[d as usize] as u128) >> 64) as u64
-    } else {
-        x / d
-    }
+    if x < (1 << 59) { ((x as u128 * RECIPROCAL[d as usize] as u128) >> 64) as u64 } else { x / d }
 }
 
 /// The position of the `k`-th (0-based) set bit of `mask`.
@@ -187,12 +183,48 @@ pub const PAD: u8 = 127;
 /// independently (AVX2 compares where available), so there is no serial chain.
 #[inline(always)]
 pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &[u64; 32]) -> (u64, u32) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    if n <= 16 {
+        return rank_padded16(xs, n, weights);
+    }
     let mut rank = 0u64;
     let mut parity = 0u32;
     for i in 0..n.saturating_sub(1) {
         let d = later_smaller(xs, i);
         rank += d as u64 * weights[i];
         parity += d;
+    }
+    (rank, parity & 1)
+}
+
+/// [`rank_padded`] for `n <= 16`: all Lehmer digits at once, by comparing the elements with
+/// themselves shifted by 1..15 places and counting the greater ones in each lane.
+#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+#[inline(always)]
+fn rank_padded16(xs: &[u8; 32], n: usize, weights: &[u64; 32]) -> (u64, u32) {
+    use std::arch::x86_64::*;
+    let mut digits = [0u8; 16];
+    // SAFETY: SSSE3 is enabled at compile time (the cfg above); `xs` is 32 readable bytes and
+    // `digits` 16 writable ones, both unaligned.
+    unsafe {
+        let v = _mm_loadu_si128(xs.as_ptr() as *const __m128i);
+        let pad = _mm_set1_epi8(PAD as i8);
+        let mut count = _mm_setzero_si128();
+        macro_rules! later {
+            ($($k:literal)*) => {$(
+                // Lane i sees xs[i + k] (PAD past the end); a greater xs[i] counts one.
+                let shifted = _mm_alignr_epi8(pad, v, $k);
+                count = _mm_sub_epi8(count, _mm_cmpgt_epi8(v, shifted));
+            )*};
+        }
+        later!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+        _mm_storeu_si128(digits.as_mut_ptr() as *mut __m128i, count);
+    }
+    let mut rank = 0u64;
+    let mut parity = 0u32;
+    for i in 0..n.saturating_sub(1) {
+        rank += digits[i] as u64 * weights[i];
+        parity += digits[i] as u32;
     }
     (rank, parity & 1)
 }

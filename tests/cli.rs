@@ -1,0 +1,129 @@
+//! Runs the `twirl` binary on tiny boards and checks its output, JSON and exit codes.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn twirl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_twirl")).args(args).output().expect("run twirl")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A bad input: exit code 2, a one-line error naming the problem, no panic.
+fn assert_rejected(args: &[&str], needle: &str) {
+    let o = twirl(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: expected `{needle}` in {err:?}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+}
+
+#[test]
+fn bad_inputs_get_clean_errors() {
+    assert_rejected(&["bfs", "nrp:3x3:4"], "does not fit on a 3x3 board");
+    assert_rejected(&["bfs", "nrp:0x3:1"], "no cells");
+    assert_rejected(&["bfs", "spin:3x3:5x5"], "spin type 5x5 does not fit");
+    assert_rejected(&["bfs", "nrp:3x3:2", "--metric", "ftm"], "unknown metric `ftm`");
+    assert_rejected(&["bfs", "spin:3x3", "--metric", "cw"], "does not apply to Spinpossible");
+    assert_rejected(&["bfs", "nrp:3x3:2", "--max-memory", "1K", "-q"], "table needs");
+    assert_rejected(&["bfs", "nrp:3x3:2", "--threads", "0"], "--threads");
+    assert_rejected(&["bfs", "spin:3x3", "--orient"], "--orient applies to NRP");
+    assert_rejected(&["info", "cube:3x3"], "unknown puzzle");
+}
+
+#[test]
+fn bfs_prints_the_histogram_and_writes_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let o = twirl(&["bfs", "nrp:2x3:2", "--json", json.to_str().unwrap(), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let rows: Vec<Vec<u64>> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| l.split_whitespace().take(3).map(|x| x.parse().unwrap()).collect())
+        .collect();
+    let expected = [1u64, 4, 10, 22, 42, 33, 7, 1];
+    assert_eq!(rows.len(), expected.len());
+    let mut cumulative = 0;
+    for (d, (row, &n)) in rows.iter().zip(&expected).enumerate() {
+        cumulative += n;
+        assert_eq!(row, &vec![d as u64, n, cumulative]);
+    }
+    assert!(out.contains("# God's number: 7 (1 antipodes)"), "{out}");
+
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    let mut want = vec![
+        "puzzle",
+        "metric",
+        "states",
+        "gods_number",
+        "histogram",
+        "antipodes",
+        "antipode_boards",
+        "elapsed_seconds",
+        "threads",
+        "table_bytes",
+    ];
+    let mut got = keys.clone();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+    assert_eq!(v["puzzle"], "nrp:2x3:2");
+    assert_eq!(v["metric"], "qtm");
+    assert_eq!(v["states"], 120);
+    assert_eq!(v["gods_number"], 7);
+    assert_eq!(v["histogram"], serde_json::json!(expected));
+    assert_eq!(v["antipodes"], 1);
+    assert_eq!(v["table_bytes"], 32);
+    // The single antipode swaps the two rows (regression value from this tool).
+    assert_eq!(v["antipode_boards"], serde_json::json!(["4 5 6 / 1 2 3"]));
+    assert!(!dir.path().join("r.json.partial").exists());
+}
+
+#[test]
+fn file_backed_table_is_complete_or_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("t.tbl");
+    let o = twirl(&["bfs", "spin:2x3", "--table", table.to_str().unwrap(), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::metadata(&table).unwrap().len(), 46080 / 4);
+    assert!(!Path::new(&format!("{}.partial", table.display())).exists());
+    let bad = dir.path().join("bad.tbl");
+    let o = twirl(&["bfs", "nrp:3x3:9", "--table", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(std::fs::read_dir(dir.path()).unwrap().count() == 1, "only the finished table remains");
+}
+
+#[test]
+fn info_reports_orbits_constraints_and_size() {
+    let o = twirl(&["info", "nrp:4x4:3"]);
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("O1: 8 cells: 1 3 6 8 9 11 14 16"), "{out}");
+    assert!(out.contains("sign(O1) + sign(O2) = 0 (mod 2)"), "{out}");
+    assert!(out.contains("table: 812851200 entries, 203212800 bytes"), "{out}");
+    let o = twirl(&["info", "nrp:2x3:2"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("boards allowed by the invariants: 720"), "{out}");
+    assert!(out.contains("group order (stabilizer chain):   120"), "{out}");
+    assert!(out.contains("table: 120 entries"), "{out}");
+}
+
+#[test]
+fn clockwise_metric_and_orientation_run() {
+    let o = twirl(&["bfs", "nrp:2x3:2", "--metric", "cw", "-q"]);
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("metric=cw boards=120"), "{out}");
+    let o = twirl(&["bfs", "nrp:2x2:2", "--orient", "-q"]);
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    // One 2x2 block with orientation: 4 rotations of the whole board.
+    assert!(out.contains("boards=4"), "{out}");
+}
