@@ -22,7 +22,8 @@ use rayon::prelude::*;
 
 mod blocks;
 
-use crate::rank::Space;
+use crate::rank::runs::RunMove;
+use crate::rank::{CellRuns, Space};
 use crate::table::{CELLS_PER_WORD, DistanceTable, UNSEEN, cells_equal, mark_of};
 
 /// How a level was expanded.
@@ -204,14 +205,17 @@ pub fn expand_frontier<S: Space>(
     progress: &dyn Progress,
 ) -> LevelCount {
     let (cur, next) = (mark_of(d), mark_of(d + 1));
-    let n_moves = space.n_moves();
+    let all: Vec<usize> = (0..space.n_moves()).collect();
+    let runs = space.cell_runs();
+    let rest = runs.map_or(&all[..], |r| &r.rest[..]);
     let level = words
         .into_par_iter()
         .step_by(TASK_WORDS)
         .map(|lo| {
             let hi = (lo + TASK_WORDS).min(table.n_words());
             let mut level = Level::default();
-            let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + n_moves);
+            let mut images = runs.map(|r| RunImages::new(r, Direction::Forward));
+            let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + rest.len());
             let flush = |pending: &mut Vec<u64>, level: &mut Level| {
                 for &r in pending.iter() {
                     if table.mark_if_unseen(r, next) {
@@ -226,8 +230,21 @@ pub fn expand_frontier<S: Space>(
                 while bits != 0 {
                     let cell = bits.trailing_zeros() as u64 / 2;
                     bits &= bits - 1;
-                    let s = space.unrank(w as u64 * CELLS_PER_WORD + cell);
-                    for m in 0..n_moves {
+                    let rank = w as u64 * CELLS_PER_WORD + cell;
+                    if let Some(images) = &mut images {
+                        images.go_to(space, rank);
+                        for k in 0..images.n_moves() {
+                            let r = images.neighbour(k);
+                            if table.mark_if_unseen(r, next) {
+                                level.note(r);
+                            }
+                        }
+                    }
+                    if rest.is_empty() {
+                        continue;
+                    }
+                    let s = space.unrank(rank);
+                    for &m in rest {
                         let r = space.rank(&space.scramble_step(&s, m));
                         table.prefetch(r);
                         pending.push(r);
@@ -243,6 +260,78 @@ pub fn expand_frontier<S: Space>(
         })
         .reduce(Level::default, Level::merge);
     LevelCount { found: level.found, smallest: level.smallest }
+}
+
+/// The image runs of the current run under the moves that keep its cells (see
+/// [`CellRuns`]), recomputed when the search walks into another run.
+struct RunImages<'a> {
+    runs: &'a CellRuns,
+    moves: &'a [RunMove],
+    direction: Direction,
+    /// The current run's ranks: `start..start + runs.len`.
+    start: u64,
+    parity: usize,
+    /// `images[class * moves.len() + k]`: the image run of move `k` for an offset class.
+    images: Vec<u64>,
+    /// Offset of the current board within its run.
+    offset: u64,
+    /// `class * moves.len()` for the current board's offset class.
+    class_base: usize,
+}
+
+impl<'a> RunImages<'a> {
+    fn new(runs: &'a CellRuns, direction: Direction) -> RunImages<'a> {
+        let moves = match direction {
+            Direction::Forward => &runs.scramble[..],
+            Direction::Backward => &runs.solve[..],
+        };
+        RunImages {
+            runs,
+            moves,
+            direction,
+            start: 0,
+            parity: 0,
+            images: Vec::new(),
+            offset: 0,
+            class_base: 0,
+        }
+    }
+
+    fn n_moves(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Moves to the board of rank `rank` (ranks mostly increase, so runs change rarely).
+    #[inline]
+    fn go_to<S: Space>(&mut self, space: &S, rank: u64) {
+        let len = self.runs.len;
+        if self.images.is_empty() || rank < self.start || rank - self.start >= len {
+            self.start = rank - rank % len;
+            self.images.clear();
+            for class in 0..self.runs.classes {
+                let base = space.unrank(self.start + class);
+                if class == 0 {
+                    self.parity = space.run_parity(&base);
+                }
+                for rm in self.moves {
+                    let image = match self.direction {
+                        Direction::Forward => space.scramble_step(&base, rm.index),
+                        Direction::Backward => space.solve_step(&base, rm.index),
+                    };
+                    self.images.push(space.rank(&image) / len);
+                }
+            }
+        }
+        self.offset = rank - self.start;
+        self.class_base = (self.offset % self.runs.classes) as usize * self.moves.len();
+    }
+
+    /// The rank of the current board's neighbour by move `k`.
+    #[inline(always)]
+    fn neighbour(&self, k: usize) -> u64 {
+        let run = self.images[self.class_base + k];
+        run * self.runs.len + self.moves[k].offsets[self.parity][self.offset as usize] as u64
+    }
 }
 
 /// Boards found by one expansion step, with the smallest of their ranks.
@@ -268,13 +357,16 @@ pub fn expand_unseen<S: Space>(
     progress: &dyn Progress,
 ) -> LevelCount {
     let (cur, next) = (mark_of(d), mark_of(d + 1));
-    let n_moves = space.n_moves();
+    let all: Vec<usize> = (0..space.n_moves()).collect();
+    let runs = space.cell_runs();
+    let rest = runs.map_or(&all[..], |r| &r.rest[..]);
     let level = words
         .into_par_iter()
         .step_by(TASK_WORDS)
         .map(|lo| {
             let hi = (lo + TASK_WORDS).min(table.n_words());
             let mut level = Level::default();
+            let mut images = runs.map(|r| RunImages::new(r, Direction::Backward));
             // Each pending board: its cell in the word and its working state.
             let mut batch: Vec<(u64, S::State)> = Vec::with_capacity(BATCH);
             let mut neighbours = [0u64; BATCH * ROUND];
@@ -288,15 +380,28 @@ pub fn expand_unseen<S: Space>(
                     while bits != 0 && batch.len() < BATCH {
                         let cell = bits.trailing_zeros() as u64 / 2;
                         bits &= bits - 1;
-                        batch.push((cell, space.unrank(w as u64 * CELLS_PER_WORD + cell)));
+                        let rank = w as u64 * CELLS_PER_WORD + cell;
+                        if let Some(images) = &mut images {
+                            // Moves that keep the run's cells: neighbours from tables, nearby.
+                            images.go_to(space, rank);
+                            if (0..images.n_moves()).any(|k| table.get(images.neighbour(k)) == cur)
+                            {
+                                new |= (next as u64) << (2 * cell);
+                                level.note(rank);
+                                continue;
+                            }
+                        }
+                        if !rest.is_empty() {
+                            batch.push((cell, space.unrank(rank)));
+                        }
                     }
-                    for first in (0..n_moves).step_by(ROUND) {
-                        let moves = first..(first + ROUND).min(n_moves);
+                    for first in (0..rest.len()).step_by(ROUND) {
+                        let moves = &rest[first..(first + ROUND).min(rest.len())];
                         for (b, (_, s)) in batch.iter().enumerate() {
-                            for m in moves.clone() {
+                            for (i, &m) in moves.iter().enumerate() {
                                 let r = space.rank(&space.solve_step(s, m));
                                 table.prefetch(r);
-                                neighbours[b * ROUND + m - first] = r;
+                                neighbours[b * ROUND + i] = r;
                             }
                         }
                         let mut b = 0;

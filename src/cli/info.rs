@@ -57,6 +57,26 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         }
     };
     writeln!(out, "ranking: {ranking}")?;
+    if let Ranking::Layout(l) = &space.ranking {
+        if let Some(bits) = l.xor_block_bits() {
+            writeln!(
+                out,
+                "search: runs of {} ranks (one arrangement, all orientations) moved by XOR",
+                1u64 << bits
+            )?;
+        }
+        if let Some(runs) = l.cell_runs() {
+            let cells: Vec<String> = runs.cells.iter().map(|c| (c + 1).to_string()).collect();
+            writeln!(
+                out,
+                "search: runs of {} ranks over cells {}; {} of {} moves keep them",
+                runs.len,
+                cells.join(" "),
+                runs.solve.len(),
+                puzzle.moves.len()
+            )?;
+        }
+    }
     let bytes = table_bytes(space.n_states());
     writeln!(out, "table: {} entries, {} bytes ({})", space.n_states(), bytes, human(bytes))?;
     Ok(())

@@ -13,6 +13,7 @@
 use super::perm::{
     PAD, half_factorial, rank_in_sign_class, rank_padded, sign_class_weights, unrank_in_sign_class,
 };
+use super::runs::CellRuns;
 use crate::group::invariants::{Coord, Invariants};
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::{Error, Result};
@@ -67,6 +68,8 @@ pub struct Layout {
     /// `Some(k)` when ranks fall into aligned runs of `2^k` that moves map onto each other by
     /// XOR of the offset (see [`Layout::xor_block_bits`]).
     xor_block_bits: Option<u32>,
+    /// Runs of ranks kept together by moves that keep a set of cells (see [`CellRuns`]).
+    cell_runs: Option<CellRuns>,
     invariants: Invariants,
     solve: Vec<CompiledMove>,
     scramble: Vec<CompiledMove>,
@@ -152,8 +155,9 @@ impl Layout {
             red
         });
         let xor_block_bits = xor_blocks(&invariants, sums_space, orient_count);
-        Ok(Layout {
+        let mut layout = Layout {
             xor_block_bits,
+            cell_runs: None,
             n_cells: n,
             orbits,
             local,
@@ -165,7 +169,72 @@ impl Layout {
             invariants,
             solve,
             scramble,
-        })
+        };
+        layout.cell_runs = CellRuns::build(&mut layout, &puzzle.moves);
+        Ok(layout)
+    }
+
+    /// Runs of ranks that moves keeping a set of cells map onto runs, if the puzzle has them.
+    pub fn cell_runs(&self) -> Option<&CellRuns> {
+        self.cell_runs.as_ref()
+    }
+
+    /// The parity (0 or 1) of the last orbit's own Lehmer digits in the run whose first board
+    /// (offset 0) is `base`: the offset tables of [`CellRuns`] depend on it. At offset 0 the
+    /// signs are all even and the arrangement on `Q` is the first of its class, so the digit
+    /// next to the last one is that parity.
+    pub fn run_parity(&self, base: &Cells) -> usize {
+        let o = self.orbits.last().expect("a board has an orbit");
+        let n = o.cells.len();
+        let xs = self.orbit_tiles(base, o);
+        (xs[n - 2] > xs[n - 1]) as usize
+    }
+
+    /// Whether boards are plain permutations (no orientation, no orientation sums).
+    pub(super) fn plain_permutations(&self) -> bool {
+        self.orient_count == 1 && self.sums_space == 1
+    }
+
+    /// Number of orbits.
+    pub(super) fn n_orbits(&self) -> usize {
+        self.orbits.len()
+    }
+
+    /// The cells of orbit `j`, in Lehmer order.
+    pub(super) fn orbit_cells(&self, j: usize) -> &[u8] {
+        &self.orbits[j].cells
+    }
+
+    /// Puts the last orbit's cells in a new Lehmer order (before any rank is taken).
+    pub(super) fn reorder_last_orbit(&mut self, order: &[u8]) {
+        let o = self.orbits.last_mut().expect("a board has an orbit");
+        debug_assert_eq!(o.cells.len(), order.len());
+        o.cells = order.to_vec();
+        o.shuffle[..order.len()].copy_from_slice(order);
+        for (i, &c) in order.iter().enumerate() {
+            self.local[c as usize] = i as u8;
+        }
+    }
+
+    /// Number of elements of the coupling group `H`.
+    pub(super) fn coupling_len(&self) -> usize {
+        self.coupling.len()
+    }
+
+    /// The sign code of the `h`-th element of `H` (boards without orientation sums).
+    pub(super) fn coupling_signs(&self, h: usize) -> u32 {
+        self.coupling[h] / self.sums_space
+    }
+
+    /// The index in `H` of a sign code (boards without orientation sums).
+    pub(super) fn coupling_index_of(&self, signs: u32) -> u32 {
+        self.coupling_index[(signs * self.sums_space) as usize]
+    }
+
+    /// The signs a move gives each orbit, as a sign code.
+    pub(super) fn sign_code_of(&self, m: &Move) -> u32 {
+        let orbits: Vec<&[u8]> = self.orbits.iter().map(|o| o.cells.as_slice()).collect();
+        super::runs::sign_code(&orbits, &self.local, m)
     }
 
     /// Number of ranks (and of reachable boards once the bound is verified).

@@ -13,11 +13,13 @@
 pub mod enumerated;
 pub mod layout;
 pub mod perm;
+pub mod runs;
 
 use num_bigint::BigUint;
 
 pub use enumerated::Enumerated;
 pub use layout::{Cells, Layout};
+pub use runs::CellRuns;
 
 use crate::group::invariants::Invariants;
 use crate::group::stabchain::{Perm, StabChain};
@@ -44,6 +46,14 @@ pub trait Space: Sync {
     /// offset (see [`Layout::xor_block_bits`]).
     fn xor_block_bits(&self) -> Option<u32> {
         None
+    }
+    /// Runs of ranks that some moves map onto runs (see [`CellRuns`]).
+    fn cell_runs(&self) -> Option<&CellRuns> {
+        None
+    }
+    /// The parity of a run, given its first board (see [`Layout::run_parity`]).
+    fn run_parity(&self, _base: &Self::State) -> usize {
+        0
     }
 }
 
@@ -73,6 +83,12 @@ impl Space for Layout {
     }
     fn xor_block_bits(&self) -> Option<u32> {
         Layout::xor_block_bits(self)
+    }
+    fn cell_runs(&self) -> Option<&CellRuns> {
+        Layout::cell_runs(self)
+    }
+    fn run_parity(&self, base: &Cells) -> usize {
+        Layout::run_parity(self, base)
     }
 }
 
@@ -283,6 +299,42 @@ mod tests {
             assert_eq!(l.unrank(r), cells);
             let back = l.apply(&cells, &l.scramble_moves()[m]);
             assert_eq!(l.apply(&back, &l.solve_moves()[m]), cells);
+        }
+    }
+
+    /// The offset tables of cell runs agree with ranking the moved board directly.
+    #[test]
+    fn cell_runs_agree_with_direct_ranks() {
+        for (spec, kept) in [("nrp:3x4:2", 8), ("nrp:4x4:3", 8), ("nrp:3x3:2", 6), ("nrp:2x5:2", 6)]
+        {
+            let (_, l) = layout(spec);
+            let runs = l.cell_runs().unwrap_or_else(|| panic!("{spec}: expected cell runs"));
+            assert_eq!(runs.solve.len(), kept, "{spec}");
+            let mut x = 0x2545_F491_4F6C_DD1Du64;
+            for _ in 0..3000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let r = x % l.n_states();
+                let (run, off) = (r / runs.len, r % runs.len);
+                let p = l.run_parity(&l.unrank(run * runs.len));
+                let class_base = l.unrank(run * runs.len + off % runs.classes);
+                let s = l.unrank(r);
+                for (moves, compiled) in
+                    [(&runs.solve, l.solve_moves()), (&runs.scramble, l.scramble_moves())]
+                {
+                    for rm in moves {
+                        let image_run =
+                            l.rank(&l.apply(&class_base, &compiled[rm.index])) / runs.len;
+                        let expected = l.rank(&l.apply(&s, &compiled[rm.index]));
+                        assert_eq!(
+                            image_run * runs.len + rm.offsets[p][off as usize] as u64,
+                            expected,
+                            "{spec}"
+                        );
+                    }
+                }
+            }
         }
     }
 

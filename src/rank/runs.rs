@@ -1,0 +1,167 @@
+//! Runs of ranks for moves that keep a set of cells to themselves.
+//!
+//! Put a set `Q` of `q` cells last in the Lehmer order of the last orbit. For a board without
+//! orientation, its rank is then `run * len + offset`, where the *run* holds the Lehmer digits
+//! of every other cell and the *offset* says how the remaining tiles are arranged on `Q`, times
+//! the index of the orbits' signs (the offset's *class*, `offset % classes`). A move that maps
+//! `Q` onto itself sends all boards of one run and class to one image run, and permutes
+//! offsets by a fixed table (one per parity of the run's own digits of the last orbit). The search
+//! then ranks one board per run and move instead of one per board, and the neighbours of a
+//! run's boards lie in one run of the table, close together in memory.
+//!
+//! NRP (4,4,3): the eight cells of one colour are a `Q` that every block turn keeps, so no
+//! board is ranked individually. NRP (3,4,2): the right two columns are kept by four of the
+//! six blocks.
+
+use super::layout::Layout;
+use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
+use crate::group::invariants::sign;
+use crate::puzzle::Move;
+
+/// The largest `Q` (tables grow as `q!`).
+const MAX_Q: usize = 8;
+/// The smallest `Q`: a run of `q!` ranks must repay ranking its image runs once per run.
+const MIN_Q: usize = 5;
+
+/// A move that keeps `Q`, with its offset tables.
+#[derive(Clone, Debug)]
+pub struct RunMove {
+    /// The move's index in the puzzle's move list.
+    pub index: usize,
+    /// `offsets[p][x]`: the image offset of offset `x` in a run whose parity is `p`.
+    pub offsets: [Vec<u32>; 2],
+}
+
+/// Runs of ranks and the moves that map runs onto runs.
+#[derive(Clone, Debug)]
+pub struct CellRuns {
+    /// Ranks per run.
+    pub len: u64,
+    /// Number of offset classes (the signs' index is `offset % classes`): boards of one run
+    /// but different classes may have different image runs.
+    pub classes: u64,
+    /// Moves (solving direction) that keep `Q`.
+    pub solve: Vec<RunMove>,
+    /// Inverse moves that keep `Q` (the same moves, inverted).
+    pub scramble: Vec<RunMove>,
+    /// Indices of the moves that do not keep `Q` (handled board by board).
+    pub rest: Vec<usize>,
+    /// The cells of `Q`, 0-based.
+    pub cells: Vec<u8>,
+}
+
+impl CellRuns {
+    /// Picks `Q` among the last orbit's cells to keep as many moves as possible (at least a
+    /// third), reorders that orbit so `Q` comes last, and builds the offset tables. `None` when
+    /// boards carry orientation or no good `Q` exists.
+    pub(super) fn build(layout: &mut Layout, moves: &[Move]) -> Option<CellRuns> {
+        if !layout.plain_permutations() {
+            return None;
+        }
+        let last = layout.orbit_cells(layout.n_orbits() - 1).to_vec();
+        let n = last.len();
+        if n < MIN_Q {
+            return None;
+        }
+        let keeps = |q: &[u8], m: &Move| q.iter().all(|&c| q.contains(&m.perm[c as usize]));
+        // Most moves kept first; then the largest Q, whose runs amortize the per-run ranks.
+        let mut best: Option<(usize, Vec<u8>)> = None;
+        for size in MIN_Q..=n.min(MAX_Q) {
+            for_each_subset(&last, size, |q| {
+                let count = moves.iter().filter(|m| keeps(q, m)).count();
+                if best.as_ref().is_none_or(|(c, _)| count >= *c) {
+                    best = Some((count, q.to_vec()));
+                }
+            });
+        }
+        let (count, q) = best?;
+        if count * 3 < moves.len() {
+            return None;
+        }
+        let mut order: Vec<u8> = last.iter().copied().filter(|c| !q.contains(c)).collect();
+        order.extend(&q);
+        layout.reorder_last_orbit(&order);
+
+        let len = half_factorial(q.len()) * layout.coupling_len() as u64;
+        let mut solve = Vec::new();
+        let mut scramble = Vec::new();
+        let mut rest = Vec::new();
+        for (index, m) in moves.iter().enumerate() {
+            if !keeps(&q, m) {
+                rest.push(index);
+                continue;
+            }
+            let inverse = m.inverse(1, String::new());
+            solve.push(RunMove { index, offsets: offset_tables(layout, &q, m, len) });
+            scramble.push(RunMove { index, offsets: offset_tables(layout, &q, &inverse, len) });
+        }
+        let classes = layout.coupling_len() as u64;
+        Some(CellRuns { len, classes, solve, scramble, rest, cells: q })
+    }
+}
+
+/// `offsets[p][x]` for one move (see [`RunMove`]).
+fn offset_tables(layout: &Layout, q: &[u8], m: &Move, len: u64) -> [Vec<u32>; 2] {
+    let size = q.len();
+    // Where the tile on the a-th cell of Q goes, as an index into Q.
+    let qperm: Vec<usize> =
+        q.iter().map(|&c| q.iter().position(|&d| d == m.perm[c as usize]).unwrap()).collect();
+    let move_signs = layout.sign_code_of(m);
+    let n_coupling = layout.coupling_len() as u64;
+    let table = |parity: u32| -> Vec<u32> {
+        (0..len)
+            .map(|x| {
+                let h = (x % n_coupling) as usize;
+                let arrangement_rank = x / n_coupling;
+                let signs = layout.coupling_signs(h);
+                // The arrangement on Q has the last orbit's sign minus the parity of the
+                // run's own digits of that orbit.
+                let mut arrangement = [0u8; MAX_Q];
+                unrank_in_sign_class(arrangement_rank, (signs & 1) ^ parity, size, |i, v| {
+                    arrangement[i] = v as u8
+                });
+                let mut moved = [0u8; MAX_Q];
+                for a in 0..size {
+                    moved[qperm[a]] = arrangement[a];
+                }
+                let (r, _) = rank_in_sign_class(size, |i| moved[i] as u32);
+                let h2 = layout.coupling_index_of(signs ^ move_signs);
+                (r * n_coupling + h2 as u64) as u32
+            })
+            .collect()
+    };
+    [table(0), table(1)]
+}
+
+/// Calls `f` with every `size`-element subset of `items` (in lexicographic order of indices).
+fn for_each_subset(items: &[u8], size: usize, mut f: impl FnMut(&[u8])) {
+    let n = items.len();
+    let mut idx: Vec<usize> = (0..size).collect();
+    let mut chosen = vec![0u8; size];
+    loop {
+        for (c, &i) in chosen.iter_mut().zip(&idx) {
+            *c = items[i];
+        }
+        f(&chosen);
+        // Advance to the next combination.
+        let mut k = size;
+        while k > 0 && idx[k - 1] == n - size + k - 1 {
+            k -= 1;
+        }
+        if k == 0 {
+            return;
+        }
+        idx[k - 1] += 1;
+        for j in k..size {
+            idx[j] = idx[j - 1] + 1;
+        }
+    }
+}
+
+/// The sign of a move restricted to each orbit of at least two cells, as a sign code.
+pub(super) fn sign_code(orbits: &[&[u8]], local: &[u8], m: &Move) -> u32 {
+    orbits.iter().filter(|o| o.len() >= 2).fold(0, |code, cells| {
+        let perm: Vec<u8> = cells.iter().map(|&c| local[m.perm[c as usize] as usize]).collect();
+        code * 2 + sign(&perm) as u32
+    })
+}
