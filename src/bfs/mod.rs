@@ -127,7 +127,11 @@ fn search<S: Space>(
         if unseen == 0 {
             break;
         }
-        if should_go_backward(frontier, unseen, space.xor_block_bits().is_some()) {
+        if should_go_backward(
+            frontier,
+            unseen,
+            space.xor_block_bits().is_some() || space.cell_runs().is_some(),
+        ) {
             direction = Direction::Backward;
         }
         progress.level_started(d + 1, frontier, direction);
@@ -243,7 +247,10 @@ pub fn expand_frontier<S: Space>(
                     if rest.is_empty() {
                         continue;
                     }
-                    let s = space.unrank(rank);
+                    let s = match &images {
+                        Some(images) => images.board(space),
+                        None => space.unrank(rank),
+                    };
                     for &m in rest {
                         let r = space.rank(&space.scramble_step(&s, m));
                         table.prefetch(r);
@@ -264,7 +271,7 @@ pub fn expand_frontier<S: Space>(
 
 /// The image runs of the current run under the moves that keep its cells (see
 /// [`CellRuns`]), recomputed when the search walks into another run.
-struct RunImages<'a> {
+struct RunImages<'a, S: Space> {
     runs: &'a CellRuns,
     moves: &'a [RunMove],
     direction: Direction,
@@ -277,10 +284,12 @@ struct RunImages<'a> {
     offset: u64,
     /// `class * moves.len()` for the current board's offset class.
     class_base: usize,
+    /// The run's first board of each offset class.
+    bases: Vec<S::State>,
 }
 
-impl<'a> RunImages<'a> {
-    fn new(runs: &'a CellRuns, direction: Direction) -> RunImages<'a> {
+impl<'a, S: Space> RunImages<'a, S> {
+    fn new(runs: &'a CellRuns, direction: Direction) -> RunImages<'a, S> {
         let moves = match direction {
             Direction::Forward => &runs.scramble[..],
             Direction::Backward => &runs.solve[..],
@@ -294,6 +303,7 @@ impl<'a> RunImages<'a> {
             images: Vec::new(),
             offset: 0,
             class_base: 0,
+            bases: Vec::new(),
         }
     }
 
@@ -303,13 +313,15 @@ impl<'a> RunImages<'a> {
 
     /// Moves to the board of rank `rank` (ranks mostly increase, so runs change rarely).
     #[inline]
-    fn go_to<S: Space>(&mut self, space: &S, rank: u64) {
+    fn go_to(&mut self, space: &S, rank: u64) {
         let len = self.runs.len;
         if self.images.is_empty() || rank < self.start || rank - self.start >= len {
             self.start = rank - rank % len;
             self.images.clear();
+            self.bases.clear();
             for class in 0..self.runs.classes {
                 let base = space.unrank(self.start + class);
+                self.bases.push(base);
                 if class == 0 {
                     self.parity = space.run_parity(&base);
                 }
@@ -324,6 +336,12 @@ impl<'a> RunImages<'a> {
         }
         self.offset = rank - self.start;
         self.class_base = (self.offset % self.runs.classes) as usize * self.moves.len();
+    }
+
+    /// The current board, unranked from the run's first boards.
+    #[inline]
+    fn board(&self, space: &S) -> S::State {
+        space.unrank_in_run(&self.bases, self.parity, self.offset)
     }
 
     /// The rank of the current board's neighbour by move `k`.
@@ -392,7 +410,11 @@ pub fn expand_unseen<S: Space>(
                             }
                         }
                         if !rest.is_empty() {
-                            batch.push((cell, space.unrank(rank)));
+                            let s = match &images {
+                                Some(images) => images.board(space),
+                                None => space.unrank(rank),
+                            };
+                            batch.push((cell, s));
                         }
                     }
                     for first in (0..rest.len()).step_by(ROUND) {

@@ -190,6 +190,31 @@ impl Layout {
         (xs[n - 2] > xs[n - 1]) as usize
     }
 
+    /// The board at `offset` of a run of [`CellRuns`], from the run's first boards of each
+    /// offset class (`bases[c]` has rank `start + c`) and the run's parity: only the tiles on
+    /// `Q` change within a run, so this unranks `q` digits instead of the whole board.
+    pub fn unrank_in_run(&self, bases: &[Cells], parity: usize, offset: u64) -> Cells {
+        let runs = self.cell_runs.as_ref().expect("a layout with cell runs");
+        let classes = runs.classes;
+        let class = (offset % classes) as usize;
+        let mut out = bases[class];
+        let q = runs.cells.len();
+        // In the first board of a class the tiles on Q are in increasing order, but for the
+        // last two, which the sign may swap.
+        let mut tiles = [0u8; 8];
+        for (t, &c) in tiles.iter_mut().zip(&runs.cells) {
+            *t = out.0[c as usize];
+        }
+        if self.local[tiles[q - 2] as usize] > self.local[tiles[q - 1] as usize] {
+            tiles.swap(q - 2, q - 1);
+        }
+        let sign = (self.coupling_signs(class) & 1) ^ parity as u32;
+        unrank_in_sign_class(offset / classes, sign, q, |i, x| {
+            out.0[runs.cells[i] as usize] = tiles[x as usize];
+        });
+        out
+    }
+
     /// Whether boards are plain permutations (no orientation, no orientation sums).
     pub(super) fn plain_permutations(&self) -> bool {
         self.orient_count == 1 && self.sums_space == 1

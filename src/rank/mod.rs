@@ -55,6 +55,10 @@ pub trait Space: Sync {
     fn run_parity(&self, _base: &Self::State) -> usize {
         0
     }
+    /// The board at `offset` of a run (see [`Layout::unrank_in_run`]).
+    fn unrank_in_run(&self, bases: &[Self::State], _parity: usize, _offset: u64) -> Self::State {
+        bases[0]
+    }
 }
 
 impl Space for Layout {
@@ -89,6 +93,9 @@ impl Space for Layout {
     }
     fn run_parity(&self, base: &Cells) -> usize {
         Layout::run_parity(self, base)
+    }
+    fn unrank_in_run(&self, bases: &[Cells], parity: usize, offset: u64) -> Cells {
+        Layout::unrank_in_run(self, bases, parity, offset)
     }
 }
 
@@ -320,6 +327,9 @@ mod tests {
                 let p = l.run_parity(&l.unrank(run * runs.len));
                 let class_base = l.unrank(run * runs.len + off % runs.classes);
                 let s = l.unrank(r);
+                let bases: Vec<Cells> =
+                    (0..runs.classes).map(|c| l.unrank(run * runs.len + c)).collect();
+                assert_eq!(l.unrank_in_run(&bases, p, off), s, "{spec}");
                 for (moves, compiled) in
                     [(&runs.solve, l.solve_moves()), (&runs.scramble, l.scramble_moves())]
                 {
