@@ -20,7 +20,7 @@
 //! let puzzle = Puzzle::parse("nrp:2x3:2", None).unwrap();
 //! let space = StateSpace::build(&puzzle).unwrap();
 //! let table = DistanceTable::in_memory(space.n_states()).unwrap();
-//! let config = bfs::Config { threads: 1 };
+//! let config = bfs::Config::new(1);
 //! let out = bfs::search_puzzle(&puzzle, &space, &table, &config, &bfs::NoProgress).unwrap();
 //! assert_eq!(out.histogram, vec![1, 4, 10, 22, 42, 33, 7, 1]);
 //! ```

@@ -54,6 +54,16 @@ impl Progress for NoProgress {}
 pub struct Config {
     /// Worker threads (0: one per core).
     pub threads: usize,
+    /// Move whole runs of ranks where the ranking allows (XOR runs, cell runs); `false`
+    /// searches board by board, for comparison and tests.
+    pub runs: bool,
+}
+
+impl Config {
+    /// All cores, runs on.
+    pub fn new(threads: usize) -> Config {
+        Config { threads, runs: true }
+    }
 }
 
 /// What a search found.
@@ -99,15 +109,18 @@ pub fn run<S: Space>(
         .num_threads(config.threads)
         .build()
         .map_err(|e| crate::Error::Unsupported(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| search(space, start, table, progress))
+    pool.install(|| search(space, start, table, config.runs, progress))
 }
 
 fn search<S: Space>(
     space: &S,
     start: u64,
     table: &DistanceTable,
+    use_runs: bool,
     progress: &dyn Progress,
 ) -> crate::Result<Outcome> {
+    let xor_bits = space.xor_block_bits().filter(|_| use_runs);
+    let cell_runs = space.cell_runs().filter(|_| use_runs);
     let t0 = Instant::now();
     table.mark_if_unseen(start, mark_of(0));
     progress.found(1);
@@ -127,19 +140,19 @@ fn search<S: Space>(
         if unseen == 0 {
             break;
         }
-        if should_go_backward(
-            frontier,
-            unseen,
-            space.xor_block_bits().is_some() || space.cell_runs().is_some(),
-        ) {
+        if should_go_backward(frontier, unseen, xor_bits.is_some() || cell_runs.is_some()) {
             direction = Direction::Backward;
         }
         progress.level_started(d + 1, frontier, direction);
         let t = Instant::now();
         let words = 0..table.n_words();
-        let level = match (direction, space.xor_block_bits()) {
-            (Direction::Forward, None) => expand_frontier(space, table, d, words, progress),
-            (Direction::Backward, None) => expand_unseen(space, table, d, words, progress),
+        let level = match (direction, xor_bits) {
+            (Direction::Forward, None) => {
+                expand_frontier(space, cell_runs, table, d, words, progress)
+            }
+            (Direction::Backward, None) => {
+                expand_unseen(space, cell_runs, table, d, words, progress)
+            }
             (Direction::Forward, Some(bits)) => {
                 blocks::expand_frontier(space, table, d, bits, progress)
             }
@@ -203,6 +216,7 @@ const PIPELINE: usize = 256;
 /// level `d+1` if it is unseen.
 pub fn expand_frontier<S: Space>(
     space: &S,
+    runs: Option<&CellRuns>,
     table: &DistanceTable,
     d: u32,
     words: std::ops::Range<usize>,
@@ -210,7 +224,6 @@ pub fn expand_frontier<S: Space>(
 ) -> LevelCount {
     let (cur, next) = (mark_of(d), mark_of(d + 1));
     let all: Vec<usize> = (0..space.n_moves()).collect();
-    let runs = space.cell_runs();
     let rest = runs.map_or(&all[..], |r| &r.rest[..]);
     let level = words
         .into_par_iter()
@@ -369,6 +382,7 @@ const ROUND: usize = 4;
 /// it to a board marked `d`.
 pub fn expand_unseen<S: Space>(
     space: &S,
+    runs: Option<&CellRuns>,
     table: &DistanceTable,
     d: u32,
     words: std::ops::Range<usize>,
@@ -376,7 +390,6 @@ pub fn expand_unseen<S: Space>(
 ) -> LevelCount {
     let (cur, next) = (mark_of(d), mark_of(d + 1));
     let all: Vec<usize> = (0..space.n_moves()).collect();
-    let runs = space.cell_runs();
     let rest = runs.map_or(&all[..], |r| &r.rest[..]);
     let level = words
         .into_par_iter()

@@ -6,10 +6,14 @@ use crate::puzzle::{Metric, Puzzle};
 use crate::rank::StateSpace;
 
 fn histogram(spec: &str, metric: Option<Metric>, threads: usize) -> Vec<u64> {
+    histogram_with(spec, metric, Config::new(threads))
+}
+
+fn histogram_with(spec: &str, metric: Option<Metric>, config: Config) -> Vec<u64> {
     let puzzle = Puzzle::parse(spec, metric).unwrap();
     let space = StateSpace::build(&puzzle).unwrap();
     let table = DistanceTable::in_memory(space.n_states()).unwrap();
-    let out = search_puzzle(&puzzle, &space, &table, &Config { threads }, &NoProgress).unwrap();
+    let out = search_puzzle(&puzzle, &space, &table, &config, &NoProgress).unwrap();
     assert_eq!(out.states(), space.n_states(), "{spec}: every rank must be reached");
     let marks = table.count_marks();
     assert_eq!(marks[UNSEEN as usize], 0);
@@ -47,7 +51,7 @@ fn directed_distances_are_distances_to_solve() {
     let puzzle = Puzzle::parse("nrp:2x3:2", Some(Metric::Cw)).unwrap();
     let space = StateSpace::build(&puzzle).unwrap();
     let table = DistanceTable::in_memory(space.n_states()).unwrap();
-    let out = search_puzzle(&puzzle, &space, &table, &Config { threads: 2 }, &NoProgress).unwrap();
+    let out = search_puzzle(&puzzle, &space, &table, &Config::new(2), &NoProgress).unwrap();
     assert_eq!(out.states(), 120);
     assert_eq!(out.histogram[1], 2);
     let ccw = puzzle.moves[0].inverse(1, String::new());
@@ -56,6 +60,32 @@ fn directed_distances_are_distances_to_solve() {
     let cw = &puzzle.moves[0];
     let b = puzzle.apply(&puzzle.solved(), cw);
     assert_eq!(table.get(space.rank_board(&b).unwrap()), mark_of(3));
+}
+
+/// Runs (XOR runs for Spinpossible, cell runs for NRP) and the board-by-board search agree.
+#[test]
+fn runs_agree_with_board_by_board() {
+    for (spec, metric) in [
+        ("spin:2x3", None),
+        ("nrp:3x3:2", Some(Metric::Cw)),
+        ("nrp:2x5:2", None),
+        ("nrp:3x3:2:orient", None),
+    ] {
+        let by_boards = histogram_with(spec, metric, Config { threads: 2, runs: false });
+        assert_eq!(histogram_with(spec, metric, Config::new(2)), by_boards, "{spec}");
+    }
+}
+
+/// NRP (4,4,3): 8!*8!/2 boards. The histogram was first computed board by board (180 s) and
+/// is now checked against the cell-run search.
+#[test]
+fn nrp_four_by_four_three() {
+    let h = histogram("nrp:4x4:3", None, 2);
+    let expected: &[u64] = &[
+        1, 8, 52, 336, 2148, 13644, 86144, 540440, 3361904, 20325852, 108115585, 324074691,
+        294842843, 61470629, 16923,
+    ];
+    assert_eq!(h, expected);
 }
 
 #[test]

@@ -34,6 +34,9 @@ pub struct BfsArgs {
     /// Also write the result as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Search board by board, without moving runs of ranks at once (slower; for comparison).
+    #[arg(long)]
+    board_by_board: bool,
     /// No progress bar and no messages on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -114,7 +117,13 @@ fn search(
     }
     bar.print_row(0, 1, 0.0);
     let t0 = Instant::now();
-    let outcome = bfs::search_puzzle(puzzle, space, &table, &Config { threads }, &bar)?;
+    let outcome = bfs::search_puzzle(
+        puzzle,
+        space,
+        &table,
+        &Config { threads, runs: !args.board_by_board },
+        &bar,
+    )?;
     let elapsed = t0.elapsed().as_secs_f64();
     bar.finish();
     if outcome.states() != n_states {
