@@ -9,7 +9,7 @@ cargo build --release --quiet
 bin=target/release/twirl
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (/usr/bin/time)" >&2; exit 2; }
 
-declare -A expected=([nrp:3x4:2]=479001600 [spin:3x3]=185794560)
+declare -A expected=([nrp:3x4:2]=479001600 [spin:3x3]=185794560 [nrp:4x4:3]=812851200)
 declare -A target_s=([nrp:3x4:2]=40 [spin:3x3]=4)
 puzzles=("$@")
 [ ${#puzzles[@]} -gt 0 ] || puzzles=(nrp:3x4:2 spin:3x3)

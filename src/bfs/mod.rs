@@ -140,7 +140,12 @@ fn search<S: Space>(
         if unseen == 0 {
             break;
         }
-        if should_go_backward(frontier, unseen, xor_bits.is_some() || cell_runs.is_some()) {
+        let factor = match (xor_bits, cell_runs) {
+            (Some(_), _) => 8,
+            (None, Some(_)) => 4,
+            (None, None) => 2,
+        };
+        if should_go_backward(frontier, unseen, factor) {
             direction = Direction::Backward;
         }
         progress.level_started(d + 1, frontier, direction);
@@ -175,11 +180,12 @@ fn search<S: Space>(
 }
 
 /// The forward step costs one probe per frontier board and move; the backward one up to one
-/// per unseen board and move, fewer for boards found early. Measured: board by board (NRP
-/// (3,4,2)) backward pays once the frontier is half the unseen boards; by XOR runs
-/// (Spinpossible 3x3), where a backward run stops at its first full cover, from a quarter.
-fn should_go_backward(frontier: u64, unseen: u64, by_runs: bool) -> bool {
-    frontier.saturating_mul(if by_runs { 4 } else { 2 }) > unseen
+/// per unseen board and move, fewer for boards found early, and less again when runs of boards
+/// move together (a backward run stops at its first full cover). Go backward once the frontier
+/// times `factor` exceeds the unseen boards. Measured factors: 2 board by board (NRP (3,4,2)),
+/// 4 with cell runs (NRP (3,4,2) and (4,4,3)), 8 with XOR runs (Spinpossible 3x3).
+fn should_go_backward(frontier: u64, unseen: u64, factor: u64) -> bool {
+    frontier.saturating_mul(factor) > unseen
 }
 
 /// What one task (or a whole level) found.
