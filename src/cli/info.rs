@@ -2,7 +2,8 @@
 
 use std::io::Write;
 
-use twirl::rank::{Ranking, StateSpace};
+use twirl::group::invariants::Invariants;
+use twirl::rank::{Ranking, StateSpace, group_order};
 use twirl::table::table_bytes;
 
 use super::PuzzleArgs;
@@ -11,8 +12,12 @@ use super::sizes::human;
 /// Runs `twirl info`.
 pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     let puzzle = args.puzzle()?;
-    let space = StateSpace::build(&puzzle)?;
-    let inv = &space.invariants;
+    // The invariants and the group order exist for any board; a ranking only for those a
+    // table can hold, so its failure is reported, not fatal.
+    let invariants = Invariants::of(&puzzle)?;
+    let inv = &invariants;
+    let model_order = inv.model_order();
+    let group_order = group_order(&puzzle, &model_order);
     let mut out = std::io::stdout().lock();
     writeln!(out, "puzzle: {} (metric {})", puzzle.spec, puzzle.metric)?;
     writeln!(
@@ -48,8 +53,16 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             writeln!(out, "  {c}")?;
         }
     }
-    writeln!(out, "boards allowed by the invariants: {}", space.model_order)?;
-    writeln!(out, "group order (stabilizer chain):   {}", space.group_order)?;
+    writeln!(out, "boards allowed by the invariants: {model_order}")?;
+    writeln!(out, "group order (stabilizer chain):   {group_order}")?;
+    let space =
+        match StateSpace::from_analysis(&puzzle, invariants.clone(), model_order, group_order) {
+            Ok(space) => space,
+            Err(e) => {
+                writeln!(out, "table: none: {e}")?;
+                return Ok(());
+            }
+        };
     let ranking = match &space.ranking {
         Ranking::Layout(_) => "invariant layout (orbit permutation ranks x orientation digits)",
         Ranking::Enumerated(_) => {

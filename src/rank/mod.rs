@@ -150,6 +150,17 @@ impl StateSpace {
         let invariants = Invariants::of(puzzle)?;
         let model_order = invariants.model_order();
         let group_order = group_order(puzzle, &model_order);
+        StateSpace::from_analysis(puzzle, invariants, model_order, group_order)
+    }
+
+    /// [`StateSpace::build`] from an analysis already made: the invariants, the order they
+    /// allow and the exact group order.
+    pub fn from_analysis(
+        puzzle: &Puzzle,
+        invariants: Invariants,
+        model_order: BigUint,
+        group_order: BigUint,
+    ) -> Result<StateSpace> {
         let layout = if group_order == model_order {
             Some(Layout::new(puzzle, invariants.clone()))
         } else {
