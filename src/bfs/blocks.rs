@@ -105,7 +105,7 @@ pub fn expand_unseen<S: Space>(
                     let new = a & u;
                     if new != 0 {
                         // This task owns the run: a load-modify-store cannot race a writer.
-                        w.store(w.load(Ordering::Relaxed) | new * next as u64, Ordering::Relaxed);
+                        w.store(w.load(Ordering::Relaxed) | (new * next as u64), Ordering::Relaxed);
                         note_cells(&mut level, (run << bits) + j as u64 * CELLS_PER_WORD, new);
                     }
                 }

@@ -258,7 +258,7 @@ impl Invariants {
                     .zip(&self.radices)
                     .map(|((&l, &x), &r)| l as u32 * x as u32 * (lcm / r as u32))
                     .sum();
-                s % lcm == 0
+                s.is_multiple_of(lcm)
             })
         };
         let mut chosen: Vec<Vec<u8>> = Vec::new();

@@ -431,7 +431,7 @@ impl Layout {
             }
             let orbit = &inv.orbits[inv.orbit_of[p] as usize];
             let raw = (board.orient[p] % k + k - inv.potential[p] + inv.potential[t]) % k;
-            if raw % orbit.tied_mod != 0 {
+            if !raw.is_multiple_of(orbit.tied_mod) {
                 return Err(Error::InvalidBoard(format!(
                     "tile {} cannot stand on cell {} with that orientation: orientation mod {} is fixed by the cell",
                     t + 1,
