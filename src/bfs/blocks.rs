@@ -4,7 +4,8 @@
 //! a handful of word shuffles then move a whole run (512 boards on Spinpossible 3x3) through
 //! a move, instead of one rank per board.
 //!
-//! Masks are kept in the table's own layout: one bit per cell, at the cell's low bit.
+//! Masks are kept in the table's own layout: one bit per cell, at the cell's low bit. Like the
+//! board-by-board steps, both work on a contiguous range (of runs) that a worker owns.
 
 use std::sync::atomic::Ordering;
 
@@ -52,22 +53,23 @@ pub fn expand_unseen<S: Space>(
     table: &DistanceTable,
     d: u32,
     bits: u32,
+    runs: std::ops::Range<u64>,
     progress: &dyn Progress,
 ) -> LevelCount {
     let (cur, next) = (mark_of(d), mark_of(d + 1));
     let run_words = (1usize << bits) / CELLS_PER_WORD as usize;
-    let n_runs = space.n_states() >> bits;
     let n_moves = space.n_moves();
-    let level = (0..n_runs.div_ceil(TASK_RUNS))
+    let first = runs.start;
+    let level = (0..(runs.end - first).div_ceil(TASK_RUNS))
         .into_par_iter()
         .map(|task| {
-            let lo = task * TASK_RUNS;
+            let lo = first + task * TASK_RUNS;
             let mut level = Level::default();
             let mut unseen = vec![0u64; run_words];
             let mut acc = vec![0u64; run_words];
             let mut frontier = vec![0u64; run_words];
             let mut images = vec![0u64; n_moves];
-            for run in lo..(lo + TASK_RUNS).min(n_runs) {
+            for run in lo..(lo + TASK_RUNS).min(runs.end) {
                 let words =
                     &table.words()[run as usize * run_words..(run as usize + 1) * run_words];
                 let mut any = 0;
@@ -124,20 +126,21 @@ pub fn expand_frontier<S: Space>(
     table: &DistanceTable,
     d: u32,
     bits: u32,
+    runs: std::ops::Range<u64>,
     progress: &dyn Progress,
 ) -> LevelCount {
     let (cur, next) = (mark_of(d), mark_of(d + 1));
     let run_words = (1usize << bits) / CELLS_PER_WORD as usize;
-    let n_runs = space.n_states() >> bits;
     let n_moves = space.n_moves();
-    let level = (0..n_runs.div_ceil(TASK_RUNS))
+    let first = runs.start;
+    let level = (0..(runs.end - first).div_ceil(TASK_RUNS))
         .into_par_iter()
         .map(|task| {
-            let lo = task * TASK_RUNS;
+            let lo = first + task * TASK_RUNS;
             let mut level = Level::default();
             let mut frontier = vec![0u64; run_words];
             let mut shuffled = vec![0u64; run_words];
-            for run in lo..(lo + TASK_RUNS).min(n_runs) {
+            for run in lo..(lo + TASK_RUNS).min(runs.end) {
                 let words =
                     &table.words()[run as usize * run_words..(run as usize + 1) * run_words];
                 let mut any = 0;

@@ -159,10 +159,10 @@ fn search<S: Space>(
                 expand_unseen(space, cell_runs, table, d, words, progress)
             }
             (Direction::Forward, Some(bits)) => {
-                blocks::expand_frontier(space, table, d, bits, progress)
+                blocks::expand_frontier(space, table, d, bits, 0..n >> bits, progress)
             }
             (Direction::Backward, Some(bits)) => {
-                blocks::expand_unseen(space, table, d, bits, progress)
+                blocks::expand_unseen(space, table, d, bits, 0..n >> bits, progress)
             }
         };
         if level.found == 0 {
