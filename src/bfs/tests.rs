@@ -69,7 +69,7 @@ fn runs_agree_with_board_by_board() {
         ("spin:2x3", None),
         ("nrp:3x3:2", Some(Metric::Cw)),
         ("nrp:2x5:2", None),
-        ("nrp:3x3:2:orient", None),
+        ("nrp:2x4:2:orient", None),
     ] {
         let by_boards = histogram_with(spec, metric, Config { threads: 2, runs: false });
         assert_eq!(histogram_with(spec, metric, Config::new(2)), by_boards, "{spec}");
