@@ -47,6 +47,8 @@ struct OrbitLayout {
     weights: [u64; 32],
     /// `cells` padded with 0x80 (a byte shuffle reads 0 there), for [`orbit_tiles16`].
     shuffle: [u8; 32],
+    /// The orbit's tiles as a bit mask.
+    tile_mask: u32,
 }
 
 /// Dense ranks of the boards that satisfy a puzzle's invariants.
@@ -70,6 +72,8 @@ pub struct Layout {
     xor_block_bits: Option<u32>,
     /// Runs of ranks kept together by moves that keep a set of cells (see [`CellRuns`]).
     cell_runs: Option<CellRuns>,
+    /// Every free orientation is a flip (mod 2): ranks read them as bits.
+    flips_only: bool,
     invariants: Invariants,
     solve: Vec<CompiledMove>,
     scramble: Vec<CompiledMove>,
@@ -117,6 +121,7 @@ impl Layout {
                 perm_radix,
                 weights,
                 shuffle,
+                tile_mask: o.cells.iter().fold(0, |m, &c| m | 1 << c),
             });
         }
         n_states = n_states.checked_mul(orient_count).ok_or_else(too_large)?;
@@ -155,9 +160,11 @@ impl Layout {
             red
         });
         let xor_block_bits = xor_blocks(&invariants, sums_space, orient_count);
+        let flips_only = invariants.orbits.iter().all(|o| o.free_mod <= 2);
         let mut layout = Layout {
             xor_block_bits,
             cell_runs: None,
+            flips_only,
             n_cells: n,
             orbits,
             local,
@@ -347,22 +354,38 @@ impl Layout {
             debug_assert!(h != u32::MAX, "board outside the coupling group");
             return perm_rank * self.coupling.len() as u64 + h as u64;
         }
-        let mut tile_orient = [0u8; MAX_CELLS];
-        for p in 0..self.n_cells {
-            tile_orient[(s.0[p] & TILE_MASK) as usize] = s.0[p] >> TILE_BITS;
-        }
-        for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
-            let e = o.free_mod as u32;
-            let mut sum = 0u32;
-            let last = o.cells.len() - 1;
-            for (i, &t) in o.cells.iter().enumerate() {
-                let u = tile_orient[t as usize] as u32;
-                sum += u;
-                if i < last {
-                    orient_rank = orient_rank * e as u64 + u as u64;
-                }
+        if self.flips_only {
+            // Flips: one bit per tile; an orbit's digits are its tiles' bits, lowest tile
+            // least significant, the last tile's bit left to the sum.
+            let mut flips = 0u32;
+            for &b in &s.0[..self.n_cells] {
+                flips |= ((b >> TILE_BITS) as u32) << (b & TILE_MASK);
             }
-            sums_code = sums_code * e + sum % e;
+            for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
+                let v = extract_bits(flips, o.tile_mask);
+                let free = o.cells.len() - 1;
+                orient_rank = (orient_rank << free) | (v & ((1 << free) - 1)) as u64;
+                sums_code = sums_code * 2 + (v.count_ones() & 1);
+            }
+        } else {
+            let mut tile_orient = [0u8; MAX_CELLS];
+            for p in 0..self.n_cells {
+                tile_orient[(s.0[p] & TILE_MASK) as usize] = s.0[p] >> TILE_BITS;
+            }
+            for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
+                let e = o.free_mod as u32;
+                let last = o.cells.len() - 1;
+                let mut sum = tile_orient[o.cells[last] as usize] as u32;
+                // The first tile is the least significant digit.
+                let mut digits = 0u64;
+                for &t in o.cells[..last].iter().rev() {
+                    let u = tile_orient[t as usize] as u32;
+                    sum += u;
+                    digits = digits * e as u64 + u as u64;
+                }
+                orient_rank = orient_rank * (e as u64).pow(last as u32) + digits;
+                sums_code = sums_code * e + sum % e;
+            }
         }
         let h = self.coupling_index[(sign_code * self.sums_space + sums_code) as usize];
         debug_assert!(h != u32::MAX, "board outside the coupling group");
@@ -401,7 +424,7 @@ impl Layout {
             sums_code /= e as u32;
             let last = o.cells.len() - 1;
             let mut acc = 0u64;
-            for i in (0..last).rev() {
+            for i in 0..last {
                 let u = orient_rank % e;
                 orient_rank /= e;
                 tile_orient[o.cells[i] as usize] = u as u8;
@@ -525,6 +548,25 @@ fn orbit_tiles16(s: &Cells, o: &OrbitLayout, local: &[u8; MAX_CELLS]) -> [u8; 32
         _mm_storeu_si128(xs.as_mut_ptr() as *mut __m128i, padded);
     }
     xs
+}
+
+/// The bits of `x` selected by `mask`, packed low (lowest selected bit first).
+#[inline(always)]
+fn extract_bits(x: u32, mask: u32) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    // SAFETY: BMI2 is enabled at compile time (the cfg above); pext has no memory effects.
+    return unsafe { std::arch::x86_64::_pext_u32(x, mask) };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut out, mut m, mut k) = (0u32, mask, 0);
+        while m != 0 {
+            let low = m.trailing_zeros();
+            out |= ((x >> low) & 1) << k;
+            k += 1;
+            m &= m - 1;
+        }
+        out
+    }
 }
 
 /// See [`Layout::xor_block_bits`].
