@@ -127,3 +127,28 @@ fn clockwise_metric_and_orientation_run() {
     // One 2x2 block with orientation: 4 rotations of the whole board.
     assert!(out.contains("boards=4"), "{out}");
 }
+
+#[test]
+fn check_gives_verdicts_reasons_and_exit_codes() {
+    let o = twirl(&["check", "nrp:3x3:2", "4 1 3 / 6 2 9 / 7 5 8"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("solvable"));
+    let o = twirl(&["check", "nrp:4x4:3", "2 1 3 4 / 5 6 7 8 / 9 10 11 12 / 13 14 15 16"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("tile 2 stands on cell 1, which it can never reach"), "{out}");
+    assert_rejected(&["check", "nrp:3x3:2", "4 1 3 / 6 2 9 / 7 5 5"], "tile 5 appears twice");
+    assert_rejected(&["check", "nrp:3x3:2", "4 1 3 / 6 2 9"], "expected 3 rows");
+    assert_rejected(&["check", "nrp:3x3:2", "4 1 3 / 6 x 9 / 7 5 8"], "not a tile number");
+}
+
+#[test]
+fn order_reaches_beyond_search() {
+    let o = twirl(&["order", "spin:3x3"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().next(), Some("185794560"));
+    let o = twirl(&["order", "nrp:4x4:3"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().next(), Some("812851200"));
+    // 8!*8!/2 generalises: 5x5 with 3x3 blocks gives 13!*12!/2.
+    let o = twirl(&["order", "nrp:5x5:3"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().next(), Some("1491376463216640000"));
+}

@@ -1,7 +1,9 @@
 //! Argument parsing and the subcommands. Every subcommand is listed in [`Command`].
-//! Exit codes: 0 success, 2 error (bad input, a table that does not fit, I/O failure).
+//! Exit codes: 0 success, 1 a negative finding (`check`: unsolvable), 2 error (bad input, a
+//! table that does not fit, I/O failure).
 
 mod bfs;
+mod check;
 mod info;
 mod progress;
 mod sizes;
@@ -29,6 +31,14 @@ enum Command {
     /// Show a puzzle's moves, the orbits and constraints found in them, the number of
     /// reachable boards and the memory a search needs.
     Info(PuzzleArgs),
+    /// Is a board solvable? Prints the verdict and, if not, why (a tile outside the cells it
+    /// can reach, a broken parity or orientation-sum constraint, or a board outside an
+    /// exceptional small group). Exit code 0 solvable, 1 unsolvable, 2 malformed input.
+    Check(check::CheckArgs),
+    /// The exact number of reachable boards (the order of the group the moves generate), from
+    /// a stabilizer chain: works far beyond search, e.g. nrp:12x12:5 or spin:5x5. First line:
+    /// the number alone.
+    Order(PuzzleArgs),
 }
 
 /// A puzzle and its metric.
@@ -76,11 +86,13 @@ impl PuzzleArgs {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Bfs(args) => bfs::run(args),
-        Command::Info(args) => info::run(args),
+        Command::Bfs(args) => bfs::run(args).map(|()| 0),
+        Command::Info(args) => info::run(args).map(|()| 0),
+        Command::Check(args) => check::run_check(args).map(|solvable| if solvable { 0 } else { 1 }),
+        Command::Order(args) => check::run_order(args).map(|()| 0),
     };
     match result {
-        Ok(()) => 0,
+        Ok(code) => code,
         Err(e) => {
             if is_broken_pipe(&e) {
                 return 0;

@@ -188,6 +188,61 @@ impl Invariants {
             .collect()
     }
 
+    /// A board's vector in `A` (the sign of each orbit's permutation, the sum of each orbit's
+    /// reduced orientations), or why it has none: a tile off its orbit, or an orientation
+    /// its cell does not allow.
+    pub fn board_vector(
+        &self,
+        board: &crate::puzzle::Board,
+    ) -> std::result::Result<Vec<u8>, String> {
+        let k = self.orient_mod;
+        let mut sums = vec![0u32; self.orbits.len()];
+        for (p, (&t, &o)) in board.tiles.iter().zip(&board.orient).enumerate() {
+            let t = t as usize;
+            let (op, ot) = (self.orbit_of[p] as usize, self.orbit_of[t] as usize);
+            if op != ot {
+                return Err(format!(
+                    "tile {} stands on cell {}, which it can never reach: the moves keep it on the {} cells of \
+                     orbit O{} ({}), and cell {} is in orbit O{}",
+                    t + 1,
+                    p + 1,
+                    self.orbits[ot].cells.len(),
+                    ot + 1,
+                    cell_list(&self.orbits[ot].cells),
+                    p + 1,
+                    op + 1
+                ));
+            }
+            let orbit = &self.orbits[op];
+            let raw = (o % k + k - self.potential[p] + self.potential[t]) % k;
+            if !raw.is_multiple_of(orbit.tied_mod) {
+                return Err(format!(
+                    "tile {} on cell {} is turned in a way it can never be there: on that cell its \
+                     orientation mod {} is fixed by the moves",
+                    t + 1,
+                    p + 1,
+                    orbit.tied_mod
+                ));
+            }
+            sums[op] += (raw / orbit.tied_mod) as u32;
+        }
+        Ok(self
+            .coords
+            .iter()
+            .map(|&c| match c {
+                Coord::Sign(j) => {
+                    let cells = &self.orbits[j].cells;
+                    let perm: Vec<u8> = cells
+                        .iter()
+                        .map(|&c| self.local[board.tiles[c as usize] as usize])
+                        .collect();
+                    sign(&perm)
+                }
+                Coord::Sum(j) => (sums[j] % self.orbits[j].free_mod as u32) as u8,
+            })
+            .collect())
+    }
+
     /// Encodes a vector of `A` as its mixed-radix code.
     pub fn encode(&self, v: &[u8]) -> u32 {
         v.iter().zip(&self.radices).fold(0u32, |acc, (&x, &r)| acc * r as u32 + x as u32)
@@ -246,21 +301,43 @@ impl Invariants {
     /// every reachable board satisfies (`sign(O1) + sign(O2) = 0 (mod 2)`). Empty when the
     /// parities and orientation sums are all free.
     pub fn constraints(&self) -> Vec<String> {
-        let lcm = self.radices.iter().fold(1u32, |a, &r| a.max(r as u32));
+        self.constraint_functionals()
+            .iter()
+            .map(|lam| self.describe_functional(lam, self.lcm()))
+            .collect()
+    }
+
+    /// The constraints (as in [`Invariants::constraints`]) that a vector of `A` breaks.
+    pub fn broken_constraints(&self, v: &[u8]) -> Vec<String> {
+        self.constraint_functionals()
+            .iter()
+            .filter(|lam| !self.pairs_to_zero(lam, v))
+            .map(|lam| self.describe_functional(lam, self.lcm()))
+            .collect()
+    }
+
+    /// The largest radix of `A`: functionals take values modulo it.
+    fn lcm(&self) -> u32 {
+        self.radices.iter().fold(1u32, |a, &r| a.max(r as u32))
+    }
+
+    /// Whether functional `lam` vanishes on `v`: `Σ λ_c v_c (lcm / r_c) ≡ 0 (mod lcm)`.
+    fn pairs_to_zero(&self, lam: &[u8], v: &[u8]) -> bool {
+        let lcm = self.lcm();
+        let s: u32 = lam
+            .iter()
+            .zip(v)
+            .zip(&self.radices)
+            .map(|((&l, &x), &r)| l as u32 * x as u32 * (lcm / r as u32))
+            .sum();
+        s.is_multiple_of(lcm)
+    }
+
+    /// A generating set of the functionals vanishing on `H`, chosen greedily in code order.
+    fn constraint_functionals(&self) -> Vec<Vec<u8>> {
         let space: u32 = self.radices.iter().map(|&r| r as u32).product();
         let elements: Vec<Vec<u8>> = self.coupling.iter().map(|&c| self.decode(c)).collect();
-        // A functional λ pairs with v as Σ λ_c v_c (lcm / r_c) mod lcm; keep those vanishing on H.
-        let vanishes = |lam: &[u8]| {
-            elements.iter().all(|v| {
-                let s: u32 = lam
-                    .iter()
-                    .zip(v)
-                    .zip(&self.radices)
-                    .map(|((&l, &x), &r)| l as u32 * x as u32 * (lcm / r as u32))
-                    .sum();
-                s.is_multiple_of(lcm)
-            })
-        };
+        let vanishes = |lam: &[u8]| elements.iter().all(|v| self.pairs_to_zero(lam, v));
         let mut chosen: Vec<Vec<u8>> = Vec::new();
         let mut covered = vec![false; space as usize];
         covered[0] = true;
@@ -276,7 +353,7 @@ impl Invariants {
                 covered[c as usize] = true;
             }
         }
-        chosen.iter().map(|lam| self.describe_functional(lam, lcm)).collect()
+        chosen
     }
 
     fn describe_functional(&self, lam: &[u8], lcm: u32) -> String {
@@ -294,6 +371,11 @@ impl Invariants {
         }
         format!("{} = 0 (mod {lcm})", terms.join(" + "))
     }
+}
+
+/// `1 3 6 8` (1-based cells).
+pub fn cell_list(cells: &[u8]) -> String {
+    cells.iter().map(|c| (c + 1).to_string()).collect::<Vec<_>>().join(" ")
 }
 
 /// Orbits of cells under the moves, ordered by their smallest cell, and each cell's orbit.

@@ -2,4 +2,5 @@
 //! chains that give exact group orders and membership.
 
 pub mod invariants;
+pub mod solvable;
 pub mod stabchain;

@@ -1,0 +1,57 @@
+//! `twirl check` and `twirl order`: solvability of one board, and the exact number of
+//! reachable boards, from a stabilizer chain (no search, any board size).
+
+use std::io::Write;
+
+use clap::Args;
+
+use twirl::group::invariants::Invariants;
+use twirl::group::solvable::{Checker, Verdict};
+
+use super::PuzzleArgs;
+
+/// Arguments of `twirl check`.
+#[derive(Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// The board, rows separated by `/`: "4 1 3 / 6 2 9 / 7 5 8" (quote it).
+    #[arg(value_name = "BOARD")]
+    board: String,
+}
+
+/// Runs `twirl check`; returns whether the board is solvable.
+pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
+    let puzzle = args.puzzle.puzzle()?;
+    let board = puzzle.parse_board(&args.board)?;
+    let checker = Checker::new(&puzzle)?;
+    let mut out = std::io::stdout().lock();
+    match checker.check(&board) {
+        Verdict::Solvable => {
+            writeln!(out, "solvable: {}", puzzle.format_board(&board))?;
+            Ok(true)
+        }
+        Verdict::Unsolvable(reasons) => {
+            writeln!(out, "unsolvable: {}", puzzle.format_board(&board))?;
+            for r in reasons {
+                writeln!(out, "  because {r}")?;
+            }
+            Ok(false)
+        }
+    }
+}
+
+/// Runs `twirl order`.
+pub fn run_order(args: &PuzzleArgs) -> anyhow::Result<()> {
+    let puzzle = args.puzzle()?;
+    let checker = Checker::new(&puzzle)?;
+    let model = Invariants::of(&puzzle)?.model_order();
+    let order = checker.group_order();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{order}")?;
+    writeln!(out, "# {} ({} moves): {} reachable boards", puzzle.spec, puzzle.moves.len(), order)?;
+    if order != model {
+        writeln!(out, "# the orbits, parities and orientation sums of the moves allow {model}")?;
+    }
+    Ok(())
+}
