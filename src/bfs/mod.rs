@@ -231,11 +231,12 @@ pub fn expand_frontier<S: Space>(
     let (cur, next) = (mark_of(d), mark_of(d + 1));
     let all: Vec<usize> = (0..space.n_moves()).collect();
     let rest = runs.map_or(&all[..], |r| &r.rest[..]);
+    let end = words.end;
     let level = words
         .into_par_iter()
         .step_by(TASK_WORDS)
         .map(|lo| {
-            let hi = (lo + TASK_WORDS).min(table.n_words());
+            let hi = (lo + TASK_WORDS).min(end);
             let mut level = Level::default();
             let mut images = runs.map(|r| RunImages::new(r, Direction::Forward));
             let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + rest.len());
@@ -397,11 +398,12 @@ pub fn expand_unseen<S: Space>(
     let (cur, next) = (mark_of(d), mark_of(d + 1));
     let all: Vec<usize> = (0..space.n_moves()).collect();
     let rest = runs.map_or(&all[..], |r| &r.rest[..]);
+    let end = words.end;
     let level = words
         .into_par_iter()
         .step_by(TASK_WORDS)
         .map(|lo| {
-            let hi = (lo + TASK_WORDS).min(table.n_words());
+            let hi = (lo + TASK_WORDS).min(end);
             let mut level = Level::default();
             let mut images = runs.map(|r| RunImages::new(r, Direction::Backward));
             // Each pending board: its cell in the word and its working state.

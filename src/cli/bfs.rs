@@ -55,11 +55,12 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<()> {
     let bytes = table_bytes(n_states);
     let say = |msg: String| {
         if !args.quiet {
-            eprintln!("{msg}");
+            // A closed stderr must not stop the search.
+            let _ = writeln!(std::io::stderr(), "{msg}");
         }
     };
     let partial = args.table.as_ref().map(|p| partial_path(p));
-    let storage = match &partial {
+    let result = match &partial {
         None => {
             let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
             say(format!("table: {n_states} boards x 2 bits = {} in memory", human(bytes)));
@@ -70,7 +71,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<()> {
                     human(limit)
                 );
             }
-            Storage::anonymous(bytes)?
+            search(args, &puzzle, &space, Storage::anonymous(bytes)?, threads, None)
         }
         Some(path) => {
             say(format!(
@@ -81,10 +82,12 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<()> {
             if let Some(free) = available_disk(path).filter(|&f| bytes > f) {
                 bail!("the table needs {} but the disk has {} free", human(bytes), human(free));
             }
-            Storage::create_file(path, bytes)?
+            let table_file = args.table.as_deref().map(|dest| (path.as_path(), dest));
+            Storage::create_file(path, bytes)
+                .map_err(anyhow::Error::from)
+                .and_then(|storage| search(args, &puzzle, &space, storage, threads, table_file))
         }
     };
-    let result = search(args, &puzzle, &space, storage, threads);
     if result.is_err()
         && let Some(p) = &partial
     {
@@ -93,48 +96,49 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<()> {
     result
 }
 
+/// Runs the search and reports it. `table_file` is `(partial, destination)` for a file-backed
+/// table, renamed once the search is complete. The JSON and the table are finished before the
+/// summary is printed, so a closed stdout cannot lose them.
 fn search(
     args: &BfsArgs,
     puzzle: &twirl::puzzle::Puzzle,
     space: &StateSpace,
     storage: Storage,
     threads: usize,
+    table_file: Option<(&Path, &Path)>,
 ) -> anyhow::Result<()> {
     let n_states = space.n_states();
     let table = DistanceTable::new(storage, n_states);
     let bar = Bar::new(n_states, !args.quiet);
     {
         let mut out = std::io::stdout().lock();
-        writeln!(
+        let _ = writeln!(
             out,
             "# {} metric={} boards={} table_bytes={}",
             args.puzzle.puzzle,
             puzzle.metric,
             n_states,
             table.len_bytes()
-        )?;
-        writeln!(out, "{:>8} {:>16} {:>16} {:>10}", "distance", "boards", "cumulative", "seconds")?;
+        );
+        let _ = writeln!(
+            out,
+            "{:>8} {:>16} {:>16} {:>10}",
+            "distance", "boards", "cumulative", "seconds"
+        );
     }
     bar.print_row(0, 1, 0.0);
     let t0 = Instant::now();
-    let outcome = bfs::search_puzzle(
-        puzzle,
-        space,
-        &table,
-        &Config { threads, runs: !args.board_by_board },
-        &bar,
-    )?;
+    let config = Config { threads, runs: !args.board_by_board };
+    let outcome = bfs::search_puzzle(puzzle, space, &table, &config, &bar)?;
     let elapsed = t0.elapsed().as_secs_f64();
     bar.finish();
     if outcome.states() != n_states {
         bail!("internal error: the search reached {} of {n_states} ranks", outcome.states());
     }
-    if let (Some(final_path), Some(partial)) =
-        (&args.table, args.table.as_ref().map(|p| partial_path(p)))
-    {
+    if let Some((partial, dest)) = table_file {
         table.flush()?;
         drop(table);
-        std::fs::rename(&partial, final_path)
+        std::fs::rename(partial, dest)
             .with_context(|| format!("renaming {}", partial.display()))?;
     }
     let report = Report::new(
@@ -146,11 +150,10 @@ fn search(
         threads,
         table_bytes(n_states),
     );
-    print_summary(&report)?;
     if let Some(path) = &args.json {
         write_json(path, &report)?;
     }
-    Ok(())
+    print_summary(&report)
 }
 
 fn partial_path(path: &Path) -> PathBuf {

@@ -8,6 +8,8 @@ mod info;
 mod progress;
 mod sizes;
 
+use std::io::Write;
+
 use clap::{Args, Parser, Subcommand};
 
 use twirl::puzzle::{Metric, Puzzle};
@@ -84,7 +86,31 @@ impl PuzzleArgs {
 
 /// Runs the command line and returns the exit code.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || matches!(e.kind(), ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand)
+            {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    2
+                } else {
+                    0
+                };
+            }
+            // clap's message, without its usage block: one line, like every other error.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            let _ = writeln!(
+                std::io::stderr(),
+                "twirl: {} (see twirl --help)",
+                first.trim_start_matches("error: ")
+            );
+            return 2;
+        }
+    };
     let result = match &cli.command {
         Command::Bfs(args) => bfs::run(args).map(|()| 0),
         Command::Info(args) => info::run(args).map(|()| 0),
@@ -97,7 +123,7 @@ pub fn main() -> i32 {
             if is_broken_pipe(&e) {
                 return 0;
             }
-            eprintln!("twirl: error: {e:#}");
+            let _ = writeln!(std::io::stderr(), "twirl: error: {e:#}");
             2
         }
     }

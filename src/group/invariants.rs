@@ -139,13 +139,15 @@ impl Invariants {
                 radices.push(o.free_mod);
             }
         }
-        let space: u64 = radices.iter().map(|&r| r as u64).product();
-        if space > MAX_COUPLING_SPACE {
+        let space = radices.iter().try_fold(1u64, |acc, &r| {
+            acc.checked_mul(r as u64).filter(|&s| s <= MAX_COUPLING_SPACE)
+        });
+        let Some(space) = space else {
             return Err(crate::Error::Unsupported(format!(
                 "{} orbits with independent parities and orientation sums: too many combinations to index",
                 orbits.len()
             )));
-        }
+        };
         let mut inv = Invariants {
             orient_mod: k,
             orbits,
@@ -169,12 +171,7 @@ impl Invariants {
         self.coords
             .iter()
             .map(|&c| match c {
-                Coord::Sign(j) => {
-                    let cells = &self.orbits[j].cells;
-                    let perm: Vec<u8> =
-                        cells.iter().map(|&c| self.local[mv.perm[c as usize] as usize]).collect();
-                    sign(&perm)
-                }
+                Coord::Sign(j) => self.orbit_sign(j, mv),
                 Coord::Sum(j) => {
                     let e = self.orbits[j].free_mod as u32;
                     let s: u32 = self.orbits[j]
@@ -241,6 +238,22 @@ impl Invariants {
                 Coord::Sum(j) => (sums[j] % self.orbits[j].free_mod as u32) as u8,
             })
             .collect())
+    }
+
+    /// The sign (0 even, 1 odd) of a move restricted to orbit `j`. It does not depend on the
+    /// order in which the orbit's cells are listed.
+    pub fn orbit_sign(&self, j: usize, m: &crate::puzzle::Move) -> u8 {
+        let perm: Vec<u8> =
+            self.orbits[j].cells.iter().map(|&c| self.local[m.perm[c as usize] as usize]).collect();
+        sign(&perm)
+    }
+
+    /// The signs a move gives every orbit of at least two cells, as a sign code (the sign
+    /// coordinates of `A`, first orbit most significant).
+    pub fn sign_code(&self, m: &crate::puzzle::Move) -> u32 {
+        (0..self.orbits.len())
+            .filter(|&j| self.orbits[j].cells.len() >= 2)
+            .fold(0, |code, j| code * 2 + self.orbit_sign(j, m) as u32)
     }
 
     /// Encodes a vector of `A` as its mixed-radix code.
@@ -318,6 +331,7 @@ impl Invariants {
 
     /// The largest radix of `A`: functionals take values modulo it.
     fn lcm(&self) -> u32 {
+        // Radices are 2 or 4 (orientations mod 1, 2 or 4), so the largest is their lcm.
         self.radices.iter().fold(1u32, |a, &r| a.max(r as u32))
     }
 

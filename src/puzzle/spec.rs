@@ -87,7 +87,7 @@ pub enum PuzzleSpec {
     },
 }
 
-/// The largest board side accepted: tiles are stored in bytes.
+/// The most cells a board may have: tiles are stored in bytes.
 const MAX_CELLS: usize = 255;
 
 impl PuzzleSpec {
@@ -247,7 +247,7 @@ fn parse_dims(text: &str) -> std::result::Result<(usize, usize), String> {
             "a {rows}x{cols} board has no cells: rows and columns must be at least 1"
         ));
     }
-    if rows * cols > MAX_CELLS {
+    if rows.checked_mul(cols).is_none_or(|n| n > MAX_CELLS) {
         return Err(format!("{rows}x{cols} has more than {MAX_CELLS} cells"));
     }
     Ok((rows, cols))

@@ -239,6 +239,8 @@ impl Layout {
 
     /// Puts the last orbit's cells in a new Lehmer order (before any rank is taken).
     pub(super) fn reorder_last_orbit(&mut self, order: &[u8]) {
+        // The flip ranks read orientation bits in increasing tile order.
+        debug_assert!(self.plain_permutations());
         let o = self.orbits.last_mut().expect("a board has an orbit");
         debug_assert_eq!(o.cells.len(), order.len());
         o.cells = order.to_vec();
@@ -263,25 +265,15 @@ impl Layout {
         self.coupling_index[(signs * self.sums_space) as usize]
     }
 
-    /// The signs a move gives each orbit, as a sign code.
-    pub(super) fn sign_code_of(&self, m: &Move) -> u32 {
-        let orbits: Vec<&[u8]> = self.orbits.iter().map(|o| o.cells.as_slice()).collect();
-        super::runs::sign_code(&orbits, &self.local, m)
-    }
-
     /// Number of ranks (and of reachable boards once the bound is verified).
     pub fn n_states(&self) -> u64 {
         self.n_states
     }
 
-    /// The invariants the layout was built from.
+    /// The invariants the layout was built from (their orbits list cells in increasing
+    /// order, which [`CellRuns`] may have changed for the layout's last orbit).
     pub fn invariants(&self) -> &Invariants {
         &self.invariants
-    }
-
-    /// Number of consecutive ranks that share one arrangement of tiles.
-    pub fn orientation_run(&self) -> u64 {
-        self.orient_count
     }
 
     /// `Some(k)` when every arrangement of tiles owns an aligned run of `2^k >= 32` ranks (all

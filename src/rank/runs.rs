@@ -6,7 +6,7 @@
 //! the index of the orbits' signs (the offset's *class*, `offset % classes`). A move that maps
 //! `Q` onto itself sends all boards of one run and class to one image run, and permutes
 //! offsets by a fixed table (one per parity of the run's own digits of the last orbit). The search
-//! then ranks one board per run and move instead of one per board, and the neighbours of a
+//! then ranks one board per run, offset class and move instead of one per board, and the neighbours of a
 //! run's boards lie in one run of the table, close together in memory.
 //!
 //! NRP (4,4,3): the eight cells of one colour are a `Q` that every block turn keeps, so no
@@ -15,7 +15,6 @@
 
 use super::layout::Layout;
 use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
-use crate::group::invariants::sign;
 use crate::puzzle::Move;
 
 /// The largest `Q` (tables grow as `q!`).
@@ -106,7 +105,7 @@ fn offset_tables(layout: &Layout, q: &[u8], m: &Move, len: u64) -> [Vec<u32>; 2]
     // Where the tile on the a-th cell of Q goes, as an index into Q.
     let qperm: Vec<usize> =
         q.iter().map(|&c| q.iter().position(|&d| d == m.perm[c as usize]).unwrap()).collect();
-    let move_signs = layout.sign_code_of(m);
+    let move_signs = layout.invariants().sign_code(m);
     let n_coupling = layout.coupling_len() as u64;
     let table = |parity: u32| -> Vec<u32> {
         (0..len)
@@ -156,12 +155,4 @@ fn for_each_subset(items: &[u8], size: usize, mut f: impl FnMut(&[u8])) {
             idx[j] = idx[j - 1] + 1;
         }
     }
-}
-
-/// The sign of a move restricted to each orbit of at least two cells, as a sign code.
-pub(super) fn sign_code(orbits: &[&[u8]], local: &[u8], m: &Move) -> u32 {
-    orbits.iter().filter(|o| o.len() >= 2).fold(0, |code, cells| {
-        let perm: Vec<u8> = cells.iter().map(|&c| local[m.perm[c as usize] as usize]).collect();
-        code * 2 + sign(&perm) as u32
-    })
 }
