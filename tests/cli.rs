@@ -32,6 +32,10 @@ fn bad_inputs_get_clean_errors() {
     assert_rejected(&["bfs", "nrp:3x3:2", "--threads", "0"], "--threads");
     assert_rejected(&["bfs", "spin:3x3", "--orient"], "--orient applies to NRP");
     assert_rejected(&["info", "cube:3x3"], "unknown puzzle");
+    assert_rejected(&["bfs", "nrp:4294967296x4294967296:2"], "more than 255 cells");
+    assert_rejected(&["bfs", "nrp:3x3:2", "--max-memory", "lots"], "not a size");
+    assert_rejected(&["bfs", "nrp:3x3:2", "--bogus"], "unexpected argument");
+    assert_rejected(&["bfs", "spin:8x8:1x1"], "too many combinations");
 }
 
 #[test]
