@@ -9,9 +9,7 @@
 
 use std::sync::atomic::Ordering;
 
-use rayon::prelude::*;
-
-use super::{Level, LevelCount, Progress};
+use super::{Level, LevelCount, Progress, in_tasks};
 use crate::rank::Space;
 use crate::table::{CELLS_PER_WORD, DistanceTable, UNSEEN, cells_equal, mark_of};
 
@@ -46,6 +44,17 @@ fn or_xor_shuffled(out: &mut [u64], mask: &[u64], c: u64) {
     }
 }
 
+/// Fills `mask` with the cells of `words` marked `mark`; returns whether there is any.
+#[inline(always)]
+fn load_mask(words: &[std::sync::atomic::AtomicU64], mark: u8, mask: &mut [u64]) -> bool {
+    let mut any = 0;
+    for (m, w) in mask.iter_mut().zip(words) {
+        *m = cells_equal(w.load(Ordering::Relaxed), mark);
+        any |= *m;
+    }
+    any != 0
+}
+
 /// Backward step by runs: the unseen boards of a run join level `d+1` where some move's image
 /// run, shuffled by its XOR offset, has a board marked `d`.
 pub fn expand_unseen<S: Space>(
@@ -59,64 +68,44 @@ pub fn expand_unseen<S: Space>(
     let (cur, next) = (mark_of(d), mark_of(d + 1));
     let run_words = (1usize << bits) / CELLS_PER_WORD as usize;
     let n_moves = space.n_moves();
-    let first = runs.start;
-    let level = (0..(runs.end - first).div_ceil(TASK_RUNS))
-        .into_par_iter()
-        .map(|task| {
-            let lo = first + task * TASK_RUNS;
-            let mut level = Level::default();
-            let mut unseen = vec![0u64; run_words];
-            let mut acc = vec![0u64; run_words];
-            let mut frontier = vec![0u64; run_words];
-            let mut images = vec![0u64; n_moves];
-            for run in lo..(lo + TASK_RUNS).min(runs.end) {
-                let words =
-                    &table.words()[run as usize * run_words..(run as usize + 1) * run_words];
-                let mut any = 0;
-                for (u, w) in unseen.iter_mut().zip(words) {
-                    *u = cells_equal(w.load(Ordering::Relaxed), UNSEEN);
-                    any |= *u;
-                }
-                if any == 0 {
+    in_tasks(runs, TASK_RUNS, progress, |task| {
+        let mut level = Level::default();
+        let mut unseen = vec![0u64; run_words];
+        let mut acc = vec![0u64; run_words];
+        let mut frontier = vec![0u64; run_words];
+        let mut images = vec![0u64; n_moves];
+        for run in task {
+            let words = &table.words()[run as usize * run_words..(run as usize + 1) * run_words];
+            if !load_mask(words, UNSEEN, &mut unseen) {
+                continue;
+            }
+            let base = space.unrank(run << bits);
+            for (m, img) in images.iter_mut().enumerate() {
+                *img = space.rank(&space.solve_step(&base, m));
+                table.prefetch(*img);
+            }
+            acc.iter_mut().for_each(|a| *a = 0);
+            for &img in &images {
+                let target = (img >> bits) as usize * run_words;
+                if !load_mask(&table.words()[target..target + run_words], cur, &mut frontier) {
                     continue;
                 }
-                let base = space.unrank(run << bits);
-                for (m, img) in images.iter_mut().enumerate() {
-                    *img = space.rank(&space.solve_step(&base, m));
-                    table.prefetch(*img);
-                }
-                acc.iter_mut().for_each(|a| *a = 0);
-                for &img in &images {
-                    let target = (img >> bits) as usize * run_words;
-                    let mut hit = 0;
-                    for (f, w) in
-                        frontier.iter_mut().zip(&table.words()[target..target + run_words])
-                    {
-                        *f = cells_equal(w.load(Ordering::Relaxed), cur);
-                        hit |= *f;
-                    }
-                    if hit == 0 {
-                        continue;
-                    }
-                    or_xor_shuffled(&mut acc, &frontier, img & ((1 << bits) - 1));
-                    if acc.iter().zip(&unseen).all(|(a, u)| u & !a == 0) {
-                        break;
-                    }
-                }
-                for (j, (w, (&a, &u))) in words.iter().zip(acc.iter().zip(&unseen)).enumerate() {
-                    let new = a & u;
-                    if new != 0 {
-                        // This task owns the run: a load-modify-store cannot race a writer.
-                        w.store(w.load(Ordering::Relaxed) | (new * next as u64), Ordering::Relaxed);
-                        note_cells(&mut level, (run << bits) + j as u64 * CELLS_PER_WORD, new);
-                    }
+                or_xor_shuffled(&mut acc, &frontier, img & ((1 << bits) - 1));
+                if acc.iter().zip(&unseen).all(|(a, u)| u & !a == 0) {
+                    break;
                 }
             }
-            progress.found(level.found);
-            level
-        })
-        .reduce(Level::default, Level::merge);
-    LevelCount { found: level.found, smallest: level.smallest }
+            for (j, (w, (&a, &u))) in words.iter().zip(acc.iter().zip(&unseen)).enumerate() {
+                let new = a & u;
+                if new != 0 {
+                    // This task owns the run: a load-modify-store cannot race a writer.
+                    w.store(w.load(Ordering::Relaxed) | (new * next as u64), Ordering::Relaxed);
+                    note_cells(&mut level, (run << bits) + j as u64 * CELLS_PER_WORD, new);
+                }
+            }
+        }
+        level
+    })
 }
 
 /// Forward step by runs: each run with boards marked `d` sends them, shuffled, into the image
@@ -132,52 +121,39 @@ pub fn expand_frontier<S: Space>(
     let (cur, next) = (mark_of(d), mark_of(d + 1));
     let run_words = (1usize << bits) / CELLS_PER_WORD as usize;
     let n_moves = space.n_moves();
-    let first = runs.start;
-    let level = (0..(runs.end - first).div_ceil(TASK_RUNS))
-        .into_par_iter()
-        .map(|task| {
-            let lo = first + task * TASK_RUNS;
-            let mut level = Level::default();
-            let mut frontier = vec![0u64; run_words];
-            let mut shuffled = vec![0u64; run_words];
-            for run in lo..(lo + TASK_RUNS).min(runs.end) {
-                let words =
-                    &table.words()[run as usize * run_words..(run as usize + 1) * run_words];
-                let mut any = 0;
-                for (f, w) in frontier.iter_mut().zip(words) {
-                    *f = cells_equal(w.load(Ordering::Relaxed), cur);
-                    any |= *f;
-                }
-                if any == 0 {
-                    continue;
-                }
-                let base = space.unrank(run << bits);
-                for m in 0..n_moves {
-                    let img = space.rank(&space.scramble_step(&base, m));
-                    let target = (img >> bits) as usize * run_words;
-                    shuffled.iter_mut().for_each(|s| *s = 0);
-                    or_xor_shuffled(&mut shuffled, &frontier, img & ((1 << bits) - 1));
-                    for (j, (w, &s)) in
-                        table.words()[target..target + run_words].iter().zip(&shuffled).enumerate()
-                    {
-                        if s == 0 {
-                            continue;
-                        }
-                        let new = s & cells_equal(w.load(Ordering::Relaxed), UNSEEN);
-                        if new != 0 {
-                            let old = w.fetch_or(new * next as u64, Ordering::Relaxed);
-                            let won = new & cells_equal(old, UNSEEN);
-                            let first = ((target + j) as u64) * CELLS_PER_WORD;
-                            note_cells(&mut level, first, won);
-                        }
+    in_tasks(runs, TASK_RUNS, progress, |task| {
+        let mut level = Level::default();
+        let mut frontier = vec![0u64; run_words];
+        let mut shuffled = vec![0u64; run_words];
+        for run in task {
+            let words = &table.words()[run as usize * run_words..(run as usize + 1) * run_words];
+            if !load_mask(words, cur, &mut frontier) {
+                continue;
+            }
+            let base = space.unrank(run << bits);
+            for m in 0..n_moves {
+                let img = space.rank(&space.scramble_step(&base, m));
+                let target = (img >> bits) as usize * run_words;
+                shuffled.iter_mut().for_each(|s| *s = 0);
+                or_xor_shuffled(&mut shuffled, &frontier, img & ((1 << bits) - 1));
+                for (j, (w, &s)) in
+                    table.words()[target..target + run_words].iter().zip(&shuffled).enumerate()
+                {
+                    if s == 0 {
+                        continue;
+                    }
+                    let new = s & cells_equal(w.load(Ordering::Relaxed), UNSEEN);
+                    if new != 0 {
+                        let old = w.fetch_or(new * next as u64, Ordering::Relaxed);
+                        let won = new & cells_equal(old, UNSEEN);
+                        let first = ((target + j) as u64) * CELLS_PER_WORD;
+                        note_cells(&mut level, first, won);
                     }
                 }
             }
-            progress.found(level.found);
-            level
-        })
-        .reduce(Level::default, Level::merge);
-    LevelCount { found: level.found, smallest: level.smallest }
+        }
+        level
+    })
 }
 
 /// Counts the cells of a mask (low bits) whose word starts at rank `first`, keeping the

@@ -188,6 +188,26 @@ fn should_go_backward(frontier: u64, unseen: u64, factor: u64) -> bool {
     frontier.saturating_mul(factor) > unseen
 }
 
+/// Splits `range` into tasks of `task_len` items, runs `task` on each in parallel (a task
+/// owns its items' table words), reports each task's finds and merges them.
+fn in_tasks(
+    range: std::ops::Range<u64>,
+    task_len: u64,
+    progress: &dyn Progress,
+    task: impl Fn(std::ops::Range<u64>) -> Level + Sync,
+) -> LevelCount {
+    let level = (0..(range.end - range.start).div_ceil(task_len))
+        .into_par_iter()
+        .map(|i| {
+            let lo = range.start + i * task_len;
+            let level = task(lo..(lo + task_len).min(range.end));
+            progress.found(level.found);
+            level
+        })
+        .reduce(Level::default, Level::merge);
+    LevelCount { found: level.found, smallest: level.smallest }
+}
+
 /// What one task (or a whole level) found.
 #[derive(Default)]
 struct Level {
@@ -231,62 +251,55 @@ pub fn expand_frontier<S: Space>(
     let (cur, next) = (mark_of(d), mark_of(d + 1));
     let all: Vec<usize> = (0..space.n_moves()).collect();
     let rest = runs.map_or(&all[..], |r| &r.rest[..]);
-    let end = words.end;
-    let level = words
-        .into_par_iter()
-        .step_by(TASK_WORDS)
-        .map(|lo| {
-            let hi = (lo + TASK_WORDS).min(end);
-            let mut level = Level::default();
-            let mut images = runs.map(|r| RunImages::new(r, Direction::Forward));
-            let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + rest.len());
-            let flush = |pending: &mut Vec<u64>, level: &mut Level| {
-                for &r in pending.iter() {
-                    if table.mark_if_unseen(r, next) {
-                        level.note(r);
-                    }
-                }
-                pending.clear();
-            };
-            for w in lo..hi {
-                let mut bits = cells_equal(table.words()[w].load(Ordering::Relaxed), cur)
-                    & table.valid_cells(w);
-                while bits != 0 {
-                    let cell = bits.trailing_zeros() as u64 / 2;
-                    bits &= bits - 1;
-                    let rank = w as u64 * CELLS_PER_WORD + cell;
-                    if let Some(images) = &mut images {
-                        images.go_to(space, rank);
-                        for k in 0..images.n_moves() {
-                            let r = images.neighbour(k);
-                            if table.mark_if_unseen(r, next) {
-                                level.note(r);
-                            }
-                        }
-                    }
-                    if rest.is_empty() {
-                        continue;
-                    }
-                    let s = match &images {
-                        Some(images) => images.board(space),
-                        None => space.unrank(rank),
-                    };
-                    for &m in rest {
-                        let r = space.rank(&space.scramble_step(&s, m));
-                        table.prefetch(r);
-                        pending.push(r);
-                    }
-                    if pending.len() >= PIPELINE {
-                        flush(&mut pending, &mut level);
-                    }
+    in_tasks(words.start as u64..words.end as u64, TASK_WORDS as u64, progress, |task| {
+        let (lo, hi) = (task.start as usize, task.end as usize);
+        let mut level = Level::default();
+        let mut images = runs.map(|r| RunImages::new(r, Direction::Forward));
+        let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + rest.len());
+        let flush = |pending: &mut Vec<u64>, level: &mut Level| {
+            for &r in pending.iter() {
+                if table.mark_if_unseen(r, next) {
+                    level.note(r);
                 }
             }
-            flush(&mut pending, &mut level);
-            progress.found(level.found);
-            level
-        })
-        .reduce(Level::default, Level::merge);
-    LevelCount { found: level.found, smallest: level.smallest }
+            pending.clear();
+        };
+        for w in lo..hi {
+            let mut bits =
+                cells_equal(table.words()[w].load(Ordering::Relaxed), cur) & table.valid_cells(w);
+            while bits != 0 {
+                let cell = bits.trailing_zeros() as u64 / 2;
+                bits &= bits - 1;
+                let rank = w as u64 * CELLS_PER_WORD + cell;
+                if let Some(images) = &mut images {
+                    images.go_to(space, rank);
+                    for k in 0..images.n_moves() {
+                        let r = images.neighbour(k);
+                        if table.mark_if_unseen(r, next) {
+                            level.note(r);
+                        }
+                    }
+                }
+                if rest.is_empty() {
+                    continue;
+                }
+                let s = match &images {
+                    Some(images) => images.board(space),
+                    None => space.unrank(rank),
+                };
+                for &m in rest {
+                    let r = space.rank(&space.scramble_step(&s, m));
+                    table.prefetch(r);
+                    pending.push(r);
+                }
+                if pending.len() >= PIPELINE {
+                    flush(&mut pending, &mut level);
+                }
+            }
+        }
+        flush(&mut pending, &mut level);
+        level
+    })
 }
 
 /// The image runs of the current run under the moves that keep its cells (see
@@ -398,81 +411,73 @@ pub fn expand_unseen<S: Space>(
     let (cur, next) = (mark_of(d), mark_of(d + 1));
     let all: Vec<usize> = (0..space.n_moves()).collect();
     let rest = runs.map_or(&all[..], |r| &r.rest[..]);
-    let end = words.end;
-    let level = words
-        .into_par_iter()
-        .step_by(TASK_WORDS)
-        .map(|lo| {
-            let hi = (lo + TASK_WORDS).min(end);
-            let mut level = Level::default();
-            let mut images = runs.map(|r| RunImages::new(r, Direction::Backward));
-            // Each pending board: its cell in the word and its working state.
-            let mut batch: Vec<(u64, S::State)> = Vec::with_capacity(BATCH);
-            let mut neighbours = [0u64; BATCH * ROUND];
-            for w in lo..hi {
-                let word = &table.words()[w];
-                let old = word.load(Ordering::Relaxed);
-                let mut bits = cells_equal(old, UNSEEN);
-                let mut new = old;
-                while bits != 0 {
-                    batch.clear();
-                    while bits != 0 && batch.len() < BATCH {
-                        let cell = bits.trailing_zeros() as u64 / 2;
-                        bits &= bits - 1;
-                        let rank = w as u64 * CELLS_PER_WORD + cell;
-                        if let Some(images) = &mut images {
-                            // Moves that keep the run's cells: neighbours from tables, nearby.
-                            images.go_to(space, rank);
-                            if (0..images.n_moves()).any(|k| table.get(images.neighbour(k)) == cur)
-                            {
-                                new |= (next as u64) << (2 * cell);
-                                level.note(rank);
-                                continue;
-                            }
-                        }
-                        if !rest.is_empty() {
-                            let s = match &images {
-                                Some(images) => images.board(space),
-                                None => space.unrank(rank),
-                            };
-                            batch.push((cell, s));
+    in_tasks(words.start as u64..words.end as u64, TASK_WORDS as u64, progress, |task| {
+        let (lo, hi) = (task.start as usize, task.end as usize);
+        let mut level = Level::default();
+        let mut images = runs.map(|r| RunImages::new(r, Direction::Backward));
+        // Each pending board: its cell in the word and its working state.
+        let mut batch: Vec<(u64, S::State)> = Vec::with_capacity(BATCH);
+        let mut neighbours = [0u64; BATCH * ROUND];
+        for w in lo..hi {
+            let word = &table.words()[w];
+            let old = word.load(Ordering::Relaxed);
+            let mut bits = cells_equal(old, UNSEEN);
+            let mut new = old;
+            while bits != 0 {
+                batch.clear();
+                while bits != 0 && batch.len() < BATCH {
+                    let cell = bits.trailing_zeros() as u64 / 2;
+                    bits &= bits - 1;
+                    let rank = w as u64 * CELLS_PER_WORD + cell;
+                    if let Some(images) = &mut images {
+                        // Moves that keep the run's cells: neighbours from tables, nearby.
+                        images.go_to(space, rank);
+                        if (0..images.n_moves()).any(|k| table.get(images.neighbour(k)) == cur) {
+                            new |= (next as u64) << (2 * cell);
+                            level.note(rank);
+                            continue;
                         }
                     }
-                    for first in (0..rest.len()).step_by(ROUND) {
-                        let moves = &rest[first..(first + ROUND).min(rest.len())];
-                        for (b, (_, s)) in batch.iter().enumerate() {
-                            for (i, &m) in moves.iter().enumerate() {
-                                let r = space.rank(&space.solve_step(s, m));
-                                table.prefetch(r);
-                                neighbours[b * ROUND + i] = r;
-                            }
-                        }
-                        let mut b = 0;
-                        batch.retain(|&(cell, _)| {
-                            let near = &neighbours[b * ROUND..b * ROUND + moves.len()];
-                            b += 1;
-                            let hit = near.iter().any(|&r| table.get(r) == cur);
-                            if hit {
-                                new |= (next as u64) << (2 * cell);
-                                level.note(w as u64 * CELLS_PER_WORD + cell);
-                            }
-                            !hit
-                        });
-                        if batch.is_empty() {
-                            break;
-                        }
+                    if !rest.is_empty() {
+                        let s = match &images {
+                            Some(images) => images.board(space),
+                            None => space.unrank(rank),
+                        };
+                        batch.push((cell, s));
                     }
                 }
-                if new != old {
-                    // This task owns word `w`: no other writer can race with the store.
-                    word.store(new, Ordering::Relaxed);
+                for first in (0..rest.len()).step_by(ROUND) {
+                    let moves = &rest[first..(first + ROUND).min(rest.len())];
+                    for (b, (_, s)) in batch.iter().enumerate() {
+                        for (i, &m) in moves.iter().enumerate() {
+                            let r = space.rank(&space.solve_step(s, m));
+                            table.prefetch(r);
+                            neighbours[b * ROUND + i] = r;
+                        }
+                    }
+                    let mut b = 0;
+                    batch.retain(|&(cell, _)| {
+                        let near = &neighbours[b * ROUND..b * ROUND + moves.len()];
+                        b += 1;
+                        let hit = near.iter().any(|&r| table.get(r) == cur);
+                        if hit {
+                            new |= (next as u64) << (2 * cell);
+                            level.note(w as u64 * CELLS_PER_WORD + cell);
+                        }
+                        !hit
+                    });
+                    if batch.is_empty() {
+                        break;
+                    }
                 }
             }
-            progress.found(level.found);
-            level
-        })
-        .reduce(Level::default, Level::merge);
-    LevelCount { found: level.found, smallest: level.smallest }
+            if new != old {
+                // This task owns word `w`: no other writer can race with the store.
+                word.store(new, Ordering::Relaxed);
+            }
+        }
+        level
+    })
 }
 
 #[cfg(test)]
