@@ -13,6 +13,7 @@
 //! - [`table`]: the 2-bit distance table in a memory map.
 //! - [`bfs`]: the parallel level-synchronous search.
 //! - [`report`]: the result of a search as data (histogram, God's number, antipodes).
+//! - [`verify`]: published statements checked against exact group orders.
 //!
 //! ## Example
 //! ```
@@ -38,5 +39,6 @@ pub mod puzzle;
 pub mod rank;
 pub mod report;
 pub mod table;
+pub mod verify;
 
 pub use error::{Error, Result};

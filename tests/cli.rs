@@ -156,3 +156,21 @@ fn order_reaches_beyond_search() {
     let o = twirl(&["order", "nrp:5x5:3"]);
     assert_eq!(String::from_utf8_lossy(&o.stdout).lines().next(), Some("1491376463216640000"));
 }
+
+#[test]
+fn verify_spin_reports_theorem_3_and_writes_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("spin.json");
+    let o = twirl(&["verify", "spin", "--json", json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(
+        "Theorem 3 (3x3: the minimal generating unions are exactly its six sets): agrees"
+    ));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let b33 =
+        v["boards"].as_array().unwrap().iter().find(|b| b["rows"] == 3 && b["cols"] == 3).unwrap();
+    assert_eq!(b33["generating_unions_count"], 39);
+    assert_eq!(b33["minimal_generating_unions"].as_array().unwrap().len(), 6);
+}

@@ -7,6 +7,7 @@ mod check;
 mod info;
 mod progress;
 mod sizes;
+mod verify;
 
 use std::io::Write;
 
@@ -41,6 +42,9 @@ enum Command {
     /// a stabilizer chain: works far beyond search, e.g. nrp:12x12:5 or spin:5x5. First line:
     /// the number alone.
     Order(PuzzleArgs),
+    /// Check published statements against exact counts (see `twirl verify spin --help`).
+    #[command(subcommand)]
+    Verify(verify::VerifyCommand),
 }
 
 /// A puzzle and its metric.
@@ -116,6 +120,7 @@ pub fn main() -> i32 {
         Command::Info(args) => info::run(args).map(|()| 0),
         Command::Check(args) => check::run_check(args).map(|solvable| if solvable { 0 } else { 1 }),
         Command::Order(args) => check::run_order(args).map(|()| 0),
+        Command::Verify(cmd) => verify::run(cmd).map(|()| 0),
     };
     match result {
         Ok(code) => code,
