@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates the reports in data/ from the release build:
 #   data/spin_generation.{md,json}  twirl verify spin (Sutherland & Sutherland's statements)
+#   data/lam_theorem.{md,json}      twirl verify lam --max 10 (Lam's Theorem 1.1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 target/release/twirl verify spin --json data/spin_generation.json > data/spin_generation.md
-echo "wrote data/spin_generation.md and data/spin_generation.json"
+target/release/twirl verify lam --max 10 --json data/lam_theorem.json > data/lam_theorem.md
+echo "wrote data/spin_generation.{md,json} and data/lam_theorem.{md,json}"

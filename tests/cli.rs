@@ -174,3 +174,23 @@ fn verify_spin_reports_theorem_3_and_writes_json() {
     assert_eq!(b33["generating_unions_count"], 39);
     assert_eq!(b33["minimal_generating_unions"].as_array().unwrap().len(), 6);
 }
+
+#[test]
+fn verify_lam_lists_disagreements() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("lam.json");
+    let o = twirl(&["verify", "lam", "--max", "4", "--json", json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("- (4,4,3) b = 3, otherwise"), "{out}");
+    assert!(out.contains("(theorem = 2 x exact)"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 20);
+    let r = rows.iter().find(|r| r["rows"] == 2 && r["cols"] == 3 && r["block"] == 2).unwrap();
+    assert_eq!(r["group_order"], "120");
+    assert_eq!(r["bfs_count"], "120");
+    assert_eq!(r["agrees"], true);
+    assert_rejected(&["verify", "lam", "--max", "0"], "--max");
+}

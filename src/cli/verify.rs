@@ -7,6 +7,8 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
+use num_bigint::BigUint;
+use twirl::verify::lam;
 use twirl::verify::spin::{self, StatementCheck, THEOREM_3, UnionReport};
 
 /// What to verify.
@@ -17,6 +19,40 @@ pub enum VerifyCommand {
     /// Lemma 2 and Propositions 3-4 on every board up to 5x5. Exact orders from stabilizer
     /// chains; a disagreement is reported, not adjusted.
     Spin(SpinArgs),
+    /// Lam's Theorem 1.1 on every NRP board n <= m <= MAX, 1 <= b <= n: the count the theorem
+    /// states (case by case, as written), the exact group order (stabilizer chain) and, where
+    /// the group has at most --bfs-limit boards, the count a full search reaches. Markdown on
+    /// stdout; every disagreement is listed at the end with its ratio.
+    Lam(LamArgs),
+}
+
+/// Arguments of `twirl verify lam`.
+#[derive(Args)]
+pub struct LamArgs {
+    /// Largest board side.
+    #[arg(long, value_name = "N")]
+    max: usize,
+    /// Search boards whose group has at most this many elements.
+    #[arg(long, value_name = "COUNT", default_value_t = 200_000_000)]
+    bfs_limit: u64,
+    /// Worker threads for the searches (default: one per core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Also write the results as JSON to FILE (counts as decimal strings).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct LamJson {
+    rows: usize,
+    cols: usize,
+    block: usize,
+    theorem_case: String,
+    theorem_count: String,
+    group_order: String,
+    bfs_count: Option<String>,
+    agrees: bool,
 }
 
 /// Arguments of `twirl verify spin`.
@@ -36,7 +72,80 @@ struct SpinJson<'a> {
 
 /// Runs `twirl verify ...`.
 pub fn run(cmd: &VerifyCommand) -> anyhow::Result<()> {
-    let VerifyCommand::Spin(args) = cmd;
+    match cmd {
+        VerifyCommand::Spin(args) => run_spin(args),
+        VerifyCommand::Lam(args) => run_lam(args),
+    }
+}
+
+fn run_lam(args: &LamArgs) -> anyhow::Result<()> {
+    if args.max == 0 || args.max > 16 {
+        anyhow::bail!("--max must be between 1 and 16");
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let rows = lam::sweep(args.max, args.bfs_limit, threads)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "# Lam, Theorem 1.1, against exact counts (n <= m <= {})\n", args.max)?;
+    writeln!(out, "| n | m | b | case | theorem | group order | search | agrees |")?;
+    writeln!(out, "|---|---|---|---|---|---|---|---|")?;
+    for r in &rows {
+        let bfs = r.bfs_count.map_or("-".to_string(), |c| c.to_string());
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.rows,
+            r.cols,
+            r.block,
+            r.theorem_case,
+            r.theorem_count,
+            r.group_order,
+            bfs,
+            r.agrees()
+        )?;
+    }
+    let broken: Vec<&lam::LamRow> = rows.iter().filter(|r| !r.agrees()).collect();
+    writeln!(out, "\nDisagreements: {} of {} boards", broken.len(), rows.len())?;
+    for r in &broken {
+        let ratio = if r.group_order > BigUint::ZERO
+            && (&r.theorem_count % &r.group_order) == BigUint::ZERO
+        {
+            format!("theorem = {} x exact", &r.theorem_count / &r.group_order)
+        } else if r.theorem_count > BigUint::ZERO
+            && (&r.group_order % &r.theorem_count) == BigUint::ZERO
+        {
+            format!("exact = {} x theorem", &r.group_order / &r.theorem_count)
+        } else {
+            format!("theorem / exact = {} / {}", r.theorem_count, r.group_order)
+        };
+        writeln!(
+            out,
+            "- ({},{},{}) {}: theorem {}, exact {} ({ratio})",
+            r.rows, r.cols, r.block, r.theorem_case, r.theorem_count, r.group_order
+        )?;
+    }
+    if let Some(path) = &args.json {
+        let json: Vec<LamJson> = rows
+            .iter()
+            .map(|r| LamJson {
+                rows: r.rows,
+                cols: r.cols,
+                block: r.block,
+                theorem_case: r.theorem_case.clone(),
+                theorem_count: r.theorem_count.to_string(),
+                group_order: r.group_order.to_string(),
+                bfs_count: r.bfs_count.map(|c| c.to_string()),
+                agrees: r.agrees(),
+            })
+            .collect();
+        std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn run_spin(args: &SpinArgs) -> anyhow::Result<()> {
     // Every board up to 4x5 (rows <= cols; transposes have the same groups).
     let dims: Vec<(usize, usize)> = (1..=4)
         .flat_map(|m| (m.max(2)..=5).map(move |n| (m, n)))

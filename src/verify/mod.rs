@@ -2,4 +2,5 @@
 //! (a report); a disagreement between a statement and an exact count is a finding, not an
 //! error.
 
+pub mod lam;
 pub mod spin;
