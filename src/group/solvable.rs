@@ -163,6 +163,74 @@ mod tests {
         }
     }
 
+    /// Searches a puzzle and returns a closure telling whether a board was reached.
+    fn reached_by_search(puzzle: &Puzzle) -> impl Fn(&Board) -> bool {
+        let space = StateSpace::build(puzzle).unwrap();
+        let table = DistanceTable::in_memory(space.n_states()).unwrap();
+        search_puzzle(puzzle, &space, &table, &Config::new(2), &NoProgress).unwrap();
+        move |b: &Board| space.rank_board(b).map(|r| table.get(r) != UNSEEN).unwrap_or(false)
+    }
+
+    /// (3,4,3): every board with each number on its own checkerboard colour (6! * 6! of them;
+    /// the other 12! boards fail the colour test, which the test above covers): the verdict
+    /// agrees with a full search, 720 solvable.
+    #[test]
+    fn every_colour_respecting_board_of_three_four_three() {
+        let puzzle = Puzzle::parse("nrp:3x4:3", None).unwrap();
+        let checker = Checker::new(&puzzle).unwrap();
+        let reached = reached_by_search(&puzzle);
+        let colour: Vec<Vec<u8>> = [0, 1]
+            .iter()
+            .map(|&c| (0..12u8).filter(|p| (p / 4 + p % 4) % 2 == c).collect())
+            .collect();
+        let (mut solvable, mut total) = (0, 0);
+        for a in permutations(6) {
+            for b in permutations(6) {
+                let mut board = puzzle.solved();
+                for i in 0..6 {
+                    board.tiles[colour[0][i] as usize] = colour[0][a[i] as usize];
+                    board.tiles[colour[1][i] as usize] = colour[1][b[i] as usize];
+                }
+                let verdict = checker.check(&board) == Verdict::Solvable;
+                assert_eq!(verdict, reached(&board));
+                solvable += verdict as u32;
+                total += 1;
+            }
+        }
+        assert_eq!((solvable, total), (720, 518_400));
+    }
+
+    /// Random boards of (3,3,3) and (3,5,3), half of them kept on their colours.
+    #[test]
+    fn random_boards_agree_with_search() {
+        for spec in ["nrp:3x3:3", "nrp:3x5:3"] {
+            let puzzle = Puzzle::parse(spec, None).unwrap();
+            let checker = Checker::new(&puzzle).unwrap();
+            let reached = reached_by_search(&puzzle);
+            let (cols, n) = (puzzle.cols, puzzle.n_positions());
+            let mut x = 0x2545_F491_4F6C_DD1Du64;
+            let mut solvable = 0;
+            for i in 0..3000 {
+                let mut board = puzzle.solved();
+                for j in (1..n).rev() {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let k = (x % (j as u64 + 1)) as usize;
+                    if i % 2 == 0 || (j / cols + j % cols) % 2 == (k / cols + k % cols) % 2 {
+                        board.tiles.swap(j, k);
+                    }
+                }
+                let verdict = checker.check(&board) == Verdict::Solvable;
+                assert_eq!(verdict, reached(&board), "{spec}: {}", puzzle.format_board(&board));
+                solvable += verdict as u32;
+            }
+            if spec == "nrp:3x5:3" {
+                assert!(solvable > 300, "{spec}: only {solvable} solvable boards sampled");
+            }
+        }
+    }
+
     #[test]
     fn reasons_name_the_invariant() {
         let p = Puzzle::parse("nrp:4x4:3", None).unwrap();
