@@ -163,9 +163,9 @@ fn partial_path(path: &Path) -> PathBuf {
 }
 
 /// Writes the JSON next to its destination, then renames it: a reader never sees half a file.
-fn write_json(path: &Path, report: &Report) -> anyhow::Result<()> {
+pub fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
     let tmp = partial_path(path);
-    let text = serde_json::to_string_pretty(report)? + "\n";
+    let text = serde_json::to_string_pretty(value)? + "\n";
     std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     Ok(())

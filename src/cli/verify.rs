@@ -3,12 +3,13 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use num_bigint::BigUint;
 use twirl::verify::lam;
+
+use super::bfs::write_json;
 use twirl::verify::spin::{self, StatementCheck, THEOREM_3, UnionReport};
 
 /// What to verify.
@@ -155,8 +156,7 @@ fn run_lam(args: &LamArgs) -> anyhow::Result<()> {
                 agrees: r.agrees(),
             })
             .collect();
-        std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
-            .with_context(|| format!("writing {}", path.display()))?;
+        write_json(path, &json)?;
     }
     Ok(())
 }
@@ -185,8 +185,7 @@ fn run_lam_orient(args: &LamArgs) -> anyhow::Result<()> {
                 index_in_all_oriented_boards: r.index.to_string(),
             })
             .collect();
-        std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
-            .with_context(|| format!("writing {}", path.display()))?;
+        write_json(path, &json)?;
     }
     Ok(())
 }
@@ -251,8 +250,7 @@ fn run_spin(args: &SpinArgs) -> anyhow::Result<()> {
     }
     if let Some(path) = &args.json {
         let json = SpinJson { boards: &boards, statements: &statements, theorem_3_agrees };
-        std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
-            .with_context(|| format!("writing {}", path.display()))?;
+        write_json(path, &json)?;
     }
     Ok(())
 }

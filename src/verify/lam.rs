@@ -70,31 +70,32 @@ pub fn theorem_1_1(n: usize, m: usize, b: usize) -> (String, BigUint) {
 /// most `bfs_limit` elements.
 pub fn sweep(max: usize, bfs_limit: u64, threads: usize) -> crate::Result<Vec<LamRow>> {
     let mut rows = Vec::new();
-    for n in 1..=max {
-        for m in n..=max {
-            for b in 1..=n {
-                let spec = PuzzleSpec::Nrp { rows: n, cols: m, block: b, oriented: false };
-                let puzzle = Puzzle::new(&spec, Metric::Qtm)?;
-                let (theorem_case, theorem_count) = theorem_1_1(n, m, b);
-                let group_order = StabChain::new(n * m, &point_generators(&puzzle)).order();
-                let bfs_count = if group_order <= BigUint::from(bfs_limit) {
-                    Some(search_count(&puzzle, threads)?)
-                } else {
-                    None
-                };
-                rows.push(LamRow {
-                    rows: n,
-                    cols: m,
-                    block: b,
-                    theorem_case,
-                    theorem_count,
-                    group_order,
-                    bfs_count,
-                });
-            }
-        }
+    for (n, m, b) in boards(max) {
+        let spec = PuzzleSpec::Nrp { rows: n, cols: m, block: b, oriented: false };
+        let puzzle = Puzzle::new(&spec, Metric::Qtm)?;
+        let (theorem_case, theorem_count) = theorem_1_1(n, m, b);
+        let group_order = StabChain::new(n * m, &point_generators(&puzzle)).order();
+        let bfs_count = if group_order <= BigUint::from(bfs_limit) {
+            Some(search_count(&puzzle, threads)?)
+        } else {
+            None
+        };
+        rows.push(LamRow {
+            rows: n,
+            cols: m,
+            block: b,
+            theorem_case,
+            theorem_count,
+            group_order,
+            bfs_count,
+        });
     }
     Ok(rows)
+}
+
+/// Every NRP board `(n, m, b)` with `n <= m <= max`, `1 <= b <= n`.
+fn boards(max: usize) -> impl Iterator<Item = (usize, usize, usize)> {
+    (1..=max).flat_map(move |n| (n..=max).flat_map(move |m| (1..=n).map(move |b| (n, m, b))))
 }
 
 /// The number of boards a full search reaches. Boards whose invariants are too many to index
@@ -156,26 +157,22 @@ pub struct OrientRow {
 /// The orientation variant on every board `n <= m <= max`, `1 <= b <= n`.
 pub fn orientation_sweep(max: usize) -> crate::Result<Vec<OrientRow>> {
     let mut rows = Vec::new();
-    for n in 1..=max {
-        for m in n..=max {
-            for b in 1..=n {
-                let spec = PuzzleSpec::Nrp { rows: n, cols: m, block: b, oriented: true };
-                let puzzle = Puzzle::new(&spec, Metric::Qtm)?;
-                let gens = point_generators(&puzzle);
-                let degree = 4 * n * m;
-                // The invariants' bound makes the chain certain at once; without it (too many
-                // orbits to index) the chain verifies itself.
-                let chain = match crate::group::invariants::Invariants::of(&puzzle) {
-                    Ok(inv) => StabChain::with_upper_bound(degree, &gens, &inv.model_order()),
-                    Err(_) => StabChain::new(degree, &gens),
-                };
-                let group_order = chain.order();
-                let all = factorial(n * m) << (2 * n * m);
-                let index = &all / &group_order;
-                debug_assert_eq!(&index * &group_order, all);
-                rows.push(OrientRow { rows: n, cols: m, block: b, group_order, index });
-            }
-        }
+    for (n, m, b) in boards(max) {
+        let spec = PuzzleSpec::Nrp { rows: n, cols: m, block: b, oriented: true };
+        let puzzle = Puzzle::new(&spec, Metric::Qtm)?;
+        let gens = point_generators(&puzzle);
+        let degree = 4 * n * m;
+        // The invariants' bound makes the chain certain at once; without it (too many
+        // orbits to index) the chain verifies itself.
+        let chain = match crate::group::invariants::Invariants::of(&puzzle) {
+            Ok(inv) => StabChain::with_upper_bound(degree, &gens, &inv.model_order()),
+            Err(_) => StabChain::new(degree, &gens),
+        };
+        let group_order = chain.order();
+        let all = factorial(n * m) << (2 * n * m);
+        let index = &all / &group_order;
+        debug_assert_eq!(&index * &group_order, all);
+        rows.push(OrientRow { rows: n, cols: m, block: b, group_order, index });
     }
     Ok(rows)
 }
