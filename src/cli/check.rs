@@ -5,7 +5,6 @@ use std::io::Write;
 
 use clap::Args;
 
-use twirl::group::invariants::Invariants;
 use twirl::group::solvable::{Checker, Verdict};
 
 use super::PuzzleArgs;
@@ -45,12 +44,12 @@ pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
 pub fn run_order(args: &PuzzleArgs) -> anyhow::Result<()> {
     let puzzle = args.puzzle()?;
     let checker = Checker::new(&puzzle)?;
-    let model = Invariants::of(&puzzle)?.model_order();
+    let model = checker.model_order();
     let order = checker.group_order();
     let mut out = std::io::stdout().lock();
     writeln!(out, "{order}")?;
     writeln!(out, "# {} ({} moves): {} reachable boards", puzzle.spec, puzzle.moves.len(), order)?;
-    if order != model {
+    if &order != model {
         writeln!(out, "# the orbits, parities and orientation sums of the moves allow {model}")?;
     }
     Ok(())

@@ -46,6 +46,12 @@ impl Checker {
         self.chain.order()
     }
 
+    /// The number of boards the orbits, parities and orientation sums allow (an upper bound
+    /// on [`Checker::group_order`]).
+    pub fn model_order(&self) -> &BigUint {
+        &self.model_order
+    }
+
     /// The verdict for a board of this puzzle (as parsed by [`Puzzle::parse_board`]).
     pub fn check(&self, board: &Board) -> Verdict {
         if self.chain.contains(&self.as_permutation(board)) {
