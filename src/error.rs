@@ -27,20 +27,29 @@ pub enum Error {
     /// The move group is outside what the ranking code can index densely.
     #[error("unsupported move group: {0}")]
     Unsupported(String),
+    /// A table file that cannot be used: not a table, another version, truncated, corrupted,
+    /// or for another puzzle.
+    #[error("{path}: {reason}")]
+    BadTable {
+        /// The table file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// An I/O failure, with the file it concerns.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file or directory involved.
         path: PathBuf,
-        /// The underlying failure.
-        source: std::io::Error,
+        /// The underlying failure (shown in the message, so not also chained as a source).
+        cause: std::io::Error,
     },
 }
 
 impl Error {
     /// Wraps an I/O error together with the path it concerns.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
-        Error::Io { path: path.into(), source }
+        Error::Io { path: path.into(), cause: source }
     }
 }
 

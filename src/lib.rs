@@ -10,8 +10,11 @@
 //! - [`group`]: invariants of the moves (orbits, tied orientation, parity and
 //!   orientation-sum couplings) and stabilizer chains (exact group orders, membership).
 //! - [`rank`]: dense ranks of the reachable boards.
-//! - [`table`]: the 2-bit distance table in a memory map.
-//! - [`bfs`]: the parallel level-synchronous search.
+//! - [`table`]: the 2-bit distance table in a memory map; table files (header, checksum).
+//! - [`bfs`]: the parallel level-synchronous search (with unique-solution counts).
+//! - [`checkpoint`]: durable progress of a search in a table file, for resuming.
+//! - [`optimal`]: shortest solutions read from a finished table.
+//! - [`plot`]: the distance histogram as an SVG picture.
 //! - [`report`]: the result of a search as data (histogram, God's number, antipodes).
 //! - [`verify`]: published statements checked against exact group orders.
 //!
@@ -33,8 +36,11 @@
 #![deny(missing_docs)]
 
 pub mod bfs;
+pub mod checkpoint;
 pub mod error;
 pub mod group;
+pub mod optimal;
+pub mod plot;
 pub mod puzzle;
 pub mod rank;
 pub mod report;

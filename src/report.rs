@@ -29,6 +29,12 @@ pub struct Report {
     pub threads: usize,
     /// Size of the distance table in bytes.
     pub table_bytes: u64,
+    /// Boards with exactly one shortest solution at each distance (`--unique` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unique_histogram: Option<Vec<u64>>,
+    /// Their total (`--unique` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unique_total: Option<u64>,
 }
 
 impl Report {
@@ -57,6 +63,8 @@ impl Report {
             elapsed_seconds,
             threads,
             table_bytes,
+            unique_histogram: outcome.unique_histogram.clone(),
+            unique_total: outcome.unique_histogram.as_ref().map(|u| u.iter().sum()),
         }
     }
 }

@@ -96,8 +96,9 @@ fn file_backed_table_is_complete_or_absent() {
     let table = dir.path().join("t.tbl");
     let o = twirl(&["bfs", "spin:2x3", "--table", table.to_str().unwrap(), "-q"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(std::fs::metadata(&table).unwrap().len(), 46080 / 4);
-    assert!(!Path::new(&format!("{}.partial", table.display())).exists());
+    // The 64 KiB header, then two bits per board.
+    assert_eq!(std::fs::metadata(&table).unwrap().len(), 65536 + 46080 / 4);
+    assert!(!Path::new(&format!("{}.checkpoint", table.display())).exists());
     let bad = dir.path().join("bad.tbl");
     let o = twirl(&["bfs", "nrp:3x3:9", "--table", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));

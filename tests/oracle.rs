@@ -39,7 +39,7 @@ fn naive_histogram(puzzle: &Puzzle) -> Vec<u64> {
 fn engine_histogram(puzzle: &Puzzle, runs: bool) -> Vec<u64> {
     let space = StateSpace::build(puzzle).unwrap();
     let table = DistanceTable::in_memory(space.n_states()).unwrap();
-    let config = Config { threads: 2, runs };
+    let config = Config { runs, ..Config::new(2) };
     search_puzzle(puzzle, &space, &table, &config, &NoProgress).unwrap().histogram
 }
 

@@ -14,13 +14,23 @@
 //!
 //! Both steps work on a contiguous range of table words, so the rank space can be split among
 //! workers (threads today, machines later) without changing them.
+//!
+//! Long searches: a [`Journal`] hears of every finished level (to make it durable) and of
+//! every finished task (to flush now and then); a stop flag ends the search between tasks. A
+//! search resumes from a table holding finished levels and part of the next ([`Resume`]): the
+//! part is recounted from the marks, since a level's marks only ever grow.
+//!
+//! With [`Config::unique`] the search also counts shortest solutions, saturating at two: see
+//! [`unique`].
 
-use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 mod blocks;
+pub mod unique;
 
 use crate::rank::runs::RunMove;
 use crate::rank::{CellRuns, Space};
@@ -43,11 +53,60 @@ pub trait Progress: Sync {
     fn found(&self, _n: u64) {}
     /// A level is finished.
     fn level_done(&self, _distance: u32, _boards: u64, _seconds: f64) {}
+    /// Whether to skip the remaining tasks (the search is being stopped).
+    fn should_stop(&self) -> bool {
+        false
+    }
+    /// A task finished (the journal may flush).
+    fn task_done(&self) {}
 }
 
 /// Ignores progress.
 pub struct NoProgress;
 impl Progress for NoProgress {}
+
+/// Makes a search durable: told of every finished level and, between tasks, given the chance
+/// to flush the table and record that work is under way.
+pub trait Journal: Sync {
+    /// Levels `0..=outcome.gods_number()` are finished and written to the table.
+    fn level_done(&self, table: &DistanceTable, outcome: &Outcome) -> crate::Result<()>;
+    /// A task finished; called from worker threads while others keep writing.
+    fn tick(&self, _table: &DistanceTable) {}
+}
+
+/// Keeps nothing.
+pub struct NoJournal;
+impl Journal for NoJournal {
+    fn level_done(&self, _table: &DistanceTable, _outcome: &Outcome) -> crate::Result<()> {
+        Ok(())
+    }
+}
+
+/// The caller's progress, plus the stop flag and the journal's ticks.
+struct Hooked<'a> {
+    inner: &'a dyn Progress,
+    journal: &'a dyn Journal,
+    table: &'a DistanceTable,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl Progress for Hooked<'_> {
+    fn level_started(&self, distance: u32, frontier: u64, direction: Direction) {
+        self.inner.level_started(distance, frontier, direction)
+    }
+    fn found(&self, n: u64) {
+        self.inner.found(n)
+    }
+    fn level_done(&self, distance: u32, boards: u64, seconds: f64) {
+        self.inner.level_done(distance, boards, seconds)
+    }
+    fn should_stop(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+    fn task_done(&self) {
+        self.journal.tick(self.table)
+    }
+}
 
 /// Settings of a search.
 #[derive(Clone, Debug)]
@@ -57,13 +116,36 @@ pub struct Config {
     /// Move whole runs of ranks where the ranking allows (XOR runs, cell runs); `false`
     /// searches board by board, for comparison and tests.
     pub runs: bool,
+    /// Also count the boards with exactly one shortest solution (needs a table with unique
+    /// bits; searches board by board).
+    pub unique: bool,
+    /// Set to stop the search between tasks; the outcome then says `complete: false`.
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Expand every level in this direction instead of switching by frontier size (tests
+    /// compare the two steps with it).
+    pub direction: Option<Direction>,
 }
 
 impl Config {
-    /// All cores, runs on.
+    /// `threads` workers (0: one per core), runs on.
     pub fn new(threads: usize) -> Config {
-        Config { threads, runs: true }
+        Config { threads, runs: true, unique: false, stop: None, direction: None }
     }
+}
+
+/// Where a resumed search stands: the levels finished before, as recorded.
+#[derive(Clone, Debug, Default)]
+pub struct Resume {
+    /// Boards at each finished distance.
+    pub histogram: Vec<u64>,
+    /// Boards with one shortest solution at each finished distance (unique searches).
+    pub unique_histogram: Vec<u64>,
+    /// Seconds spent on each finished level.
+    pub level_seconds: Vec<f64>,
+    /// Direction of each finished level after the first.
+    pub directions: Vec<Direction>,
+    /// Smallest ranks found at the last finished distance.
+    pub antipodes: Vec<u64>,
 }
 
 /// What a search found.
@@ -75,8 +157,14 @@ pub struct Outcome {
     pub level_seconds: Vec<f64>,
     /// Direction used for each level after the first.
     pub directions: Vec<Direction>,
-    /// The smallest ranks (up to [`SAMPLE`]) at the largest distance.
+    /// The smallest ranks (up to [`SAMPLE`]) at the largest distance. After a resume inside
+    /// the last level, boards found before the interruption may be missing from them.
     pub antipodes: Vec<u64>,
+    /// Boards with exactly one shortest solution at each distance (unique searches).
+    pub unique_histogram: Option<Vec<u64>>,
+    /// Whether the search ran to the end (false: stopped; the table holds the levels in
+    /// `histogram` and part of the next).
+    pub complete: bool,
 }
 
 impl Outcome {
@@ -95,7 +183,7 @@ impl Outcome {
 pub const SAMPLE: usize = 10;
 
 /// Words per parallel task: 2^12 words = 131072 boards.
-const TASK_WORDS: usize = 1 << 12;
+pub(crate) const TASK_WORDS: usize = 1 << 12;
 
 /// Searches from `start` (the solved board's rank) until no new board is found.
 pub fn run<S: Space>(
@@ -105,41 +193,87 @@ pub fn run<S: Space>(
     config: &Config,
     progress: &dyn Progress,
 ) -> crate::Result<Outcome> {
+    run_journaled(space, start, table, config, progress, &NoJournal, None)
+}
+
+/// [`run`] with a journal, optionally resuming from finished levels already in `table`.
+pub fn run_journaled<S: Space>(
+    space: &S,
+    start: u64,
+    table: &DistanceTable,
+    config: &Config,
+    progress: &dyn Progress,
+    journal: &dyn Journal,
+    resume: Option<Resume>,
+) -> crate::Result<Outcome> {
+    if config.unique && !table.has_unique_bits() {
+        return Err(crate::Error::Unsupported(
+            "counting unique solutions needs a table with unique bits".into(),
+        ));
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()
         .map_err(|e| crate::Error::Unsupported(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| search(space, start, table, config.runs, progress))
+    let hooked = Hooked { inner: progress, journal, table, stop: config.stop.as_deref() };
+    pool.install(|| search(space, start, table, config, &hooked, journal, resume))
 }
 
 fn search<S: Space>(
     space: &S,
     start: u64,
     table: &DistanceTable,
-    use_runs: bool,
+    config: &Config,
     progress: &dyn Progress,
+    journal: &dyn Journal,
+    resume: Option<Resume>,
 ) -> crate::Result<Outcome> {
+    let use_runs = config.runs && !config.unique;
     let xor_bits = space.xor_block_bits().filter(|_| use_runs);
     let cell_runs = space.cell_runs().filter(|_| use_runs);
     let t0 = Instant::now();
-    table.mark_if_unseen(start, mark_of(0));
-    progress.found(1);
-    let mut out = Outcome {
-        histogram: vec![1],
-        level_seconds: vec![t0.elapsed().as_secs_f64()],
-        directions: Vec::new(),
-        antipodes: vec![start],
+    let (mut out, mut partial) = match resume {
+        None => {
+            table.mark_if_unseen(start, mark_of(0));
+            progress.found(1);
+            let out = Outcome {
+                histogram: vec![1],
+                level_seconds: vec![t0.elapsed().as_secs_f64()],
+                directions: Vec::new(),
+                antipodes: vec![start],
+                unique_histogram: config.unique.then(|| vec![1]),
+                complete: false,
+            };
+            journal.level_done(table, &out)?;
+            (out, 0)
+        }
+        Some(r) => {
+            let partial = prepare_resume(table, &r)?;
+            progress.found(r.histogram.iter().sum::<u64>() + partial);
+            let out = Outcome {
+                histogram: r.histogram,
+                level_seconds: r.level_seconds,
+                directions: r.directions,
+                antipodes: r.antipodes,
+                unique_histogram: config.unique.then_some(r.unique_histogram),
+                complete: false,
+            };
+            (out, partial)
+        }
     };
     let n = space.n_states();
-    let mut seen = 1u64;
-    let mut direction = Direction::Forward;
+    let mut seen = out.states() + partial;
+    let mut direction = match out.directions.last() {
+        Some(&d) => d,
+        None => Direction::Forward,
+    };
     loop {
         let d = out.histogram.len() as u32 - 1;
         let frontier = out.histogram[d as usize];
-        let unseen = n - seen;
-        if unseen == 0 {
+        if n == out.states() {
             break;
         }
+        let unseen = n - seen;
         let factor = match (xor_bits, cell_runs) {
             (Some(_), _) => 8,
             (None, Some(_)) => 4,
@@ -148,35 +282,81 @@ fn search<S: Space>(
         if should_go_backward(frontier, unseen, factor) {
             direction = Direction::Backward;
         }
+        if let Some(forced) = config.direction {
+            direction = forced;
+        }
         progress.level_started(d + 1, frontier, direction);
         let t = Instant::now();
         let words = 0..table.n_words();
-        let level = match (direction, xor_bits) {
-            (Direction::Forward, None) => {
+        let mut level = match (direction, xor_bits, config.unique) {
+            (Direction::Forward, _, true) => {
+                unique::expand_frontier(space, table, d, words, progress)
+            }
+            (Direction::Backward, _, true) => {
+                unique::expand_unseen(space, table, d, words, progress)
+            }
+            (Direction::Forward, None, false) => {
                 expand_frontier(space, cell_runs, table, d, words, progress)
             }
-            (Direction::Backward, None) => {
+            (Direction::Backward, None, false) => {
                 expand_unseen(space, cell_runs, table, d, words, progress)
             }
-            (Direction::Forward, Some(bits)) => {
+            (Direction::Forward, Some(bits), false) => {
                 blocks::expand_frontier(space, table, d, bits, 0..n >> bits, progress)
             }
-            (Direction::Backward, Some(bits)) => {
+            (Direction::Backward, Some(bits), false) => {
                 blocks::expand_unseen(space, table, d, bits, 0..n >> bits, progress)
             }
         };
+        if progress.should_stop() {
+            return Ok(out);
+        }
+        let resumed = std::mem::take(&mut partial);
+        level.found += resumed;
         if level.found == 0 {
             break;
         }
         let secs = t.elapsed().as_secs_f64();
-        progress.level_done(d + 1, level.found, secs);
         out.histogram.push(level.found);
         out.level_seconds.push(secs);
         out.directions.push(direction);
         out.antipodes = level.smallest;
-        seen += level.found;
+        if let Some(uh) = &mut out.unique_histogram {
+            uh.push(unique::count_level(table, d + 1, uh));
+            unique::clear_fresh(table);
+        }
+        seen += level.found - resumed;
+        journal.level_done(table, &out)?;
+        progress.level_done(d + 1, level.found, secs);
     }
+    out.complete = true;
     Ok(out)
+}
+
+/// Readies a table for resuming after the levels in `r`: recounts the boards of the
+/// unfinished level (after dropping those whose count of solutions may be incomplete, for
+/// unique searches) and checks the marks against the record.
+fn prepare_resume(table: &DistanceTable, r: &Resume) -> crate::Result<u64> {
+    if table.has_unique_bits() {
+        unique::unmark_fresh(table);
+    }
+    let next = r.histogram.len();
+    let counts = table.count_marks();
+    let mut expected = [0u64; 4];
+    for (j, &h) in r.histogram.iter().enumerate() {
+        expected[mark_of(j as u32) as usize] += h;
+    }
+    let next_mark = mark_of(next as u32) as usize;
+    let mismatch = (1..4)
+        .any(|m| if m == next_mark { counts[m] < expected[m] } else { counts[m] != expected[m] });
+    if r.histogram.is_empty() || mismatch {
+        return Err(crate::Error::Unsupported(format!(
+            "the table's marks ({:?} boards per mark) do not match the recorded histogram {:?}",
+            &counts[1..],
+            r.histogram
+        )));
+    }
+    Ok(counts[next_mark] - expected[next_mark])
 }
 
 /// The forward step costs one probe per frontier board and move; the backward one up to one
@@ -190,7 +370,7 @@ fn should_go_backward(frontier: u64, unseen: u64, factor: u64) -> bool {
 
 /// Splits `range` into tasks of `task_len` items, runs `task` on each in parallel (a task
 /// owns its items' table words), reports each task's finds and merges them.
-fn in_tasks(
+pub(crate) fn in_tasks(
     range: std::ops::Range<u64>,
     task_len: u64,
     progress: &dyn Progress,
@@ -199,9 +379,13 @@ fn in_tasks(
     let level = (0..(range.end - range.start).div_ceil(task_len))
         .into_par_iter()
         .map(|i| {
+            if progress.should_stop() {
+                return Level::default();
+            }
             let lo = range.start + i * task_len;
             let level = task(lo..(lo + task_len).min(range.end));
             progress.found(level.found);
+            progress.task_done();
             level
         })
         .reduce(Level::default, Level::merge);
@@ -210,14 +394,14 @@ fn in_tasks(
 
 /// What one task (or a whole level) found.
 #[derive(Default)]
-struct Level {
+pub(crate) struct Level {
     found: u64,
     /// The smallest ranks found, sorted, at most [`SAMPLE`].
     smallest: Vec<u64>,
 }
 
 impl Level {
-    fn note(&mut self, rank: u64) {
+    pub(crate) fn note(&mut self, rank: u64) {
         self.found += 1;
         if self.smallest.len() < SAMPLE || rank < *self.smallest.last().unwrap() {
             let at = self.smallest.partition_point(|&r| r < rank);
@@ -491,10 +675,23 @@ pub fn search_puzzle(
     config: &Config,
     progress: &dyn Progress,
 ) -> crate::Result<Outcome> {
+    search_puzzle_journaled(puzzle, space, table, config, progress, &NoJournal, None)
+}
+
+/// [`search_puzzle`] with a journal, optionally resuming (see [`run_journaled`]).
+pub fn search_puzzle_journaled(
+    puzzle: &crate::puzzle::Puzzle,
+    space: &crate::rank::StateSpace,
+    table: &DistanceTable,
+    config: &Config,
+    progress: &dyn Progress,
+    journal: &dyn Journal,
+    resume: Option<Resume>,
+) -> crate::Result<Outcome> {
     use crate::rank::Ranking;
     let start = space.rank_board(&puzzle.solved())?;
     match &space.ranking {
-        Ranking::Layout(l) => run(l, start, table, config, progress),
-        Ranking::Enumerated(e) => run(e, start, table, config, progress),
+        Ranking::Layout(l) => run_journaled(l, start, table, config, progress, journal, resume),
+        Ranking::Enumerated(e) => run_journaled(e, start, table, config, progress, journal, resume),
     }
 }

@@ -71,7 +71,7 @@ fn runs_agree_with_board_by_board() {
         ("nrp:2x5:2", None),
         ("nrp:2x4:2:orient", None),
     ] {
-        let by_boards = histogram_with(spec, metric, Config { threads: 2, runs: false });
+        let by_boards = histogram_with(spec, metric, Config { runs: false, ..Config::new(2) });
         assert_eq!(histogram_with(spec, metric, Config::new(2)), by_boards, "{spec}");
     }
 }
@@ -131,4 +131,131 @@ fn spinpossible_singles_and_doubles() {
     let h = histogram("spin:3x3:1x1,1x2", None, 2);
     assert_eq!(h.iter().sum::<u64>(), 185_794_560);
     assert_eq!(h.len() - 1, 25);
+}
+
+/// Boards with exactly one shortest solution at each distance, by enumerating every move
+/// sequence (applied backwards from the solved board) up to `max_len` moves.
+fn unique_by_brute_force(puzzle: &Puzzle, max_len: usize) -> Vec<u64> {
+    use std::collections::HashMap;
+    let inverse = puzzle.inverse_moves();
+    // board -> (length of the shortest sequences, how many of them)
+    let mut best: HashMap<crate::puzzle::Board, (usize, u64)> = HashMap::new();
+    fn walk(
+        p: &Puzzle,
+        inverse: &[crate::puzzle::Move],
+        b: &crate::puzzle::Board,
+        len: usize,
+        max_len: usize,
+        best: &mut HashMap<crate::puzzle::Board, (usize, u64)>,
+    ) {
+        let e = best.entry(b.clone()).or_insert((len, 0));
+        if len < e.0 {
+            *e = (len, 0);
+        }
+        if len == e.0 {
+            e.1 += 1;
+        }
+        if len < max_len {
+            for m in inverse {
+                walk(p, inverse, &p.apply(b, m), len + 1, max_len, best);
+            }
+        }
+    }
+    walk(puzzle, &inverse, &puzzle.solved(), 0, max_len, &mut best);
+    let god = best.values().map(|v| v.0).max().unwrap();
+    let mut out = vec![0u64; god + 1];
+    for &(d, n) in best.values() {
+        if n == 1 {
+            out[d] += 1;
+        }
+    }
+    out
+}
+
+fn unique_by_engine(
+    spec: &str,
+    metric: Option<Metric>,
+    direction: Option<Direction>,
+) -> (Vec<u64>, Vec<u64>) {
+    let puzzle = Puzzle::parse(spec, metric).unwrap();
+    let space = StateSpace::build(&puzzle).unwrap();
+    let table = DistanceTable::in_memory_unique(space.n_states()).unwrap();
+    let config = Config { unique: true, direction, ..Config::new(2) };
+    let out = search_puzzle(&puzzle, &space, &table, &config, &NoProgress).unwrap();
+    (out.histogram, out.unique_histogram.unwrap())
+}
+
+#[test]
+fn unique_counts_match_brute_force_enumeration() {
+    for (spec, metric) in [
+        ("nrp:2x3:2", None),
+        ("nrp:2x3:2", Some(Metric::Htm)),
+        ("nrp:2x3:2", Some(Metric::Cw)),
+        ("spin:2x2", None),
+        ("nrp:2x2:2:orient", None),
+        ("spin:1x4", None),
+    ] {
+        let (hist, unique) = unique_by_engine(spec, metric, None);
+        let puzzle = Puzzle::parse(spec, metric).unwrap();
+        let brute = unique_by_brute_force(&puzzle, hist.len() - 1);
+        assert_eq!(unique, brute, "{spec} {metric:?}: histogram {hist:?}");
+        for d in [Direction::Forward, Direction::Backward] {
+            assert_eq!(unique_by_engine(spec, metric, Some(d)).1, brute, "{spec} {metric:?} {d:?}");
+        }
+    }
+}
+
+/// An independent recount of unique shortest solutions: one byte of distance and one of
+/// solution count (saturating at 2) per board, filled level by level in a plain loop. Slow
+/// (minutes on Spinpossible 3x3); run with `cargo test --release -- --ignored dense`.
+fn unique_dense(spec: &str) -> Vec<u64> {
+    let puzzle = Puzzle::parse(spec, None).unwrap();
+    let space = StateSpace::build(&puzzle).unwrap();
+    let crate::rank::Ranking::Layout(l) = &space.ranking else { panic!("layout expected") };
+    let n = l.n_states() as usize;
+    let mut dist = vec![u8::MAX; n];
+    let mut count = vec![0u8; n];
+    let start = space.rank_board(&puzzle.solved()).unwrap() as usize;
+    dist[start] = 0;
+    count[start] = 1;
+    let mut unique = vec![1u64];
+    for d in 0u8.. {
+        let mut found = false;
+        for r in 0..n {
+            if dist[r] != d {
+                continue;
+            }
+            let s = l.unrank(r as u64);
+            for m in 0..l.n_moves() {
+                let x = l.rank(&l.scramble_step(&s, m)) as usize;
+                if dist[x] == u8::MAX {
+                    dist[x] = d + 1;
+                    found = true;
+                }
+                if dist[x] == d + 1 {
+                    count[x] = (count[x] + count[r]).min(2);
+                }
+            }
+        }
+        if !found {
+            break;
+        }
+        unique.push((0..n).filter(|&r| dist[r] == d + 1 && count[r] == 1).count() as u64);
+    }
+    unique
+}
+
+#[test]
+fn unique_dense_recount_agrees_on_small_boards() {
+    for spec in ["spin:2x3", "nrp:3x3:2"] {
+        assert_eq!(unique_dense(spec), unique_by_engine(spec, None, None).1, "{spec}");
+    }
+}
+
+#[test]
+#[ignore]
+fn unique_dense_spin_3x3() {
+    let u = unique_dense("spin:3x3");
+    eprintln!("spin 3x3 unique by distance: {u:?}, total {}", u.iter().sum::<u64>());
+    assert_eq!(u, unique_by_engine("spin:3x3", None, None).1);
 }

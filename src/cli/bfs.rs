@@ -1,16 +1,21 @@
-//! `twirl bfs`: enumerate a puzzle and print its distance histogram.
+//! `twirl bfs` and `twirl resume`: enumerate a puzzle, print its distance histogram, keep the
+//! table in a file that survives interruptions.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::Args;
 
-use twirl::bfs::{self, Config};
+use twirl::bfs::{self, Config, Outcome, Resume};
+use twirl::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
+use twirl::puzzle::Puzzle;
 use twirl::rank::StateSpace;
 use twirl::report::Report;
-use twirl::table::{DistanceTable, Storage, table_bytes};
+use twirl::table::{DistanceTable, TableFile, table_bytes, unique_bytes};
 
 use super::PuzzleArgs;
 use super::progress::Bar;
@@ -21,104 +26,268 @@ use super::sizes::{available_disk, available_memory, human, parse_size};
 pub struct BfsArgs {
     #[command(flatten)]
     puzzle: PuzzleArgs,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
-    /// Keep the table in FILE (memory-mapped, may exceed RAM) instead of anonymous memory.
-    /// The file is written as FILE.partial and renamed when the search completes.
+    /// Keep the table in FILE (memory-mapped, may exceed RAM): a self-describing file that
+    /// `twirl distance`, `solve` and `export` read. Progress is recorded in FILE.checkpoint
+    /// after every distance and every --checkpoint-every seconds; an interrupted search
+    /// continues with --resume (or `twirl resume FILE`).
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
+    /// Continue the interrupted search in --table FILE from its last checkpoint.
+    #[arg(long, requires = "table")]
+    resume: bool,
+    /// Replace an existing --table FILE.
+    #[arg(long, requires = "table")]
+    force: bool,
+    /// Also count, at every distance, the boards with exactly one shortest solution (one more
+    /// bit per board, plus one while searching; searches board by board).
+    #[arg(long)]
+    unique: bool,
     /// Largest in-memory table allowed (e.g. 8G). Default: 90% of the memory available.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<u64>,
-    /// Also write the result as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
     /// Search board by board, without moving runs of ranks at once (slower; for comparison).
     #[arg(long)]
     board_by_board: bool,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Arguments of `twirl resume`.
+#[derive(Args)]
+pub struct ResumeArgs {
+    /// The table file of the interrupted search (`twirl bfs ... --table FILE`).
+    #[arg(value_name = "FILE")]
+    table: PathBuf,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Settings shared by a new and a resumed search.
+#[derive(Args)]
+pub struct RunArgs {
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Also write the result as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Also draw the distance histogram as an SVG picture.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Draw the plot with a logarithmic count axis.
+    #[arg(long)]
+    log_scale: bool,
+    /// With a table file: seconds between checkpoints inside a long distance (0: after every
+    /// task, for tests).
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    checkpoint_every: u64,
     /// No progress bar and no messages on stderr.
     #[arg(long, short)]
     quiet: bool,
 }
 
-/// Runs `twirl bfs`.
-pub fn run(args: &BfsArgs) -> anyhow::Result<()> {
-    let puzzle = args.puzzle.puzzle()?;
-    let threads = match args.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
-    };
-    let space = StateSpace::build(&puzzle)?;
-    let n_states = space.n_states();
-    let bytes = table_bytes(n_states);
-    let say = |msg: String| {
-        if !args.quiet {
+impl RunArgs {
+    fn threads(&self) -> anyhow::Result<usize> {
+        Ok(match self.threads {
+            Some(0) => bail!("--threads must be at least 1"),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        })
+    }
+
+    fn say(&self, msg: &str) {
+        if !self.quiet {
             // A closed stderr must not stop the search.
             let _ = writeln!(std::io::stderr(), "{msg}");
         }
-    };
-    let partial = args.table.as_ref().map(|p| partial_path(p));
-    let result = match &partial {
-        None => {
-            let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
-            say(format!("table: {n_states} boards x 2 bits = {} in memory", human(bytes)));
-            if let Some(limit) = limit.filter(|&l| bytes > l) {
-                bail!(
-                    "the table needs {} but only {} may be used in memory (raise --max-memory or use --table FILE)",
-                    human(bytes),
-                    human(limit)
-                );
-            }
-            search(args, &puzzle, &space, Storage::anonymous(bytes)?, threads, None)
-        }
-        Some(path) => {
-            say(format!(
-                "table: {n_states} boards x 2 bits = {} in {}",
-                human(bytes),
-                path.display()
-            ));
-            if let Some(free) = available_disk(path).filter(|&f| bytes > f) {
-                bail!("the table needs {} but the disk has {} free", human(bytes), human(free));
-            }
-            let table_file = args.table.as_deref().map(|dest| (path.as_path(), dest));
-            Storage::create_file(path, bytes)
-                .map_err(anyhow::Error::from)
-                .and_then(|storage| search(args, &puzzle, &space, storage, threads, table_file))
-        }
-    };
-    if result.is_err()
-        && let Some(p) = &partial
-    {
-        let _ = std::fs::remove_file(p);
     }
-    result
 }
 
-/// Runs the search and reports it. `table_file` is `(partial, destination)` for a file-backed
-/// table, renamed once the search is complete. The JSON and the table are finished before the
-/// summary is printed, so a closed stdout cannot lose them.
-fn search(
-    args: &BfsArgs,
-    puzzle: &twirl::puzzle::Puzzle,
-    space: &StateSpace,
-    storage: Storage,
-    threads: usize,
-    table_file: Option<(&Path, &Path)>,
-) -> anyhow::Result<()> {
+/// Exit code of a search stopped by Ctrl-C (128 + SIGINT).
+const STOPPED: i32 = 130;
+
+/// Runs `twirl bfs`; returns the exit code.
+pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
+    let puzzle = args.puzzle.puzzle()?;
+    if let Some(path) = &args.table
+        && args.resume
+    {
+        return resume_table(path, Some(&puzzle), &args.run);
+    }
+    let threads = args.run.threads()?;
+    let space = StateSpace::build(&puzzle)?;
     let n_states = space.n_states();
-    let table = DistanceTable::new(storage, n_states);
-    let bar = Bar::new(n_states, !args.quiet);
+    let bytes = table_bytes(n_states) + if args.unique { unique_bytes(n_states) } else { 0 };
+    let bits = if args.unique { "4 bits" } else { "2 bits" };
+    let config =
+        Config { threads, runs: !args.board_by_board, unique: args.unique, ..Config::new(threads) };
+    let Some(path) = &args.table else {
+        let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
+        args.run.say(&format!("table: {n_states} boards x {bits} = {} in memory", human(bytes)));
+        if let Some(limit) = limit.filter(|&l| bytes > l) {
+            bail!(
+                "the table needs {} but only {} may be used in memory (raise --max-memory or use --table FILE)",
+                human(bytes),
+                human(limit)
+            );
+        }
+        let table = if args.unique {
+            DistanceTable::in_memory_unique(n_states)?
+        } else {
+            DistanceTable::in_memory(n_states)?
+        };
+        let bar = start_output(&puzzle, n_states, bytes, &args.run, None);
+        let t0 = Instant::now();
+        let outcome = bfs::search_puzzle(&puzzle, &space, &table, &config, &bar)?;
+        bar.finish();
+        return finish(&puzzle, &space, &outcome, t0.elapsed().as_secs_f64(), &config, &args.run);
+    };
+    if path.exists() && !args.force {
+        let what = match TableFile::open(path, false) {
+            Ok(t) if !t.header.complete => format!(
+                "holds an unfinished search of {}; continue it with `twirl resume {}`",
+                t.header.puzzle,
+                path.display()
+            ),
+            Ok(t) => format!("holds a finished table of {}", t.header.puzzle),
+            Err(_) => "exists".to_string(),
+        };
+        bail!("{} {what} (use --force to replace it)", path.display());
+    }
+    let file_bytes = twirl::table::format::HEADER_BYTES + bytes;
+    args.run.say(&format!(
+        "table: {n_states} boards x {bits} = {} in {}",
+        human(file_bytes),
+        path.display()
+    ));
+    if let Some(free) = available_disk(path).filter(|&f| file_bytes > f) {
+        bail!("the table needs {} but the disk has {} free", human(file_bytes), human(free));
+    }
+    let record = Checkpoint::new(
+        puzzle.spec.to_string(),
+        puzzle.metric.name().to_string(),
+        n_states,
+        args.unique,
+    );
+    let file = TableFile::create(path, &puzzle, n_states, args.unique)?;
+    // A record from the start: a job killed at once can be resumed too.
+    record.write(&checkpoint_path(path))?;
+    search_in_file(file, &puzzle, &space, config, record, None, &args.run)
+}
+
+/// Runs `twirl resume`.
+pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
+    resume_table(&args.table, None, &args.run)
+}
+
+/// Continues the search in a table file (checked against `expected` when given).
+fn resume_table(path: &Path, expected: Option<&Puzzle>, run: &RunArgs) -> anyhow::Result<i32> {
+    let file = TableFile::open(path, true)?;
+    if let Some(p) = expected {
+        file.check_puzzle(p)?;
+    }
+    let puzzle = file.puzzle()?;
+    if file.header.complete {
+        run.say(&format!("{}: the search is already complete", path.display()));
+        print_histogram_rows(&file.header.histogram);
+        return Ok(0);
+    }
+    let ck_path = checkpoint_path(path);
+    let record = Checkpoint::read(&ck_path)
+        .with_context(|| format!("{} cannot be resumed without its checkpoint", path.display()))?;
+    let header = &file.header;
+    if record.puzzle != header.puzzle
+        || record.metric != header.metric
+        || record.n_states != header.n_states
+        || record.unique != (header.unique_bytes != 0)
+    {
+        bail!("{} belongs to another table than {}", ck_path.display(), path.display());
+    }
+    let space = StateSpace::build(&puzzle)?;
+    if space.n_states() != header.n_states {
+        bail!(
+            "{}: the table has {} boards but this twirl ranks {} for {}",
+            path.display(),
+            header.n_states,
+            space.n_states(),
+            header.puzzle
+        );
+    }
+    let config = Config { unique: record.unique, ..Config::new(run.threads()?) };
+    // No finished level yet (killed before distance 0 was recorded): start over.
+    let resume = (!record.histogram.is_empty()).then(|| record.resume());
+    run.say(&format!(
+        "resuming {} {}: distances 0..{} finished ({} of {} boards)",
+        header.puzzle,
+        header.metric,
+        record.histogram.len() as i64 - 1,
+        record.histogram.iter().sum::<u64>(),
+        header.n_states
+    ));
+    search_in_file(file, &puzzle, &space, config, record, resume, run)
+}
+
+/// Searches into a table file with a journal; Ctrl-C stops at a durable point.
+fn search_in_file(
+    mut file: TableFile,
+    puzzle: &Puzzle,
+    space: &StateSpace,
+    mut config: Config,
+    record: Checkpoint,
+    resume: Option<Resume>,
+    run: &RunArgs,
+) -> anyhow::Result<i32> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let quiet = run.quiet;
+    // The handler can be installed once per process, which is all the CLI needs.
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::Relaxed) {
+            std::process::exit(STOPPED);
+        }
+        if !quiet {
+            let _ = writeln!(std::io::stderr(), "\nstopping at the next durable point...");
+        }
+    });
+    config.stop = Some(stop);
+    let ck_path = checkpoint_path(&file.path);
+    let interval = Duration::from_secs(run.checkpoint_every);
+    let journal = FileJournal::new(ck_path.clone(), record, interval);
+    let n_states = file.header.n_states;
+    let bar = start_output(puzzle, n_states, file.header.file_bytes(), run, resume.as_ref());
+    let outcome =
+        bfs::search_puzzle_journaled(puzzle, space, &file.table, &config, &bar, &journal, resume)?;
+    bar.finish();
+    if !outcome.complete {
+        journal.save_under_way(&file.table)?;
+        run.say(&format!(
+            "stopped: distances 0..{} are finished and saved. Continue with: twirl resume {}",
+            outcome.gods_number(),
+            file.path.display()
+        ));
+        return Ok(STOPPED);
+    }
+    file.finish(&outcome.histogram, outcome.unique_histogram.as_deref())?;
+    std::fs::remove_file(&ck_path).with_context(|| format!("removing {}", ck_path.display()))?;
+    finish(puzzle, space, &outcome, journal.elapsed_seconds(), &config, run)
+}
+
+/// Prints the head of the per-distance table (and the rows already finished, on a resume)
+/// and returns the progress bar.
+fn start_output(
+    puzzle: &Puzzle,
+    n_states: u64,
+    bytes: u64,
+    run: &RunArgs,
+    resume: Option<&Resume>,
+) -> Bar {
+    let bar = Bar::new(n_states, !run.quiet);
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(
             out,
             "# {} metric={} boards={} table_bytes={}",
-            args.puzzle.puzzle,
-            puzzle.metric,
-            n_states,
-            table.len_bytes()
+            puzzle.spec, puzzle.metric, n_states, bytes
         );
         let _ = writeln!(
             out,
@@ -126,34 +295,49 @@ fn search(
             "distance", "boards", "cumulative", "seconds"
         );
     }
-    bar.print_row(0, 1, 0.0);
-    let t0 = Instant::now();
-    let config = Config { threads, runs: !args.board_by_board };
-    let outcome = bfs::search_puzzle(puzzle, space, &table, &config, &bar)?;
-    let elapsed = t0.elapsed().as_secs_f64();
-    bar.finish();
+    match resume {
+        None => bar.print_row(0, 1, 0.0),
+        Some(r) => {
+            for (d, &n) in r.histogram.iter().enumerate() {
+                bar.print_row(d as u32, n, r.level_seconds.get(d).copied().unwrap_or(0.0));
+            }
+        }
+    }
+    bar
+}
+
+/// Prints a histogram as the per-distance table (for a table already complete).
+fn print_histogram_rows(histogram: &[u64]) {
+    let bar = Bar::new(histogram.iter().sum(), false);
+    for (d, &n) in histogram.iter().enumerate() {
+        bar.print_row(d as u32, n, 0.0);
+    }
+}
+
+/// Checks the outcome, writes the JSON and plot, prints the summary.
+fn finish(
+    puzzle: &Puzzle,
+    space: &StateSpace,
+    outcome: &Outcome,
+    elapsed: f64,
+    config: &Config,
+    run: &RunArgs,
+) -> anyhow::Result<i32> {
+    let n_states = space.n_states();
     if outcome.states() != n_states {
         bail!("internal error: the search reached {} of {n_states} ranks", outcome.states());
     }
-    if let Some((partial, dest)) = table_file {
-        table.flush()?;
-        drop(table);
-        std::fs::rename(partial, dest)
-            .with_context(|| format!("renaming {}", partial.display()))?;
-    }
-    let report = Report::new(
-        &args.puzzle.puzzle,
-        puzzle,
-        space,
-        &outcome,
-        elapsed,
-        threads,
-        table_bytes(n_states),
-    );
-    if let Some(path) = &args.json {
+    let spec = puzzle.spec.to_string();
+    let report =
+        Report::new(&spec, puzzle, space, outcome, elapsed, config.threads, table_bytes(n_states));
+    if let Some(path) = &run.json {
         write_json(path, &report)?;
     }
-    print_summary(&report)
+    if let Some(path) = &run.plot {
+        super::plot::write_plot(path, &report, run.log_scale)?;
+    }
+    print_summary(&report)?;
+    Ok(0)
 }
 
 fn partial_path(path: &Path) -> PathBuf {
@@ -177,6 +361,14 @@ fn print_summary(r: &Report) -> anyhow::Result<()> {
     writeln!(out, "# God's number: {} ({} antipodes)", r.gods_number, r.antipodes)?;
     for b in &r.antipode_boards {
         writeln!(out, "# antipode: {b}")?;
+    }
+    if let (Some(u), Some(total)) = (&r.unique_histogram, r.unique_total) {
+        let row: Vec<String> = u.iter().map(|n| n.to_string()).collect();
+        writeln!(
+            out,
+            "# unique shortest solutions: {total} boards; by distance: {}",
+            row.join(" ")
+        )?;
     }
     let rate = r.states as f64 / r.elapsed_seconds.max(1e-9);
     writeln!(out, "# {:.3} s, {:.3e} boards/s, {} threads", r.elapsed_seconds, rate, r.threads)?;

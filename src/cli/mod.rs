@@ -5,8 +5,10 @@
 mod bfs;
 mod check;
 mod info;
+mod plot;
 mod progress;
 mod sizes;
+mod table;
 mod verify;
 
 use std::io::Write;
@@ -29,8 +31,23 @@ enum Command {
     /// God's number and antipodes.
     ///
     /// Memory: two bits per reachable board (see `twirl info`), in RAM by default or in a
-    /// file with --table. The per-distance table goes to stdout; progress to stderr.
+    /// file with --table (resumable after a crash or Ctrl-C). The per-distance table goes to
+    /// stdout; progress to stderr. Exit code 130 when stopped by Ctrl-C.
     Bfs(bfs::BfsArgs),
+    /// Continue an interrupted `twirl bfs --table FILE` from its last checkpoint.
+    Resume(bfs::ResumeArgs),
+    /// The distance of a board (moves needed to solve it), read from a finished table file.
+    /// Exit code 1 if the board is unsolvable (with the reason), 2 if malformed.
+    Distance(table::DistanceArgs),
+    /// A shortest solution of a board, from a finished table file or (small puzzles) a table
+    /// built in memory; checked by applying it. First line: the moves.
+    Solve(table::SolveArgs),
+    /// Compress a finished table file with zstd, for archiving and sharing.
+    Export(table::ExportArgs),
+    /// Decompress an exported table, checking its header and checksum.
+    Import(table::ImportArgs),
+    /// Draw the distance histogram of a saved result (`twirl bfs --json`) as SVG.
+    Plot(plot::PlotArgs),
     /// Show a puzzle's moves, the orbits and constraints found in them, the number of
     /// reachable boards and the memory a search needs.
     Info(PuzzleArgs),
@@ -116,7 +133,13 @@ pub fn main() -> i32 {
         }
     };
     let result = match &cli.command {
-        Command::Bfs(args) => bfs::run(args).map(|()| 0),
+        Command::Bfs(args) => bfs::run(args),
+        Command::Resume(args) => bfs::run_resume(args),
+        Command::Distance(args) => table::run_distance(args),
+        Command::Solve(args) => table::run_solve(args),
+        Command::Export(args) => table::run_export(args).map(|()| 0),
+        Command::Import(args) => table::run_import(args).map(|()| 0),
+        Command::Plot(args) => plot::run(args).map(|()| 0),
         Command::Info(args) => info::run(args).map(|()| 0),
         Command::Check(args) => check::run_check(args).map(|solvable| if solvable { 0 } else { 1 }),
         Command::Order(args) => check::run_order(args).map(|()| 0),

@@ -1,18 +1,25 @@
-//! Where a table's bytes live: an anonymous memory map, or a file mapped into memory so a
-//! table can exceed RAM and outlive the process. The only `unsafe` of the crate lives here.
+//! Where a table's bytes live: an anonymous memory map, or a table file (see [`super::format`])
+//! whose body is mapped into memory so a table can exceed RAM and outlive the process. The only
+//! `unsafe` of the crate besides the SIMD paths lives here.
 
 use std::fs::{File, OpenOptions};
 use std::path::Path;
 use std::sync::atomic::AtomicU64;
 
-use memmap2::{MmapMut, MmapOptions};
+use memmap2::{Mmap, MmapMut, MmapOptions};
 
+use super::format::HEADER_BYTES;
 use crate::{Error, Result};
 
-/// A writable memory map holding a table body.
+/// A memory map holding a table body: writable, or read-only for lookups.
 pub struct Storage {
-    map: MmapMut,
-    _file: Option<File>,
+    map: Map,
+    file: Option<File>,
+}
+
+enum Map {
+    Writable(MmapMut),
+    ReadOnly(Mmap),
 }
 
 impl Storage {
@@ -24,10 +31,11 @@ impl Storage {
             .map_anon()
             .map_err(|e| Error::TooLarge(format!("cannot map {len_bytes} bytes of memory: {e}")))?;
         advise_huge_pages(&map);
-        Ok(Storage { map, _file: None })
+        Ok(Storage { map: Map::Writable(map), file: None })
     }
 
-    /// A new zero-filled file of `len_bytes` (replacing any file there), mapped shared.
+    /// A new file of `HEADER_BYTES + len_bytes` (replacing any file there) whose body, zero
+    /// filled, is mapped shared. The caller writes the header.
     pub fn create_file(path: &Path, len_bytes: u64) -> Result<Storage> {
         let len = map_len(len_bytes)?;
         let file = OpenOptions::new()
@@ -37,34 +45,87 @@ impl Storage {
             .truncate(true)
             .open(path)
             .map_err(|e| Error::io(path, e))?;
-        file.set_len(len as u64).map_err(|e| Error::io(path, e))?;
-        // SAFETY: the file was just created by us and is not resized while mapped; other
-        // processes modifying it concurrently is outside what twirl supports.
-        let map = unsafe { MmapOptions::new().len(len).map_mut(&file) }
+        file.set_len(HEADER_BYTES + len as u64).map_err(|e| Error::io(path, e))?;
+        Storage::map_file(file, path, len, true)
+    }
+
+    /// Maps the body of an existing table file of the right length.
+    pub fn open_file(path: &Path, len_bytes: u64, writable: bool) -> Result<Storage> {
+        let len = map_len(len_bytes)?;
+        let file = OpenOptions::new()
+            .read(true)
+            .write(writable)
+            .open(path)
             .map_err(|e| Error::io(path, e))?;
-        Ok(Storage { map, _file: Some(file) })
+        let actual = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        let expected = HEADER_BYTES + len as u64;
+        if actual != expected {
+            return Err(Error::BadTable {
+                path: path.into(),
+                reason: format!(
+                    "the file has {actual} bytes but its header describes {expected} \
+                     (truncated or damaged)"
+                ),
+            });
+        }
+        Storage::map_file(file, path, len, writable)
+    }
+
+    fn map_file(file: File, path: &Path, len: usize, writable: bool) -> Result<Storage> {
+        let mut options = MmapOptions::new();
+        options.offset(HEADER_BYTES).len(len);
+        // SAFETY: the file is twirl's own table; it is not resized while mapped, and other
+        // processes modifying it concurrently is outside what twirl supports.
+        let map = unsafe {
+            if writable {
+                options.map_mut(&file).map(Map::Writable)
+            } else {
+                options.map(&file).map(Map::ReadOnly)
+            }
+        }
+        .map_err(|e| Error::io(path, e))?;
+        Ok(Storage { map, file: Some(file) })
     }
 
     /// Length in bytes (a multiple of 8).
     pub fn len_bytes(&self) -> usize {
-        self.map.len()
+        self.bytes().len()
     }
 
-    /// The bytes as 64-bit words for shared atomic access.
+    /// The bytes. Only for reading while no search writes to the table (checksums, export).
+    pub fn bytes(&self) -> &[u8] {
+        match &self.map {
+            Map::Writable(m) => m,
+            Map::ReadOnly(m) => m,
+        }
+    }
+
+    /// Whether the map may be written.
+    pub fn is_writable(&self) -> bool {
+        matches!(self.map, Map::Writable(_))
+    }
+
+    /// The bytes as 64-bit words for shared atomic access (loads only, if read-only).
     #[inline(always)]
     pub fn words(&self) -> &[AtomicU64] {
-        let ptr = self.map.as_ptr() as *const AtomicU64;
+        let bytes = self.bytes();
         // SAFETY: the map is page-aligned (so 8-byte aligned), its length is a multiple of 8,
         // it lives as long as `self`, and all access through the returned slice is atomic.
-        unsafe { std::slice::from_raw_parts(ptr, self.map.len() / 8) }
+        // A read-only map is only ever loaded from (`DistanceTable` never writes to one).
+        unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const AtomicU64, bytes.len() / 8) }
     }
 
-    /// Writes dirty pages of a file-backed map to disk.
+    /// Writes dirty pages of a file-backed map to disk and waits for them (msync).
     pub fn flush(&self) -> Result<()> {
-        if self._file.is_some() {
-            self.map.flush().map_err(|e| Error::io("table", e))?;
+        if let (Map::Writable(m), Some(_)) = (&self.map, &self.file) {
+            m.flush().map_err(|e| Error::io("table", e))?;
         }
         Ok(())
+    }
+
+    /// The file behind the map, if any.
+    pub fn file(&self) -> Option<&File> {
+        self.file.as_ref()
     }
 }
 

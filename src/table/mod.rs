@@ -6,12 +6,19 @@
 //! rank `r` in bits `2*(r % 32)..` of word `r / 32`. Cells past the last rank are filled
 //! with [`PADDING`] so they never look unseen; since that is also a distance mark, readers
 //! looking for a mark mask them with [`DistanceTable::valid_cells`].
+//!
+//! A search counting unique shortest solutions (`--unique`) keeps two more bits per rank after
+//! the marks, 64 ranks per word: *multi* (the board has two or more shortest solutions) and
+//! *fresh* (the board was found in the level under way; see [`crate::bfs`]).
 
 pub mod file;
+pub mod format;
+pub mod stored;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use file::Storage;
+pub use stored::TableFile;
 
 /// The mark of a board not reached yet.
 pub const UNSEEN: u8 = 0;
@@ -26,15 +33,26 @@ pub fn mark_of(distance: u32) -> u8 {
     (distance % 3) as u8 + 1
 }
 
-/// Two bits per rank.
+/// Two bits per rank, and optionally the multi and fresh bits.
 pub struct DistanceTable {
     storage: Storage,
     n_states: u64,
+    unique: bool,
 }
 
 /// Bytes a table of `n_states` cells needs.
 pub fn table_bytes(n_states: u64) -> u64 {
     n_states.div_ceil(CELLS_PER_WORD) * 8
+}
+
+/// Bytes of the multi and fresh bits of `n_states` ranks.
+pub fn unique_bytes(n_states: u64) -> u64 {
+    2 * bit_words(n_states) as u64 * 8
+}
+
+/// Words of a one-bit-per-rank array.
+fn bit_words(n_states: u64) -> usize {
+    n_states.div_ceil(64) as usize
 }
 
 /// Every low bit of the 32 cells of a word.
@@ -49,10 +67,10 @@ pub fn cells_equal(word: u64, mark: u8) -> u64 {
 }
 
 impl DistanceTable {
-    /// A table over the given storage (zero-filled: every cell unseen).
-    pub fn new(storage: Storage, n_states: u64) -> DistanceTable {
-        assert!(storage.len_bytes() as u64 >= table_bytes(n_states));
-        let t = DistanceTable { storage, n_states };
+    /// A new table over zero-filled storage (every cell unseen); `unique`: the storage also
+    /// holds the multi and fresh bits.
+    pub fn new(storage: Storage, n_states: u64, unique: bool) -> DistanceTable {
+        let t = DistanceTable::attach(storage, n_states, unique);
         let words = t.words();
         let tail = n_states % CELLS_PER_WORD;
         if tail != 0 {
@@ -63,9 +81,61 @@ impl DistanceTable {
         t
     }
 
+    /// A table over storage that already holds one (a table file being resumed or read).
+    pub fn attach(storage: Storage, n_states: u64, unique: bool) -> DistanceTable {
+        let needed = table_bytes(n_states) + if unique { unique_bytes(n_states) } else { 0 };
+        assert!(storage.len_bytes() as u64 >= needed);
+        DistanceTable { storage, n_states, unique }
+    }
+
     /// A table in anonymous memory.
     pub fn in_memory(n_states: u64) -> crate::Result<DistanceTable> {
-        Ok(DistanceTable::new(Storage::anonymous(table_bytes(n_states))?, n_states))
+        Ok(DistanceTable::new(Storage::anonymous(table_bytes(n_states))?, n_states, false))
+    }
+
+    /// A table with multi and fresh bits in anonymous memory.
+    pub fn in_memory_unique(n_states: u64) -> crate::Result<DistanceTable> {
+        let bytes = table_bytes(n_states) + unique_bytes(n_states);
+        Ok(DistanceTable::new(Storage::anonymous(bytes)?, n_states, true))
+    }
+
+    /// Whether the table keeps the multi and fresh bits.
+    pub fn has_unique_bits(&self) -> bool {
+        self.unique
+    }
+
+    /// The storage (for flushing, checksums and export).
+    pub fn storage(&self) -> &Storage {
+        &self.storage
+    }
+
+    /// Bytes in use: the marks, and the multi and fresh bits if kept.
+    pub fn used_bytes(&self) -> &[u8] {
+        let n =
+            table_bytes(self.n_states) + if self.unique { unique_bytes(self.n_states) } else { 0 };
+        &self.storage.bytes()[..n as usize]
+    }
+
+    /// The multi bits: one per rank, set when the board has two or more shortest solutions.
+    #[inline(always)]
+    pub fn multi_words(&self) -> &[AtomicU64] {
+        assert!(self.unique, "this table keeps no unique-solution bits");
+        let start = self.n_words();
+        &self.storage.words()[start..start + bit_words(self.n_states)]
+    }
+
+    /// The fresh bits: one per rank, set for boards found in the level under way.
+    #[inline(always)]
+    pub fn fresh_words(&self) -> &[AtomicU64] {
+        assert!(self.unique, "this table keeps no unique-solution bits");
+        let start = self.n_words() + bit_words(self.n_states);
+        &self.storage.words()[start..start + bit_words(self.n_states)]
+    }
+
+    /// Whether a board has two or more shortest solutions (tables with unique bits).
+    #[inline(always)]
+    pub fn is_multi(&self, rank: u64) -> bool {
+        bit_of(self.multi_words(), rank)
     }
 
     /// Number of ranks.
@@ -78,7 +148,8 @@ impl DistanceTable {
         table_bytes(self.n_states)
     }
 
-    /// The words, for shared atomic access.
+    /// The words, for shared atomic access. With unique bits the slice runs on past the
+    /// marks (into the multi and fresh words): index it by mark word only.
     #[inline(always)]
     pub fn words(&self) -> &[AtomicU64] {
         self.storage.words()
@@ -133,8 +204,7 @@ impl DistanceTable {
     /// Counts the cells holding each mark (index = mark).
     pub fn count_marks(&self) -> [u64; 4] {
         use rayon::prelude::*;
-        let mut counts = self
-            .words()
+        let mut counts = self.words()[..self.n_words()]
             .par_chunks(1 << 16)
             .map(|chunk| {
                 let mut c = [0u64; 4];
@@ -157,6 +227,33 @@ impl DistanceTable {
     }
 }
 
+/// Bit `rank` of a one-bit-per-rank array.
+#[inline(always)]
+pub fn bit_of(words: &[AtomicU64], rank: u64) -> bool {
+    (words[(rank / 64) as usize].load(Ordering::Relaxed) >> (rank % 64)) & 1 == 1
+}
+
+/// Sets bit `rank`; returns whether it was set before.
+#[inline(always)]
+pub fn set_bit(words: &[AtomicU64], rank: u64) -> bool {
+    let bit = 1u64 << (rank % 64);
+    words[(rank / 64) as usize].fetch_or(bit, Ordering::Relaxed) & bit != 0
+}
+
+/// The bits of the 32 ranks of mark word `w` in a one-bit array, moved to the low bits of
+/// their 2-bit cells (to combine with [`cells_equal`]).
+#[inline(always)]
+pub fn spread_bits(words: &[AtomicU64], w: usize) -> u64 {
+    let half = (words[w / 2].load(Ordering::Relaxed) >> (32 * (w % 2))) & 0xFFFF_FFFF;
+    // Interleave a zero after every bit: 32 bits -> the even bits of 64.
+    let mut x = half;
+    x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
+    x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF;
+    x = (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    x = (x | (x << 2)) & 0x3333_3333_3333_3333;
+    (x | (x << 1)) & LOW_BITS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +272,21 @@ mod tests {
         let c = t.count_marks();
         assert_eq!(c.iter().sum::<u64>(), 70);
         assert_eq!(c[0], 64);
+    }
+
+    #[test]
+    fn unique_bits_line_up_with_cells() {
+        let t = DistanceTable::in_memory_unique(100).unwrap();
+        for r in [0u64, 31, 32, 63, 64, 99] {
+            assert!(!set_bit(t.multi_words(), r));
+            assert!(set_bit(t.multi_words(), r));
+            assert!(t.is_multi(r));
+        }
+        assert!(!t.is_multi(1));
+        assert!(!bit_of(t.fresh_words(), 0));
+        // Word 1 of the marks holds ranks 32..63: cells 0 and 31 of it.
+        assert_eq!(spread_bits(t.multi_words(), 1), 1 | 1 << 62);
+        assert_eq!(spread_bits(t.multi_words(), 3), 1 << 6);
     }
 
     #[test]

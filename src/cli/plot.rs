@@ -1,0 +1,47 @@
+//! `twirl plot` and `--plot`: the distance histogram of a result as an SVG picture.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::Args;
+
+use twirl::plot::histogram_svg;
+use twirl::report::Report;
+
+/// Arguments of `twirl plot`.
+#[derive(Args)]
+pub struct PlotArgs {
+    /// A result written by `twirl bfs --json`.
+    #[arg(value_name = "RESULT.json")]
+    result: PathBuf,
+    /// The picture to write (default: the result's name with .svg).
+    #[arg(long, short, value_name = "FILE.svg")]
+    output: Option<PathBuf>,
+    /// Logarithmic count axis.
+    #[arg(long)]
+    log_scale: bool,
+}
+
+/// Runs `twirl plot`.
+pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.result)
+        .with_context(|| format!("reading {}", args.result.display()))?;
+    let report: Report = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a twirl result", args.result.display()))?;
+    if report.histogram.is_empty() {
+        bail!("{} has an empty histogram", args.result.display());
+    }
+    let out = args.output.clone().unwrap_or_else(|| args.result.with_extension("svg"));
+    write_plot(&out, &report, args.log_scale)?;
+    println!("{}", out.display());
+    Ok(())
+}
+
+/// Writes the histogram picture of a result.
+pub fn write_plot(path: &Path, report: &Report, log: bool) -> anyhow::Result<()> {
+    if path.extension().and_then(|e| e.to_str()) != Some("svg") {
+        bail!("{}: plots are written as SVG; name the file *.svg", path.display());
+    }
+    std::fs::write(path, histogram_svg(report, log))
+        .with_context(|| format!("writing {}", path.display()))
+}

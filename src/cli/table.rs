@@ -1,0 +1,273 @@
+//! Commands on finished tables: `distance` and `solve` (lookups and shortest solutions),
+//! `export` and `import` (zstd archives).
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::Args;
+
+use twirl::bfs::{self, Config, NoProgress};
+use twirl::group::solvable::{Checker, Verdict};
+use twirl::optimal;
+use twirl::puzzle::{Board, Puzzle};
+use twirl::rank::StateSpace;
+use twirl::table::format::{HEADER_BYTES, Header};
+use twirl::table::{DistanceTable, TableFile, mark_of, table_bytes};
+
+use super::PuzzleArgs;
+use super::sizes::{available_memory, human};
+
+/// Arguments of `twirl distance`.
+#[derive(Args)]
+pub struct DistanceArgs {
+    /// A finished table file (`twirl bfs PUZZLE --table FILE`).
+    #[arg(value_name = "TABLE")]
+    table: PathBuf,
+    /// The board, rows separated by `/` (quote it).
+    #[arg(value_name = "BOARD")]
+    board: String,
+}
+
+/// Arguments of `twirl solve`.
+#[derive(Args)]
+pub struct SolveArgs {
+    /// A finished table file, or a puzzle (`nrp:3x3:2`): then its table is built in memory
+    /// first (small puzzles).
+    #[arg(value_name = "TABLE|PUZZLE")]
+    source: String,
+    /// The board, rows separated by `/` (quote it).
+    #[arg(value_name = "BOARD")]
+    board: String,
+    /// With a puzzle: which moves count as one (qtm, htm, cw).
+    #[arg(long, value_name = "METRIC")]
+    metric: Option<String>,
+    /// With a puzzle: NRP tiles turn with their block.
+    #[arg(long)]
+    orient: bool,
+}
+
+/// Arguments of `twirl export`.
+#[derive(Args)]
+pub struct ExportArgs {
+    /// A finished table file.
+    #[arg(value_name = "TABLE")]
+    table: PathBuf,
+    /// The archive to write (zstd).
+    #[arg(value_name = "OUT.zst")]
+    output: PathBuf,
+    /// zstd level (1 fast .. 19 small).
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=19))]
+    level: i32,
+}
+
+/// Arguments of `twirl import`.
+#[derive(Args)]
+pub struct ImportArgs {
+    /// An archive written by `twirl export`.
+    #[arg(value_name = "IN.zst")]
+    input: PathBuf,
+    /// The table file to write.
+    #[arg(value_name = "TABLE")]
+    table: PathBuf,
+}
+
+/// A finished table with its puzzle and ranking.
+struct Loaded {
+    puzzle: Puzzle,
+    space: StateSpace,
+    table: DistanceTable,
+}
+
+fn load_file(path: &Path) -> anyhow::Result<Loaded> {
+    let file = TableFile::open_finished(path)?;
+    let puzzle = file.puzzle()?;
+    let space = StateSpace::build(&puzzle)?;
+    if space.n_states() != file.header.n_states {
+        bail!(
+            "{}: the table has {} boards, the puzzle {}",
+            path.display(),
+            file.header.n_states,
+            space.n_states()
+        );
+    }
+    Ok(Loaded { puzzle, space, table: file.table })
+}
+
+/// Builds the table of a small puzzle in memory.
+fn load_in_memory(puzzle: Puzzle) -> anyhow::Result<Loaded> {
+    let space = StateSpace::build(&puzzle)?;
+    let bytes = table_bytes(space.n_states());
+    if let Some(free) = available_memory().filter(|&m| bytes > m / 2) {
+        bail!(
+            "the table of {} needs {} (memory available: {}); build it once with \
+             `twirl bfs {} --table FILE` and solve from the file",
+            puzzle.spec,
+            human(bytes),
+            human(free),
+            puzzle.spec
+        );
+    }
+    let table = DistanceTable::in_memory(space.n_states())?;
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    bfs::search_puzzle(&puzzle, &space, &table, &Config::new(threads), &NoProgress)?;
+    Ok(Loaded { puzzle, space, table })
+}
+
+/// The board, or why it cannot be looked up: malformed (an error, exit 2) or unsolvable
+/// (`Ok(Err(reasons))`, exit 1).
+fn read_board(l: &Loaded, text: &str) -> anyhow::Result<Result<(Board, u64), Vec<String>>> {
+    let board = l.puzzle.parse_board(text)?;
+    match l.space.rank_board(&board) {
+        Ok(rank) => Ok(Ok((board, rank))),
+        Err(_) => match Checker::new(&l.puzzle)?.check(&board) {
+            Verdict::Unsolvable(reasons) => Ok(Err(reasons)),
+            Verdict::Solvable => bail!("internal error: a solvable board has no rank"),
+        },
+    }
+}
+
+/// Says why a board has no solution; exit code 1, as `twirl check`.
+fn report_unsolvable(text: &str, reasons: &[String]) -> anyhow::Result<i32> {
+    let mut err = std::io::stderr().lock();
+    writeln!(err, "twirl: unsolvable board: {text}")?;
+    for r in reasons {
+        writeln!(err, "  because {r}")?;
+    }
+    Ok(1)
+}
+
+/// Runs `twirl distance`; returns the exit code.
+pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
+    let l = load_file(&args.table)?;
+    let (board, rank) = match read_board(&l, &args.board)? {
+        Ok(found) => found,
+        Err(reasons) => return report_unsolvable(&args.board, &reasons),
+    };
+    let moves = optimal::solve(&l.puzzle, &l.space, &l.table, &board)?;
+    // The descent's length is the distance; the mark must agree with it.
+    if l.table.get(rank) != mark_of(moves.len() as u32) {
+        bail!("internal error: the table's mark disagrees with the descent");
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", moves.len())?;
+    if l.table.has_unique_bits() {
+        let how = if l.table.is_multi(rank) { "two or more" } else { "exactly one" };
+        writeln!(out, "# shortest solutions: {how}")?;
+    }
+    Ok(0)
+}
+
+/// Runs `twirl solve`; returns the exit code.
+pub fn run_solve(args: &SolveArgs) -> anyhow::Result<i32> {
+    let is_puzzle = args.source.starts_with("nrp:") || args.source.starts_with("spin:");
+    let l = if is_puzzle {
+        let p = PuzzleArgs {
+            puzzle: args.source.clone(),
+            metric: args.metric.clone(),
+            orient: args.orient,
+        };
+        load_in_memory(p.puzzle()?)?
+    } else {
+        if args.metric.is_some() || args.orient {
+            bail!("--metric and --orient go with a puzzle; a table file records its own");
+        }
+        load_file(Path::new(&args.source))?
+    };
+    let (board, _) = match read_board(&l, &args.board)? {
+        Ok(found) => found,
+        Err(reasons) => return report_unsolvable(&args.board, &reasons),
+    };
+    let moves = optimal::solve(&l.puzzle, &l.space, &l.table, &board)?;
+    // Check by applying it.
+    let mut b = board.clone();
+    for &m in &moves {
+        b = l.puzzle.apply(&b, &l.puzzle.moves[m]);
+    }
+    if b != l.puzzle.solved() {
+        bail!("internal error: the solution found does not solve the board");
+    }
+    let names: Vec<&str> = moves.iter().map(|&m| l.puzzle.moves[m].name.as_str()).collect();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", names.join(" "))?;
+    writeln!(
+        out,
+        "# {} moves ({} metric), shortest; checked: it solves {}",
+        moves.len(),
+        l.puzzle.metric,
+        l.puzzle.format_board(&board)
+    )?;
+    Ok(0)
+}
+
+/// Runs `twirl export`.
+pub fn run_export(args: &ExportArgs) -> anyhow::Result<()> {
+    let file = TableFile::open_finished(&args.table)?;
+    let tmp = with_suffix(&args.output, ".partial");
+    let out = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    let mut enc = zstd::Encoder::new(std::io::BufWriter::new(out), args.level)?;
+    let threads = std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1);
+    enc.multithread(threads)?;
+    enc.write_all(&file.header.encode()?)?;
+    enc.write_all(file.table.storage().bytes())?;
+    let out = enc.finish()?.into_inner().map_err(|e| e.into_error())?;
+    out.sync_all()?;
+    std::fs::rename(&tmp, &args.output)
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    let size = std::fs::metadata(&args.output)?.len();
+    println!(
+        "{}: {} -> {} ({:.1}x)",
+        args.output.display(),
+        human(file.header.file_bytes()),
+        human(size),
+        file.header.file_bytes() as f64 / size.max(1) as f64
+    );
+    Ok(())
+}
+
+/// Runs `twirl import`: decompresses to TABLE.partial, checks the header and checksum, renames.
+pub fn run_import(args: &ImportArgs) -> anyhow::Result<()> {
+    if args.table.exists() {
+        bail!("{} exists; remove it or choose another name", args.table.display());
+    }
+    let input = std::fs::File::open(&args.input)
+        .with_context(|| format!("opening {}", args.input.display()))?;
+    let mut dec = zstd::Decoder::new(input)
+        .with_context(|| format!("{} is not a zstd archive", args.input.display()))?;
+    let mut head = vec![0u8; HEADER_BYTES as usize];
+    dec.read_exact(&mut head)
+        .with_context(|| format!("{}: not a twirl table archive", args.input.display()))?;
+    let header = Header::read_from(&mut &head[..], &args.input)?;
+    let tmp = with_suffix(&args.table, ".partial");
+    let result = (|| -> anyhow::Result<()> {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        out.write_all(&head)?;
+        let copied = std::io::copy(&mut dec, &mut out)
+            .with_context(|| format!("decompressing {}", args.input.display()))?;
+        if copied != header.body_bytes + header.unique_bytes {
+            bail!("{}: the archive is truncated or damaged", args.input.display());
+        }
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        TableFile::open_finished(&tmp)?;
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    std::fs::rename(&tmp, &args.table)?;
+    println!(
+        "{}: {} {}, {} boards, checksum verified",
+        args.table.display(),
+        header.puzzle,
+        header.metric,
+        header.n_states
+    );
+    Ok(())
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}

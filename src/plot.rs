@@ -1,0 +1,227 @@
+//! Pictures of results: the distance histogram as an SVG bar chart, written by hand (a few
+//! dozen elements; no drawing library needed).
+
+use std::fmt::Write;
+
+use crate::report::Report;
+
+const WIDTH: f64 = 820.0;
+const HEIGHT: f64 = 500.0;
+const LEFT: f64 = 80.0;
+const RIGHT: f64 = 20.0;
+const TOP: f64 = 60.0;
+const BOTTOM: f64 = 60.0;
+
+/// The histogram of a result as an SVG document: one bar per distance, titled with the puzzle
+/// and metric; with a unique-solution histogram, its bars drawn inside. `log`: logarithmic
+/// count axis (every count at least 1 shows).
+pub fn histogram_svg(report: &Report, log: bool) -> String {
+    let hist = &report.histogram;
+    let max = hist.iter().copied().max().unwrap_or(1).max(1);
+    let (plot_w, plot_h) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
+    let axis = Axis::new(max, log);
+    let y = |count: u64| TOP + plot_h * (1.0 - axis.fraction(count));
+    let slot = plot_w / hist.len() as f64;
+    let bar_w = (slot * 0.8).max(1.0);
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">
+<rect width="100%" height="100%" fill="white"/>
+<text x="{}" y="24" text-anchor="middle" font-size="17" font-weight="bold">{}</text>
+<text x="{}" y="44" text-anchor="middle" fill="#444">{}</text>
+"##,
+        WIDTH / 2.0,
+        escape(&format!("{} ({} metric): boards at each distance", report.puzzle, report.metric)),
+        WIDTH / 2.0,
+        escape(&format!(
+            "{} boards, God's number {} ({} antipodes){}",
+            group_digits(report.states),
+            report.gods_number,
+            group_digits(report.antipodes),
+            if log { ", log scale" } else { "" }
+        )),
+    );
+    for (value, label) in axis.ticks() {
+        let ty = y(value);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{LEFT}" x2="{}" y1="{ty:.1}" y2="{ty:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" text-anchor="end">{label}</text>"##,
+            WIDTH - RIGHT,
+            LEFT - 6.0,
+            ty + 4.0
+        );
+    }
+    let label_every = (hist.len() as f64 / 30.0).ceil().max(1.0) as usize;
+    for (d, &count) in hist.iter().enumerate() {
+        let x = LEFT + slot * d as f64 + (slot - bar_w) / 2.0;
+        let top = y(count);
+        let _ = writeln!(
+            s,
+            r##"<rect x="{x:.1}" y="{top:.1}" width="{bar_w:.1}" height="{:.1}" fill="#4a7ab5"><title>distance {d}: {} boards</title></rect>"##,
+            TOP + plot_h - top,
+            group_digits(count)
+        );
+        if let Some(u) = report.unique_histogram.as_ref().and_then(|u| u.get(d)).filter(|&&u| u > 0)
+        {
+            let ut = y(*u);
+            let _ = writeln!(
+                s,
+                r##"<rect x="{:.1}" y="{ut:.1}" width="{:.1}" height="{:.1}" fill="#e08a2c"><title>distance {d}: {} with one shortest solution</title></rect>"##,
+                x + bar_w * 0.25,
+                bar_w * 0.5,
+                TOP + plot_h - ut,
+                group_digits(*u)
+            );
+        }
+        if d % label_every == 0 {
+            let _ = writeln!(
+                s,
+                r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{d}</text>"#,
+                x + bar_w / 2.0,
+                TOP + plot_h + 16.0
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        r##"<line x1="{LEFT}" x2="{}" y1="{:.1}" y2="{:.1}" stroke="#222"/>
+<text x="{}" y="{}" text-anchor="middle">distance (moves to solve)</text>
+<text transform="translate(18 {}) rotate(-90)" text-anchor="middle">boards</text>"##,
+        WIDTH - RIGHT,
+        TOP + plot_h,
+        TOP + plot_h,
+        LEFT + plot_w / 2.0,
+        HEIGHT - 18.0,
+        TOP + plot_h / 2.0
+    );
+    if report.unique_histogram.is_some() {
+        let _ = writeln!(
+            s,
+            r##"<rect x="{}" y="54" width="12" height="12" fill="#e08a2c"/><text x="{}" y="64" text-anchor="end">one shortest solution ({} boards)</text>"##,
+            WIDTH - RIGHT - 12.0,
+            WIDTH - RIGHT - 16.0,
+            group_digits(report.unique_total.unwrap_or(0))
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The count axis: linear from 0, or logarithmic from 1.
+struct Axis {
+    max: f64,
+    log: bool,
+}
+
+impl Axis {
+    fn new(max: u64, log: bool) -> Axis {
+        let max = if log {
+            10f64.powi((max as f64).log10().ceil().max(1.0) as i32)
+        } else {
+            let step = nice_step(max as f64 / 5.0);
+            (max as f64 / step).ceil() * step
+        };
+        Axis { max, log }
+    }
+
+    /// Height of a count as a fraction of the axis.
+    fn fraction(&self, count: u64) -> f64 {
+        if self.log {
+            if count == 0 { 0.0 } else { (count as f64).log10() / self.max.log10() }
+        } else {
+            count as f64 / self.max
+        }
+    }
+
+    fn ticks(&self) -> Vec<(u64, String)> {
+        if self.log {
+            (0..=self.max.log10().round() as u32)
+                .map(|e| (10u64.pow(e), compact(10u64.pow(e))))
+                .collect()
+        } else {
+            let step = nice_step(self.max / 5.0);
+            (0..=(self.max / step).round() as u64)
+                .map(|i| ((i as f64 * step) as u64, compact((i as f64 * step) as u64)))
+                .collect()
+        }
+    }
+}
+
+/// 1, 2 or 5 times a power of ten, at least `raw`.
+fn nice_step(raw: f64) -> f64 {
+    let p = 10f64.powf(raw.max(1.0).log10().floor());
+    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * p).find(|&s| s >= raw).unwrap_or(10.0 * p)
+}
+
+/// `950`, `12k`, `3.5M`, `1.2G`.
+fn compact(n: u64) -> String {
+    for (unit, div) in [("G", 1e9), ("M", 1e6), ("k", 1e3)] {
+        if n as f64 >= div {
+            let v = n as f64 / div;
+            return if v.fract() == 0.0 { format!("{v}{unit}") } else { format!("{v:.1}{unit}") };
+        }
+    }
+    n.to_string()
+}
+
+/// `479,001,600`.
+pub fn group_digits(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report() -> Report {
+        Report {
+            puzzle: "nrp:2x3:2".into(),
+            metric: "qtm".into(),
+            states: 120,
+            gods_number: 7,
+            histogram: vec![1, 4, 10, 22, 42, 33, 7, 1],
+            antipodes: 1,
+            antipode_boards: vec![],
+            elapsed_seconds: 0.0,
+            threads: 1,
+            table_bytes: 32,
+            unique_histogram: None,
+            unique_total: None,
+        }
+    }
+
+    #[test]
+    fn one_bar_per_distance_with_axes() {
+        let svg = histogram_svg(&report(), false);
+        assert_eq!(svg.matches("<rect x=").count(), 8);
+        assert!(svg.contains("nrp:2x3:2 (qtm metric)"));
+        assert!(svg.contains("God's number 7"));
+        // Linear axis 0..50 in steps of 10.
+        assert!(svg.contains(">50</text>") && svg.contains(">0</text>"));
+        let log = histogram_svg(&report(), true);
+        assert!(log.contains(">100</text>") && log.contains("log scale"));
+    }
+
+    #[test]
+    fn number_formats() {
+        assert_eq!(group_digits(479_001_600), "479,001,600");
+        assert_eq!(group_digits(12), "12");
+        assert_eq!(compact(3_500_000), "3.5M");
+        assert_eq!(compact(20_000), "20k");
+        assert_eq!(nice_step(8.4), 10.0);
+        assert_eq!(nice_step(130.0), 200.0);
+    }
+}
