@@ -14,6 +14,7 @@
 //! - [`bfs`]: the parallel level-synchronous search.
 //! - [`report`]: the result of a search as data (histogram, God's number, antipodes).
 //! - [`verify`]: published statements checked against exact group orders.
+//! - [`solvers`]: constructive solvers (Y. Lee's staged solver), run exactly as published.
 //!
 //! ## Example
 //! ```
@@ -38,6 +39,7 @@ pub mod group;
 pub mod puzzle;
 pub mod rank;
 pub mod report;
+pub mod solvers;
 pub mod table;
 pub mod verify;
 
