@@ -311,8 +311,13 @@ pub enum LeeError {
     },
 }
 
+/// The twirl board holding `cells`, every tile upright.
+fn board_of(cells: &Cells) -> Board {
+    Board { tiles: cells.to_vec(), orient: vec![0; 9] }
+}
+
 fn format_cells(cells: &Cells) -> String {
-    Board { tiles: cells.to_vec(), orient: vec![0; 9] }.format(3, BoardStyle::Plain)
+    board_of(cells).format(3, BoardStyle::Plain)
 }
 
 fn cells_of(board: &Board) -> Result<Cells, LeeError> {
@@ -468,8 +473,7 @@ impl Tally {
     fn add(mut self, rank: u64) -> Tally {
         let cells = unrank(rank);
         self.boards += 1;
-        let board = Board { tiles: cells.to_vec(), orient: vec![0; 9] };
-        match solve(&board) {
+        match solve(&board_of(&cells)) {
             Err(e) => {
                 if self.failures.len() < MAX_FAILURES_KEPT {
                     self.failures.push((rank, format_cells(&cells), e.to_string()));
@@ -594,7 +598,7 @@ mod tests {
         assert_eq!(p.moves.len(), 4);
         for rank in (0..N_BOARDS).step_by(997) {
             let cells = unrank(rank);
-            let start = Board { tiles: cells.to_vec(), orient: vec![0; 9] };
+            let start = board_of(&cells);
             for b in Block::ALL {
                 let mut mine = cells;
                 b.turn(&mut mine);
@@ -748,7 +752,7 @@ mod tests {
         let bad: Vec<u64> = (0..N_BOARDS)
             .into_par_iter()
             .filter(|&rank| {
-                let start = Board { tiles: unrank(rank).to_vec(), orient: vec![0; 9] };
+                let start = board_of(&unrank(rank));
                 let solution = solve(&start).unwrap();
                 apply_nrp(&p, &moves, &start, &solution.turns()) != solved
             })
