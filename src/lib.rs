@@ -17,6 +17,7 @@
 //! - [`plot`]: the distance histogram as an SVG picture.
 //! - [`report`]: the result of a search as data (histogram, God's number, antipodes).
 //! - [`verify`]: published statements checked against exact group orders.
+//! - [`solvers`]: constructive solvers (Y. Lee's staged solver), run exactly as published.
 //!
 //! ## Example
 //! ```
@@ -44,6 +45,7 @@ pub mod plot;
 pub mod puzzle;
 pub mod rank;
 pub mod report;
+pub mod solvers;
 pub mod table;
 pub mod verify;
 

@@ -1,0 +1,13 @@
+//! Constructive solvers: published step-by-step strategies, run exactly as written.
+//!
+//! A search ([`crate::bfs`]) finds the distance of every board; a constructive solver instead
+//! follows a fixed recipe ("place 1, then 2, ...") and yields *some* solution. twirl runs such
+//! recipes as their authors published them, on every board, so that their claims (the boards
+//! they solve, the number of moves they need) can be checked against the exact searches.
+//!
+//! - [`lee`]: Y. Lee's eight-stage solver for the 3x3 "Rotation" puzzle (NRP (3,3,2),
+//!   clockwise turns only).
+//!
+//! More published solvers are on the roadmap.
+
+pub mod lee;
