@@ -15,7 +15,7 @@ pub struct CheckArgs {
     #[command(flatten)]
     puzzle: PuzzleArgs,
     /// The board, rows separated by `/`: "4 1 3 / 6 2 9 / 7 5 8" (quote it).
-    #[arg(value_name = "BOARD")]
+    #[arg(value_name = "BOARD", allow_hyphen_values = true)]
     board: String,
 }
 

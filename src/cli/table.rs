@@ -25,7 +25,7 @@ pub struct DistanceArgs {
     #[arg(value_name = "TABLE")]
     table: PathBuf,
     /// The board, rows separated by `/` (quote it).
-    #[arg(value_name = "BOARD")]
+    #[arg(value_name = "BOARD", allow_hyphen_values = true)]
     board: String,
 }
 
@@ -37,7 +37,7 @@ pub struct SolveArgs {
     #[arg(value_name = "TABLE|PUZZLE")]
     source: String,
     /// The board, rows separated by `/` (quote it).
-    #[arg(value_name = "BOARD")]
+    #[arg(value_name = "BOARD", allow_hyphen_values = true)]
     board: String,
     /// With a puzzle: which moves count as one (qtm, htm, cw).
     #[arg(long, value_name = "METRIC")]
