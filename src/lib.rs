@@ -6,14 +6,18 @@
 //! orientation and restricted move sets.
 //!
 //! ## Module map
-//! - [`puzzle`]: boards, moves and the puzzle specs (`nrp:3x3:2`, `spin:3x3:1x1,1x2`).
+//! - [`puzzle`]: boards, moves and the puzzle specs (`nrp:3x3:2`, `spin:3x3:1x1,1x2`), and
+//!   move sequences as the sources write them (`X Y^-1 X^-1 Y Z`, `R2C3'`, `[1,6] [2,5]`).
 //! - [`group`]: invariants of the moves (orbits, tied orientation, parity and
-//!   orientation-sum couplings) and stabilizer chains (exact group orders, membership).
+//!   orientation-sum couplings), stabilizer chains (exact group orders, membership) and the
+//!   cycle structure of one element.
 //! - [`rank`]: dense ranks of the reachable boards.
 //! - [`table`]: the 2-bit distance table in a memory map.
 //! - [`bfs`]: the parallel level-synchronous search.
 //! - [`report`]: the result of a search as data (histogram, God's number, antipodes).
 //! - [`verify`]: published statements checked against exact group orders.
+//! - [`claims`]: published statements about move sequences (3-cycles, swaps, belt shifts,
+//!   spin identities) checked mechanically from a registry, `data/claims.toml`.
 //!
 //! ## Example
 //! ```
@@ -33,6 +37,7 @@
 #![deny(missing_docs)]
 
 pub mod bfs;
+pub mod claims;
 pub mod error;
 pub mod group;
 pub mod puzzle;
