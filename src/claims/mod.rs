@@ -476,3 +476,6 @@ fn check_sequence(
     }
     Ok((holds, observed))
 }
+
+#[cfg(test)]
+mod tests;

@@ -22,8 +22,9 @@ pub struct ApplyArgs {
     /// Quote it.
     #[arg(value_name = "SEQUENCE")]
     sequence: String,
-    /// Start board (default: solved), rows separated by `/`: "4 1 3 / 6 2 9 / 7 5 8".
-    #[arg(long, value_name = "BOARD")]
+    /// Start board (default: solved), rows separated by `/`: "4 1 3 / 6 2 9 / 7 5 8";
+    /// Spinpossible writes upside-down tiles negative: "-5 -4 -9 / -2 -1 -6 / 7 8 -3".
+    #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
     board: Option<String>,
     /// Bind letters to moves: X=R2C1,Y=R1C2,Z=R2C2 (a value may be any letter-free
     /// sequence, e.g. A=R1C1' for Lee's clockwise A, or S=[1,6]). Repeatable.

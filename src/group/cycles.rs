@@ -19,7 +19,7 @@ pub enum Colour {
 impl Colour {
     /// The colour of 0-based cell `cell` on a board with `cols` columns.
     pub fn of(cell: usize, cols: usize) -> Colour {
-        if (cell / cols + cell % cols) % 2 == 0 { Colour::Even } else { Colour::Odd }
+        if (cell / cols + cell % cols).is_multiple_of(2) { Colour::Even } else { Colour::Odd }
     }
 
     /// `even` or `odd`.
@@ -74,6 +74,9 @@ pub fn format_cycles(cycles: &[Vec<usize>]) -> String {
         .collect()
 }
 
+/// Cycles of cells, 0-based.
+pub type Cycles = Vec<Vec<usize>>;
+
 /// The structure of one element on a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CycleStructure {
@@ -81,7 +84,7 @@ pub struct CycleStructure {
     pub cycles: Vec<Vec<usize>>,
     /// The cycles on each colour class, when the puzzle's moves keep every tile on its colour
     /// (NRP with odd blocks): `(even, odd)`.
-    pub by_colour: Option<(Vec<Vec<usize>>, Vec<Vec<usize>>)>,
+    pub by_colour: Option<(Cycles, Cycles)>,
     /// For each cell (0-based) whose tile ends turned, the cell and the turn: in quarter turns
     /// counter-clockwise for NRP with orientation, 1 (upside-down) for Spinpossible. Indexed by
     /// where the tile *ends*, like Sutherland's flip vector.
@@ -102,7 +105,7 @@ impl CycleStructure {
             (even, odd)
         });
         let mut turned: Vec<(usize, u8)> = (0..m.perm.len())
-            .filter(|&i| m.twist[i] % puzzle.orient_mod != 0)
+            .filter(|&i| !m.twist[i].is_multiple_of(puzzle.orient_mod))
             .map(|i| (m.perm[i] as usize, m.twist[i] % puzzle.orient_mod))
             .collect();
         turned.sort_unstable();

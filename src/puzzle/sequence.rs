@@ -600,6 +600,8 @@ mod tests {
             board_after(&p, &env, "R1C1")
         );
         assert_eq!(board_after(&p, &env, "R1C1^0"), "1 2 3 / 4 5 6 / 7 8 9");
+        // Nested powers multiply without overflow: (4 * 2^32)^(2^32) turns is the identity.
+        assert_eq!(board_after(&p, &env, "(R1C1^17179869184)^4294967296"), "1 2 3 / 4 5 6 / 7 8 9");
     }
 
     #[test]
