@@ -168,7 +168,7 @@ impl Registry {
     pub fn parse(text: &str) -> Result<Registry> {
         let raw: RawRegistry = toml::from_str(text).map_err(|e| {
             let line = e.span().map_or(0, |s| line_of(text, s.start));
-            Error::InvalidRegistry(format!("line {line}: {}", e.message().trim()))
+            Error::InvalidRegistry(format!("line {line}: {}", one_line(e.message())))
         })?;
         let mut claims = Vec::new();
         for spanned in raw.claim {
@@ -247,6 +247,11 @@ impl Registry {
             self.sources.get(&claim.source).map_or(Order::LeftToRight, |s| s.order)
         })
     }
+}
+
+/// A message on one line (the CLI prints every error on one line).
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
