@@ -21,6 +21,18 @@ pub enum Error {
     /// A board that cannot be read or does not belong to the puzzle.
     #[error("invalid board: {0}")]
     InvalidBoard(String),
+    /// A move sequence that cannot be read or evaluated on the puzzle (unknown move name,
+    /// unbound letter, unbalanced parenthesis, exponent overflow, move outside the board).
+    #[error("invalid sequence `{text}`: {reason}")]
+    InvalidSequence {
+        /// The sequence as written.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A claims registry that cannot be read (TOML syntax, an unknown field, a bad template).
+    #[error("claims registry: {0}")]
+    InvalidRegistry(String),
     /// The table would not fit in the memory or disk allowed.
     #[error("table does not fit: {0}")]
     TooLarge(String),

@@ -6,9 +6,11 @@
 //! orientation and restricted move sets.
 //!
 //! ## Module map
-//! - [`puzzle`]: boards, moves and the puzzle specs (`nrp:3x3:2`, `spin:3x3:1x1,1x2`).
+//! - [`puzzle`]: boards, moves and the puzzle specs (`nrp:3x3:2`, `spin:3x3:1x1,1x2`), and
+//!   move sequences as the sources write them (`X Y^-1 X^-1 Y Z`, `R2C3'`, `[1,6] [2,5]`).
 //! - [`group`]: invariants of the moves (orbits, tied orientation, parity and
-//!   orientation-sum couplings) and stabilizer chains (exact group orders, membership).
+//!   orientation-sum couplings), stabilizer chains (exact group orders, membership) and the
+//!   cycle structure of one element.
 //! - [`rank`]: dense ranks of the reachable boards.
 //! - [`table`]: the 2-bit distance table in a memory map; table files (header, checksum).
 //! - [`bfs`]: the parallel level-synchronous search (with unique-solution counts).
@@ -18,6 +20,8 @@
 //! - [`report`]: the result of a search as data (histogram, God's number, antipodes).
 //! - [`verify`]: published statements checked against exact group orders.
 //! - [`solvers`]: constructive solvers (Y. Lee's staged solver), run exactly as published.
+//! - [`claims`]: published statements about move sequences (3-cycles, swaps, belt shifts,
+//!   spin identities) checked mechanically from a registry, `data/claims.toml`.
 //!
 //! ## Example
 //! ```
@@ -38,6 +42,7 @@
 
 pub mod bfs;
 pub mod checkpoint;
+pub mod claims;
 pub mod error;
 pub mod group;
 pub mod optimal;

@@ -1,9 +1,11 @@
 //! Argument parsing and the subcommands. Every subcommand is listed in [`Command`].
-//! Exit codes: 0 success, 1 a negative finding (`check`: unsolvable), 2 error (bad input, a
-//! table that does not fit, I/O failure).
+//! Exit codes: 0 success, 1 a negative finding (`check`: unsolvable; `claims`: a verdict that
+//! does not match its record), 2 error (bad input, a table that does not fit, I/O failure).
 
+mod apply;
 mod bfs;
 mod check;
+mod claims;
 mod info;
 mod plot;
 mod progress;
@@ -62,6 +64,22 @@ enum Command {
     /// Check published statements against exact counts (see `twirl verify spin --help`).
     #[command(subcommand)]
     Verify(verify::VerifyCommand),
+    /// Apply a move sequence to a board and show what it does: the board reached, the cycles
+    /// of cells (per checkerboard colour class when blocks are odd), flipped or turned tiles,
+    /// and whether it is the identity, a transposition or a 3-cycle.
+    ///
+    /// Sequences read left to right (the first move written acts first): NRP blocks `R2C3`
+    /// (counter-clockwise), `R2C3'` (clockwise), `R2C3^2`; spins `[1,6]`; letters bound with
+    /// --bind; grouping and powers `(X Y^2 X^-1)^35`, `X^-1`, `X^{-1}`, `X'`.
+    /// Example: twirl apply nrp:3x3:2 "X Y^-1 X^-1 Y Z" --bind X=R2C1,Y=R1C2,Z=R2C2
+    Apply(apply::ApplyArgs),
+    /// Check the claims about move sequences collected from the sources (Lam, Sutherland &
+    /// Sutherland) and print, per claim, the verdict (holds / FAILS), whether it matches the
+    /// verdict recorded in the registry, and what was observed (always the cycle structure).
+    ///
+    /// A published claim that is false is a finding recorded as such; exit code 0 when every
+    /// verdict matches its record, 1 when some do not, 2 on a malformed registry.
+    Claims(claims::ClaimsArgs),
 }
 
 /// A puzzle and its metric.
@@ -144,6 +162,8 @@ pub fn main() -> i32 {
         Command::Check(args) => check::run_check(args).map(|solvable| if solvable { 0 } else { 1 }),
         Command::Order(args) => check::run_order(args).map(|()| 0),
         Command::Verify(cmd) => verify::run(cmd).map(|()| 0),
+        Command::Apply(args) => apply::run(args).map(|()| 0),
+        Command::Claims(args) => claims::run(args).map(|ok| if ok { 0 } else { 1 }),
     };
     match result {
         Ok(code) => code,

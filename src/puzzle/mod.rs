@@ -8,6 +8,7 @@
 
 pub mod board;
 pub mod nrp;
+pub mod sequence;
 pub mod spec;
 pub mod spin;
 
@@ -37,6 +38,51 @@ impl Move {
             twist[j] = (orient_mod - self.twist[i] % orient_mod) % orient_mod;
         }
         Move { name, perm, twist }
+    }
+
+    /// The element that leaves every one of `n` cells alone, named `()`.
+    pub fn identity(n: usize) -> Move {
+        Move { name: "()".into(), perm: (0..n as u8).collect(), twist: vec![0; n] }
+    }
+
+    /// This move followed by `next`: the product read left to right (the tile on cell `i` goes
+    /// to `self.perm[i]`, then on to `next.perm[self.perm[i]]`, turning on both legs). The
+    /// product is unnamed: names of long products would grow without bound.
+    pub fn then(&self, next: &Move, orient_mod: u8) -> Move {
+        let n = self.perm.len();
+        let mut perm = vec![0u8; n];
+        let mut twist = vec![0u8; n];
+        for i in 0..n {
+            let j = self.perm[i] as usize;
+            perm[i] = next.perm[j];
+            twist[i] = ((self.twist[i] as u16 + next.twist[j] as u16) % orient_mod as u16) as u8;
+        }
+        Move { name: String::new(), perm, twist }
+    }
+
+    /// The move repeated `k` times (`k < 0`: its inverse repeated `-k` times), by squaring, so
+    /// exponents of any size cost about 128 products. The result is unnamed.
+    pub fn power(&self, k: i64, orient_mod: u8) -> Move {
+        let n = self.perm.len();
+        let base = if k < 0 { self.inverse(orient_mod, String::new()) } else { self.clone() };
+        let mut e = k.unsigned_abs();
+        let mut acc = Move::identity(n);
+        let mut sq = base;
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = acc.then(&sq, orient_mod);
+            }
+            e >>= 1;
+            if e > 0 {
+                sq = sq.then(&sq, orient_mod);
+            }
+        }
+        acc
+    }
+
+    /// Whether two moves act the same (names aside).
+    pub fn same_action(&self, other: &Move) -> bool {
+        self.perm == other.perm && self.twist == other.twist
     }
 
     /// Whether the move leaves every tile where it is, unturned.

@@ -1,0 +1,140 @@
+//! `twirl apply`: one sequence applied to a board, with its cycle structure.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use twirl::group::cycles::{CycleStructure, format_cycles};
+use twirl::puzzle::sequence::{Env, Order};
+
+use super::PuzzleArgs;
+use super::bfs::write_json;
+
+/// Arguments of `twirl apply`.
+#[derive(Args)]
+pub struct ApplyArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// The sequence: block names `R2C3` (counter-clockwise), `R2C3'` (clockwise), `R2C3^2`;
+    /// spins `[1,6]`; letters bound with --bind or --define; `(...)^k`, `^-1`, `^{-1}`.
+    /// Quote it.
+    #[arg(value_name = "SEQUENCE")]
+    sequence: String,
+    /// Start board (default: solved), rows separated by `/`: "4 1 3 / 6 2 9 / 7 5 8";
+    /// Spinpossible writes upside-down tiles negative: "-5 -4 -9 / -2 -1 -6 / 7 8 -3".
+    #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
+    board: Option<String>,
+    /// Bind letters to moves: X=R2C1,Y=R1C2,Z=R2C2 (a value may be any letter-free
+    /// sequence, e.g. A=R1C1' for Lee's clockwise A, or S=[1,6]). Repeatable.
+    #[arg(long, value_name = "L=MOVES,...")]
+    bind: Vec<String>,
+    /// Define letters as sub-sequences of other letters: --define "C=(Y X)^4". Repeatable;
+    /// several may be separated by `,`.
+    #[arg(long, value_name = "L=SEQUENCE,...")]
+    define: Vec<String>,
+    /// Read products right to left (the last factor written acts first) instead of twirl's
+    /// left to right.
+    #[arg(long)]
+    right_to_left: bool,
+    /// Also write the result as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+#[derive(Serialize)]
+struct ApplyJson {
+    puzzle: String,
+    sequence: String,
+    order: String,
+    start: String,
+    result: String,
+    cycles: String,
+    cycle_type: Vec<usize>,
+    even_class_cycles: Option<String>,
+    odd_class_cycles: Option<String>,
+    turned: Vec<usize>,
+    summary: String,
+}
+
+/// Splits `X=R2C1,S=[1,6]` at the commas outside brackets and parentheses.
+fn split_list(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out.into_iter().filter(|s| !s.trim().is_empty()).collect()
+}
+
+fn split_binding(text: &str) -> anyhow::Result<(&str, &str)> {
+    text.split_once('=')
+        .map(|(l, v)| (l.trim(), v.trim()))
+        .ok_or_else(|| anyhow::anyhow!("`{text}` is not a binding LETTER=MOVES"))
+}
+
+/// Runs `twirl apply`.
+pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
+    let puzzle = args.puzzle.puzzle()?;
+    let order = if args.right_to_left { Order::RightToLeft } else { Order::LeftToRight };
+    let mut env = Env::new().with_order(order);
+    for b in args.bind.iter().flat_map(|b| split_list(b)) {
+        let (l, v) = split_binding(b)?;
+        env.bind(&puzzle, l, v)?;
+    }
+    for d in args.define.iter().flat_map(|d| split_list(d)) {
+        let (l, v) = split_binding(d)?;
+        env.define(l, v)?;
+    }
+    let start = match &args.board {
+        Some(b) => puzzle.parse_board(b)?,
+        None => puzzle.solved(),
+    };
+    let element = env.eval_text(&puzzle, &args.sequence)?;
+    let result = puzzle.apply(&start, &element);
+    let st = CycleStructure::of(&puzzle, &element);
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "puzzle:   {}", puzzle.spec)?;
+    writeln!(out, "sequence: {} (read {})", args.sequence, order.name())?;
+    writeln!(out, "start:    {}", puzzle.format_board(&start))?;
+    writeln!(out, "result:   {}", puzzle.format_board(&result))?;
+    writeln!(out, "cycles:   {}", format_cycles(&st.cycles))?;
+    if let Some((even, odd)) = &st.by_colour {
+        writeln!(out, "  even cells: {}", format_cycles(even))?;
+        writeln!(out, "  odd cells:  {}", format_cycles(odd))?;
+    }
+    match puzzle.orient_mod {
+        2 => writeln!(out, "flipped:  {}", st.format_turned())?,
+        4 => writeln!(out, "turned:   {}", st.format_turned())?,
+        _ => {}
+    }
+    writeln!(out, "type:     {:?}", st.cycle_type())?;
+    writeln!(out, "summary:  {}", st.summary())?;
+    if let Some(path) = &args.json {
+        let json = ApplyJson {
+            puzzle: puzzle.spec.to_string(),
+            sequence: args.sequence.clone(),
+            order: order.name().into(),
+            start: puzzle.format_board(&start),
+            result: puzzle.format_board(&result),
+            cycles: format_cycles(&st.cycles),
+            cycle_type: st.cycle_type(),
+            even_class_cycles: st.by_colour.as_ref().map(|(e, _)| format_cycles(e)),
+            odd_class_cycles: st.by_colour.as_ref().map(|(_, o)| format_cycles(o)),
+            turned: st.turned.iter().map(|&(c, _)| c + 1).collect(),
+            summary: st.summary(),
+        };
+        write_json(path, &json)?;
+    }
+    Ok(())
+}
