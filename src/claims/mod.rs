@@ -16,10 +16,11 @@
 //!
 //! Kinds: `sequence` (the default: a sequence and its properties), `spin_pairs`
 //! (Sutherland & Sutherland's Proposition 1 over every pair of spins, [`spin_pairs`]) and
-//! `lee_staged`, reserved for claims about Lee's staged solver: the kind parses, but checking
-//! it is an [`Error::Unsupported`] until a solver is hooked in.
+//! `lee_staged` (statements about Lee's staged solver, checked by running it on every board,
+//! [`lee_staged`]).
 
 pub mod cells;
+pub mod lee_staged;
 pub mod property;
 pub mod spin_pairs;
 pub mod template;
@@ -59,7 +60,7 @@ pub enum Kind {
     Sequence,
     /// One part of Sutherland & Sutherland's Proposition 1, over every pair of spins.
     SpinPairs,
-    /// Reserved: a statement about Lee's staged solver (not checked yet).
+    /// A statement about Lee's staged solver, over all 9! boards.
     LeeStaged,
 }
 
@@ -126,6 +127,8 @@ pub struct Claim {
     pub start: Option<String>,
     /// The part of Proposition 1 (kind `spin_pairs`).
     pub part: Option<u8>,
+    /// The statement about the staged solver (kind `lee_staged`).
+    pub lee: Option<lee_staged::LeeStatement>,
     /// The verdict recorded for this claim.
     pub expected: Verdict,
     /// Faithful or corrected reading.
@@ -235,7 +238,11 @@ impl Registry {
                         return Err(at("a spin_pairs claim needs `part` (1-4)".into()));
                     }
                 }
-                Kind::LeeStaged => {}
+                Kind::LeeStaged => {
+                    if c.lee.is_none() {
+                        return Err(at("a lee_staged claim needs a [claim.lee] statement".into()));
+                    }
+                }
             }
         }
         Ok(())
@@ -375,12 +382,7 @@ pub fn check(registry: &Registry, claim: &Claim) -> Result<Outcome> {
     let order = registry.order_of(claim);
     let puzzle = Puzzle::parse(&claim.puzzle, None).map_err(|e| at(e.to_string()))?;
     let (holds, observed) = match claim.kind {
-        Kind::LeeStaged => {
-            return Err(Error::Unsupported(format!(
-                "claim `{}`: kind lee_staged needs Lee's staged solver, which twirl does not have yet",
-                claim.id
-            )));
-        }
+        Kind::LeeStaged => lee_staged::check(claim.lee.as_ref().expect("validated")).map_err(at)?,
         Kind::SpinPairs => {
             let part = claim.part.expect("validated");
             let r = spin_pairs::check(&puzzle, part).map_err(at)?;

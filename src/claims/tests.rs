@@ -238,14 +238,21 @@ fn registry_errors_name_the_problem_and_line() {
 }
 
 #[test]
-fn lee_staged_is_reserved() {
-    let text = format!(
-        "{HEADER}\n[[claim]]\nid = \"lee\"\nsource = \"t\"\nsection = \"s\"\nstatement = \"x\"\nkind = \"lee_staged\"\npuzzle = \"nrp:3x3:2\"\nexpected = \"holds\"\n"
-    );
-    let r = Registry::parse(&text).unwrap();
-    assert_eq!(r.claims[0].kind, Kind::LeeStaged);
-    let e = check(&r, &r.claims[0]).unwrap_err().to_string();
-    assert!(e.contains("staged solver"), "{e}");
+fn lee_staged_claims_need_a_statement_and_can_fail() {
+    let claim = |lee: &str| {
+        format!(
+            "{HEADER}\n[[claim]]\nid = \"lee\"\nsource = \"t\"\nsection = \"s\"\nstatement = \"x\"\nkind = \"lee_staged\"\npuzzle = \"nrp:3x3:2\"\nexpected = \"holds\"\n{lee}"
+        )
+    };
+    let e = Registry::parse(&claim("")).unwrap_err().to_string();
+    assert!(e.contains("[claim.lee]"), "{e}");
+    let r =
+        Registry::parse(&claim("[claim.lee]\nwhat = \"turns_at_most\"\nat_most = 56\n")).unwrap();
+    let o = check(&r, &r.claims[0]).unwrap();
+    assert!(!o.holds && o.observed.starts_with("at most 57 turns (24 boards"), "{}", o.observed);
+    let r =
+        Registry::parse(&claim("[claim.lee]\nwhat = \"turns_at_most\"\nat_most = 57\n")).unwrap();
+    assert!(check(&r, &r.claims[0]).unwrap().holds);
 }
 
 #[test]
