@@ -9,7 +9,7 @@ const WIDTH: f64 = 820.0;
 const HEIGHT: f64 = 500.0;
 const LEFT: f64 = 80.0;
 const RIGHT: f64 = 20.0;
-const TOP: f64 = 60.0;
+const TOP: f64 = 76.0;
 const BOTTOM: f64 = 60.0;
 
 /// The histogram of a result as an SVG document: one bar per distance, titled with the puzzle
@@ -35,10 +35,11 @@ pub fn histogram_svg(report: &Report, log: bool) -> String {
         escape(&format!("{} ({} metric): boards at each distance", report.puzzle, report.metric)),
         WIDTH / 2.0,
         escape(&format!(
-            "{} boards, God's number {} ({} antipodes){}",
+            "{} boards, God's number {} ({} antipode{}){}",
             group_digits(report.states),
             report.gods_number,
             group_digits(report.antipodes),
+            if report.antipodes == 1 { "" } else { "s" },
             if log { ", log scale" } else { "" }
         )),
     );
@@ -98,7 +99,7 @@ pub fn histogram_svg(report: &Report, log: bool) -> String {
     if report.unique_histogram.is_some() {
         let _ = writeln!(
             s,
-            r##"<rect x="{}" y="54" width="12" height="12" fill="#e08a2c"/><text x="{}" y="64" text-anchor="end">one shortest solution ({} boards)</text>"##,
+            r##"<rect x="{}" y="52" width="12" height="12" fill="#e08a2c"/><text x="{}" y="62" text-anchor="end">one shortest solution ({} boards)</text>"##,
             WIDTH - RIGHT - 12.0,
             WIDTH - RIGHT - 16.0,
             group_digits(report.unique_total.unwrap_or(0))
