@@ -5,7 +5,9 @@
 //! record (write to a temporary file, fsync, rename, fsync the directory), so the record never
 //! claims more than the table holds. Inside a long level it does the same every `interval`,
 //! noting the level under way: a resume recounts that level's boards from the table (see
-//! [`crate::bfs`]), so everything flushed before a crash is kept.
+//! [`crate::bfs`]), so a killed process loses nothing the kernel holds. (Against power loss
+//! the finished levels are safe; a unique search's unfinished level relies on its fresh bits
+//! reaching the disk with its marks, which an msync does not order.)
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -178,10 +180,12 @@ impl Journal for FileJournal {
 
     fn tick(&self, table: &DistanceTable) {
         {
-            let Ok(last) = self.last.try_lock() else { return };
+            let Ok(mut last) = self.last.try_lock() else { return };
             if last.elapsed() < self.interval {
                 return;
             }
+            // Claim this checkpoint before the slow flush, so other workers do not queue up.
+            *last = Instant::now();
         }
         if let Err(e) = self.save_under_way(table) {
             self.error.lock().unwrap().get_or_insert(e);

@@ -126,10 +126,16 @@ impl Axis {
         Axis { max, log }
     }
 
-    /// Height of a count as a fraction of the axis.
+    /// Height of a count as a fraction of the axis. The log axis starts at 1/2, so a count of
+    /// one still shows as a bar.
     fn fraction(&self, count: u64) -> f64 {
         if self.log {
-            if count == 0 { 0.0 } else { (count as f64).log10() / self.max.log10() }
+            let floor = 0.5f64.log10();
+            if count == 0 {
+                0.0
+            } else {
+                ((count as f64).log10() - floor) / (self.max.log10() - floor)
+            }
         } else {
             count as f64 / self.max
         }

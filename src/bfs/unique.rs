@@ -52,7 +52,11 @@ pub fn expand_frontier<S: Space>(
                 let s = space.unrank(rank);
                 for m in 0..space.n_moves() {
                     let r = space.rank(&space.scramble_step(&s, m));
-                    if table.get(r) != UNSEEN && !bit_of(fresh, r) {
+                    // Acquire pairs with the marking thread's Release: seeing its mark means
+                    // seeing the fresh bit it set first.
+                    let word = table.words()[(r / CELLS_PER_WORD) as usize].load(Ordering::Acquire);
+                    let mark = (word >> (2 * (r % CELLS_PER_WORD))) & 3;
+                    if mark != UNSEEN as u64 && !bit_of(fresh, r) {
                         continue;
                     }
                     // The fresh bit is the claim: whoever sets it first marks the board.
@@ -142,7 +146,12 @@ pub fn count_level(table: &DistanceTable, d: u32, earlier: &[u64]) -> u64 {
 
 /// Clears every fresh bit (the level they belong to is finished).
 pub fn clear_fresh(table: &DistanceTable) {
-    table.fresh_words().par_iter().for_each(|w| w.store(0, Ordering::Relaxed));
+    // Only words that hold bits: untouched pages of a file-backed table stay clean.
+    table.fresh_words().par_iter().for_each(|w| {
+        if w.load(Ordering::Relaxed) != 0 {
+            w.store(0, Ordering::Relaxed)
+        }
+    });
 }
 
 /// Unmarks the boards found in an unfinished forward level (fresh, so their count of

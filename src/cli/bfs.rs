@@ -12,7 +12,7 @@ use clap::Args;
 
 use twirl::bfs::{self, Config, Outcome, Resume};
 use twirl::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
-use twirl::puzzle::Puzzle;
+use twirl::puzzle::{Metric, Puzzle, PuzzleSpec};
 use twirl::rank::StateSpace;
 use twirl::report::Report;
 use twirl::table::{DistanceTable, TableFile, table_bytes, unique_bytes};
@@ -169,9 +169,13 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
         n_states,
         args.unique,
     );
-    let file = TableFile::create(path, &puzzle, n_states, args.unique)?;
-    // A record from the start: a job killed at once can be resumed too.
-    record.write(&checkpoint_path(path))?;
+    // The record comes first: a job killed while the table is being made resumes by making
+    // it again.
+    let ck_path = checkpoint_path(path);
+    record.write(&ck_path)?;
+    let file = TableFile::create(path, &puzzle, n_states, args.unique).inspect_err(|_| {
+        let _ = std::fs::remove_file(&ck_path);
+    })?;
     search_in_file(file, &puzzle, &space, config, record, None, &args.run)
 }
 
@@ -182,28 +186,30 @@ pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
 
 /// Continues the search in a table file (checked against `expected` when given).
 fn resume_table(path: &Path, expected: Option<&Puzzle>, run: &RunArgs) -> anyhow::Result<i32> {
+    let ck_path = checkpoint_path(path);
+    let record = if ck_path.exists() { Some(Checkpoint::read(&ck_path)?) } else { None };
+    if let Some(record) = record.as_ref().filter(|r| r.histogram.is_empty()) {
+        // Killed before distance 0 was recorded: the table may be half made; make it again.
+        let spec = PuzzleSpec::parse(&record.puzzle)?;
+        let puzzle = Puzzle::new(&spec, Metric::parse(&record.metric)?)?;
+        if let Some(p) = expected
+            && (p.spec != puzzle.spec || p.metric != puzzle.metric)
+        {
+            bail!("{}: the table is for {} in {}", path.display(), puzzle.spec, puzzle.metric);
+        }
+        let space = StateSpace::build(&puzzle)?;
+        run.say(&format!("{}: no distance was recorded; starting over", path.display()));
+        let file = TableFile::create(path, &puzzle, space.n_states(), record.unique)?;
+        let config = Config { unique: record.unique, ..Config::new(run.threads()?) };
+        return search_in_file(file, &puzzle, &space, config, record.clone(), None, run);
+    }
     let file = TableFile::open(path, true)?;
     if let Some(p) = expected {
         file.check_puzzle(p)?;
     }
     let puzzle = file.puzzle()?;
-    if file.header.complete {
-        run.say(&format!("{}: the search is already complete", path.display()));
-        print_histogram_rows(&file.header.histogram);
-        return Ok(0);
-    }
-    let ck_path = checkpoint_path(path);
-    let record = Checkpoint::read(&ck_path)
-        .with_context(|| format!("{} cannot be resumed without its checkpoint", path.display()))?;
-    let header = &file.header;
-    if record.puzzle != header.puzzle
-        || record.metric != header.metric
-        || record.n_states != header.n_states
-        || record.unique != (header.unique_bytes != 0)
-    {
-        bail!("{} belongs to another table than {}", ck_path.display(), path.display());
-    }
     let space = StateSpace::build(&puzzle)?;
+    let header = &file.header;
     if space.n_states() != header.n_states {
         bail!(
             "{}: the table has {} boards but this twirl ranks {} for {}",
@@ -213,18 +219,75 @@ fn resume_table(path: &Path, expected: Option<&Puzzle>, run: &RunArgs) -> anyhow
             header.puzzle
         );
     }
+    if header.complete {
+        return report_complete(&file, &puzzle, &space, record, run);
+    }
+    let record = record.with_context(|| {
+        format!(
+            "{} cannot be resumed: its checkpoint {} is missing",
+            path.display(),
+            ck_path.display()
+        )
+    })?;
+    let levels = record.histogram.len();
+    if record.puzzle != header.puzzle
+        || record.metric != header.metric
+        || record.n_states != header.n_states
+        || record.unique != (header.unique_bytes != 0)
+    {
+        bail!("{} belongs to another table than {}", ck_path.display(), path.display());
+    }
+    if record.level_seconds.len() != levels
+        || record.directions.len() + 1 != levels
+        || (record.unique && record.unique_histogram.len() != levels)
+    {
+        bail!("{} is damaged (its per-distance lists differ in length)", ck_path.display());
+    }
     let config = Config { unique: record.unique, ..Config::new(run.threads()?) };
-    // No finished level yet (killed before distance 0 was recorded): start over.
-    let resume = (!record.histogram.is_empty()).then(|| record.resume());
     run.say(&format!(
         "resuming {} {}: distances 0..{} finished ({} of {} boards)",
         header.puzzle,
         header.metric,
-        record.histogram.len() as i64 - 1,
+        levels - 1,
         record.histogram.iter().sum::<u64>(),
         header.n_states
     ));
-    search_in_file(file, &puzzle, &space, config, record, resume, run)
+    let resume = record.resume();
+    search_in_file(file, &puzzle, &space, config, record, Some(resume), run)
+}
+
+/// Reports a table whose search is complete (perhaps killed after writing the final header
+/// but before removing its checkpoint, which then still holds the antipodes and timings).
+fn report_complete(
+    file: &TableFile,
+    puzzle: &Puzzle,
+    space: &StateSpace,
+    record: Option<Checkpoint>,
+    run: &RunArgs,
+) -> anyhow::Result<i32> {
+    run.say(&format!("{}: the search is already complete", file.path.display()));
+    let h = &file.header;
+    let record = record.filter(|r| r.histogram == h.histogram);
+    let outcome = Outcome {
+        histogram: h.histogram.clone(),
+        level_seconds: record
+            .as_ref()
+            .map_or(vec![0.0; h.histogram.len()], |r| r.level_seconds.clone()),
+        directions: Vec::new(),
+        antipodes: record.as_ref().map_or(Vec::new(), |r| r.antipodes.clone()),
+        unique_histogram: h.unique_histogram.clone(),
+        complete: true,
+    };
+    print_histogram_rows(&outcome.histogram);
+    let elapsed = record.as_ref().map_or(0.0, |r| r.elapsed_seconds);
+    let config = Config::new(run.threads()?);
+    let code = finish(puzzle, space, &outcome, elapsed, &config, run)?;
+    let ck_path = checkpoint_path(&file.path);
+    if ck_path.exists() {
+        std::fs::remove_file(&ck_path)
+            .with_context(|| format!("removing {}", ck_path.display()))?;
+    }
+    Ok(code)
 }
 
 /// Searches into a table file with a journal; Ctrl-C stops at a durable point.

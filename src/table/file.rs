@@ -34,18 +34,30 @@ impl Storage {
         Ok(Storage { map: Map::Writable(map), file: None })
     }
 
-    /// A new file of `HEADER_BYTES + len_bytes` (replacing any file there) whose body, zero
-    /// filled, is mapped shared. The caller writes the header.
+    /// A new file of `HEADER_BYTES + len_bytes` (replacing any file there, unless another
+    /// process holds its lock), locked, its blocks reserved, its zero-filled body mapped
+    /// shared. The caller writes the header.
     pub fn create_file(path: &Path, len_bytes: u64) -> Result<Storage> {
         let len = map_len(len_bytes)?;
         let file = OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
-            .truncate(true)
+            .truncate(false)
             .open(path)
             .map_err(|e| Error::io(path, e))?;
-        file.set_len(HEADER_BYTES + len as u64).map_err(|e| Error::io(path, e))?;
+        // Lock before emptying: never truncate a table another process is writing.
+        lock(&file, path)?;
+        file.set_len(0).map_err(|e| Error::io(path, e))?;
+        // Reserve the blocks now: a sparse file on a full disk would fail mid-search with
+        // SIGBUS instead of an error here.
+        fs4::FileExt::allocate(&file, HEADER_BYTES + len as u64).map_err(|e| {
+            Error::TooLarge(format!(
+                "cannot reserve {} bytes for {}: {e}",
+                HEADER_BYTES + len as u64,
+                path.display()
+            ))
+        })?;
         Storage::map_file(file, path, len, true)
     }
 
@@ -57,6 +69,9 @@ impl Storage {
             .write(writable)
             .open(path)
             .map_err(|e| Error::io(path, e))?;
+        if writable {
+            lock(&file, path)?;
+        }
         let actual = file.metadata().map_err(|e| Error::io(path, e))?.len();
         let expected = HEADER_BYTES + len as u64;
         if actual != expected {
@@ -118,7 +133,7 @@ impl Storage {
     /// Writes dirty pages of a file-backed map to disk and waits for them (msync).
     pub fn flush(&self) -> Result<()> {
         if let (Map::Writable(m), Some(_)) = (&self.map, &self.file) {
-            m.flush().map_err(|e| Error::io("table", e))?;
+            m.flush().map_err(|e| Error::io("the table file", e))?;
         }
         Ok(())
     }
@@ -127,6 +142,15 @@ impl Storage {
     pub fn file(&self) -> Option<&File> {
         self.file.as_ref()
     }
+}
+
+/// Takes the file's exclusive lock (held while the file stays open): two searches writing one
+/// table would corrupt it.
+fn lock(file: &File, path: &Path) -> Result<()> {
+    file.try_lock().map_err(|_| Error::BadTable {
+        path: path.into(),
+        reason: "another twirl process is writing this table".into(),
+    })
 }
 
 /// The mapping length: at least one word, a multiple of 8.

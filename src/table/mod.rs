@@ -184,7 +184,9 @@ impl DistanceTable {
         if (word.load(Ordering::Relaxed) >> shift) & 3 != UNSEEN as u64 {
             return false;
         }
-        let old = word.fetch_or((mark as u64) << shift, Ordering::Relaxed);
+        // Release: whatever the caller wrote before marking (the fresh bit of a unique search)
+        // is visible to a thread that sees the mark with an Acquire load. Free on x86.
+        let old = word.fetch_or((mark as u64) << shift, Ordering::AcqRel);
         (old >> shift) & 3 == UNSEEN as u64
     }
 

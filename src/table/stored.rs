@@ -62,9 +62,8 @@ impl TableFile {
             return Err(Error::BadTable {
                 path: path.into(),
                 reason: format!(
-                    "the search that writes this table has not finished (distances 0..{} done); \
-                     finish it with `twirl resume {}`",
-                    t.header.histogram.len().saturating_sub(1),
+                    "the search that writes this table has not finished; finish it with \
+                     `twirl resume {}`",
                     path.display()
                 ),
             });
