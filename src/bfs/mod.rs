@@ -350,11 +350,14 @@ fn prepare_resume(table: &DistanceTable, r: &Resume) -> crate::Result<u64> {
     let mismatch = (1..4)
         .any(|m| if m == next_mark { counts[m] < expected[m] } else { counts[m] != expected[m] });
     if r.histogram.is_empty() || mismatch {
-        return Err(crate::Error::Unsupported(format!(
-            "the table's marks ({:?} boards per mark) do not match the recorded histogram {:?}",
-            &counts[1..],
-            r.histogram
-        )));
+        return Err(crate::Error::BadTable {
+            path: "the table".into(),
+            reason: format!(
+                "its marks ({:?} boards per mark) do not match the checkpoint's histogram {:?}",
+                &counts[1..],
+                r.histogram
+            ),
+        });
     }
     Ok(counts[next_mark] - expected[next_mark])
 }
