@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::bfs::{Direction, Journal, Outcome, Resume};
+use crate::durable::{with_suffix, write_atomically};
 use crate::table::DistanceTable;
-use crate::table::format::write_atomically;
 use crate::{Error, Result};
 
 /// The progress record. Field names are the JSON format.
@@ -49,9 +49,7 @@ pub struct Checkpoint {
 
 /// Where the record of the table at `table` lives: `TABLE.checkpoint`.
 pub fn checkpoint_path(table: &Path) -> PathBuf {
-    let mut s = table.as_os_str().to_owned();
-    s.push(".checkpoint");
-    PathBuf::from(s)
+    with_suffix(table, ".checkpoint")
 }
 
 impl Checkpoint {

@@ -14,6 +14,7 @@
 //! - [`rank`]: dense ranks of the reachable boards.
 //! - [`table`]: the 2-bit distance table in a memory map; table files (header, checksum).
 //! - [`bfs`]: the parallel level-synchronous search (with unique-solution counts).
+//! - [`durable`]: files written so a crash leaves the old or the new version.
 //! - [`checkpoint`]: durable progress of a search in a table file, for resuming.
 //! - [`optimal`]: shortest solutions read from a finished table.
 //! - [`plot`]: the distance histogram as an SVG picture.
@@ -43,6 +44,7 @@
 pub mod bfs;
 pub mod checkpoint;
 pub mod claims;
+pub mod durable;
 pub mod error;
 pub mod group;
 pub mod optimal;

@@ -87,7 +87,7 @@ fn bfs_prints_the_histogram_and_writes_json() {
     assert_eq!(v["table_bytes"], 32);
     // The single antipode swaps the two rows (regression value from this tool).
     assert_eq!(v["antipode_boards"], serde_json::json!(["4 5 6 / 1 2 3"]));
-    assert!(!dir.path().join("r.json.partial").exists());
+    assert!(!dir.path().join("r.json.tmp").exists());
 }
 
 #[test]

@@ -403,18 +403,10 @@ fn finish(
     Ok(0)
 }
 
-fn partial_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".partial");
-    PathBuf::from(s)
-}
-
-/// Writes the JSON next to its destination, then renames it: a reader never sees half a file.
+/// Writes the JSON durably (temporary file, fsync, rename): a reader never sees half a file.
 pub fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
-    let tmp = partial_path(path);
     let text = serde_json::to_string_pretty(value)? + "\n";
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    twirl::durable::write_atomically(path, text.as_bytes())?;
     Ok(())
 }
 

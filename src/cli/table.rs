@@ -8,6 +8,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 
 use twirl::bfs::{self, Config, NoProgress};
+use twirl::durable::with_suffix;
 use twirl::group::solvable::{Checker, Verdict};
 use twirl::optimal;
 use twirl::puzzle::{Board, Puzzle};
@@ -264,10 +265,4 @@ pub fn run_import(args: &ImportArgs) -> anyhow::Result<()> {
         header.n_states
     );
     Ok(())
-}
-
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(suffix);
-    PathBuf::from(s)
 }

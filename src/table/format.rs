@@ -13,7 +13,7 @@
 //! checksum ([`body_checksum`]) is recorded when the search completes and verified before a
 //! finished table is used.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -128,28 +128,6 @@ pub fn body_checksum(bytes: &[u8]) -> String {
         .collect::<Vec<_>>()
         .concat();
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&hashes))
-}
-
-/// Writes `text` to `path` durably and atomically: a temporary file next to it, fsync,
-/// rename, fsync of the directory. A reader sees the old file or the new one, never half.
-pub fn write_atomically(path: &Path, text: &[u8]) -> Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    let mut f = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-    f.write_all(text).map_err(|e| Error::io(&tmp, e))?;
-    f.sync_all().map_err(|e| Error::io(&tmp, e))?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    // Syncing the directory makes the rename itself durable.
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
 }
 
 #[cfg(test)]
