@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bfs::{Direction, Journal, Outcome, Resume};
+use crate::bfs::{Direction, Journal, Outcome};
 use crate::durable::{with_suffix, write_atomically};
 use crate::table::DistanceTable;
 use crate::{Error, Result};
@@ -85,11 +85,10 @@ impl Checkpoint {
         write_atomically(path, &text)
     }
 
-    /// Where the search resumes.
-    pub fn resume(&self) -> Resume {
-        Resume {
+    /// The outcome recorded so far, where the search resumes.
+    pub fn resume(&self) -> Outcome {
+        Outcome {
             histogram: self.histogram.clone(),
-            unique_histogram: self.unique_histogram.clone(),
             level_seconds: self.level_seconds.clone(),
             directions: self
                 .directions
@@ -97,6 +96,8 @@ impl Checkpoint {
                 .map(|d| if d == "backward" { Direction::Backward } else { Direction::Forward })
                 .collect(),
             antipodes: self.antipodes.clone(),
+            unique_histogram: self.unique.then(|| self.unique_histogram.clone()),
+            complete: false,
         }
     }
 

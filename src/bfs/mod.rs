@@ -17,7 +17,8 @@
 //!
 //! Long searches: a [`Journal`] hears of every finished level (to make it durable) and of
 //! every finished task (to flush now and then); a stop flag ends the search between tasks. A
-//! search resumes from a table holding finished levels and part of the next ([`Resume`]): the
+//! search resumes from a table holding finished levels and part of the next (the [`Outcome`]
+//! recorded so far, `complete: false`): the
 //! part is recounted from the marks, since a level's marks only ever grow.
 //!
 //! With [`Config::unique`] the search also counts shortest solutions, saturating at two: see
@@ -133,21 +134,6 @@ impl Config {
     }
 }
 
-/// Where a resumed search stands: the levels finished before, as recorded.
-#[derive(Clone, Debug, Default)]
-pub struct Resume {
-    /// Boards at each finished distance.
-    pub histogram: Vec<u64>,
-    /// Boards with one shortest solution at each finished distance (unique searches).
-    pub unique_histogram: Vec<u64>,
-    /// Seconds spent on each finished level.
-    pub level_seconds: Vec<f64>,
-    /// Direction of each finished level after the first.
-    pub directions: Vec<Direction>,
-    /// Smallest ranks found at the last finished distance.
-    pub antipodes: Vec<u64>,
-}
-
 /// What a search found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
@@ -204,7 +190,7 @@ pub fn run_journaled<S: Space>(
     config: &Config,
     progress: &dyn Progress,
     journal: &dyn Journal,
-    resume: Option<Resume>,
+    resume: Option<Outcome>,
 ) -> crate::Result<Outcome> {
     if config.unique && !table.has_unique_bits() {
         return Err(crate::Error::Unsupported(
@@ -226,7 +212,7 @@ fn search<S: Space>(
     config: &Config,
     progress: &dyn Progress,
     journal: &dyn Journal,
-    resume: Option<Resume>,
+    resume: Option<Outcome>,
 ) -> crate::Result<Outcome> {
     let use_runs = config.runs && !config.unique;
     let xor_bits = space.xor_block_bits().filter(|_| use_runs);
@@ -247,17 +233,11 @@ fn search<S: Space>(
             journal.level_done(table, &out)?;
             (out, 0)
         }
-        Some(r) => {
-            let partial = prepare_resume(table, &r)?;
-            progress.found(r.histogram.iter().sum::<u64>() + partial);
-            let out = Outcome {
-                histogram: r.histogram,
-                level_seconds: r.level_seconds,
-                directions: r.directions,
-                antipodes: r.antipodes,
-                unique_histogram: config.unique.then_some(r.unique_histogram),
-                complete: false,
-            };
+        Some(mut out) => {
+            let partial = prepare_resume(table, &out.histogram)?;
+            progress.found(out.states() + partial);
+            out.unique_histogram = out.unique_histogram.filter(|_| config.unique);
+            out.complete = false;
             (out, partial)
         }
     };
@@ -333,29 +313,29 @@ fn search<S: Space>(
     Ok(out)
 }
 
-/// Readies a table for resuming after the levels in `r`: recounts the boards of the
+/// Readies a table for resuming after the levels of `histogram`: recounts the boards of the
 /// unfinished level (after dropping those whose count of solutions may be incomplete, for
 /// unique searches) and checks the marks against the record.
-fn prepare_resume(table: &DistanceTable, r: &Resume) -> crate::Result<u64> {
+fn prepare_resume(table: &DistanceTable, histogram: &[u64]) -> crate::Result<u64> {
     if table.has_unique_bits() {
         unique::unmark_fresh(table);
     }
-    let next = r.histogram.len();
+    let next = histogram.len();
     let counts = table.count_marks();
     let mut expected = [0u64; 4];
-    for (j, &h) in r.histogram.iter().enumerate() {
+    for (j, &h) in histogram.iter().enumerate() {
         expected[mark_of(j as u32) as usize] += h;
     }
     let next_mark = mark_of(next as u32) as usize;
     let mismatch = (1..4)
         .any(|m| if m == next_mark { counts[m] < expected[m] } else { counts[m] != expected[m] });
-    if r.histogram.is_empty() || mismatch {
+    if histogram.is_empty() || mismatch {
         return Err(crate::Error::BadTable {
             path: "the table".into(),
             reason: format!(
                 "its marks ({:?} boards per mark) do not match the checkpoint's histogram {:?}",
                 &counts[1..],
-                r.histogram
+                histogram
             ),
         });
     }
@@ -689,7 +669,7 @@ pub fn search_puzzle_journaled(
     config: &Config,
     progress: &dyn Progress,
     journal: &dyn Journal,
-    resume: Option<Resume>,
+    resume: Option<Outcome>,
 ) -> crate::Result<Outcome> {
     use crate::rank::Ranking;
     let start = space.rank_board(&puzzle.solved())?;

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Args;
 
-use twirl::bfs::{self, Config, Outcome, Resume};
+use twirl::bfs::{self, Config, Outcome};
 use twirl::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
 use twirl::puzzle::{Metric, Puzzle, PuzzleSpec};
 use twirl::rank::StateSpace;
@@ -297,7 +297,7 @@ fn search_in_file(
     space: &StateSpace,
     mut config: Config,
     record: Checkpoint,
-    resume: Option<Resume>,
+    resume: Option<Outcome>,
     run: &RunArgs,
 ) -> anyhow::Result<i32> {
     let stop = Arc::new(AtomicBool::new(false));
@@ -342,7 +342,7 @@ fn start_output(
     n_states: u64,
     bytes: u64,
     run: &RunArgs,
-    resume: Option<&Resume>,
+    resume: Option<&Outcome>,
 ) -> Bar {
     let bar = Bar::new(n_states, !run.quiet);
     {
