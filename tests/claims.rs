@@ -1,18 +1,8 @@
 //! Runs `twirl apply` and `twirl claims` and checks their output, JSON and exit codes.
 
-use std::process::{Command, Output};
+mod common;
 
-fn twirl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_twirl")).args(args).output().expect("run twirl")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{assert_rejected, stderr, stdout, twirl};
 
 /// The value of a `key:` line of `twirl apply`.
 fn field(out: &str, key: &str) -> String {
@@ -22,16 +12,6 @@ fn field(out: &str, key: &str) -> String {
         .unwrap_or_else(|| panic!("no `{key}` in {out}"))
         .trim()
         .to_string()
-}
-
-/// A bad input: exit code 2, a one-line error naming the problem, no panic.
-fn assert_rejected(args: &[&str], needle: &str) {
-    let o = twirl(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(needle), "{args:?}: expected `{needle}` in {err:?}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
 }
 
 #[test]

@@ -1,25 +1,10 @@
 //! Runs the `twirl` binary on tiny boards and checks its output, JSON and exit codes.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn twirl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_twirl")).args(args).output().expect("run twirl")
-}
+mod common;
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A bad input: exit code 2, a one-line error naming the problem, no panic.
-fn assert_rejected(args: &[&str], needle: &str) {
-    let o = twirl(args);
-    let err = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(needle), "{args:?}: expected `{needle}` in {err:?}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
-}
+use common::{assert_rejected, stderr, twirl};
 
 #[test]
 fn bad_inputs_get_clean_errors() {

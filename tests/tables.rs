@@ -2,20 +2,12 @@
 //! lookups and solutions, export and import, plots.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_twirl"))
-}
+mod common;
 
-fn twirl(args: &[&str]) -> Output {
-    bin().args(args).output().expect("run twirl")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::{assert_rejected, bin, stderr, stdout, twirl};
 
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -60,9 +52,9 @@ fn resume_to_end(
             return json(out);
         }
         assert!(
-            text(&o.stderr).is_empty() || o.status.code() == Some(130),
+            stderr(&o).is_empty() || o.status.code() == Some(130),
             "resume failed: {}",
-            text(&o.stderr)
+            stderr(&o)
         );
     }
     panic!("the search did not complete");
@@ -75,7 +67,7 @@ fn killed_runs_resume_to_identical_histograms(spec: &str, extra: &[&str]) {
     let mut args = vec!["bfs", spec, "--json", s(&reference), "-q", "--threads", "2"];
     args.extend_from_slice(extra);
     let o = twirl(&args);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let full = t0.elapsed();
     let want = json(&reference);
     let mut interrupted = 0;
@@ -101,7 +93,7 @@ fn killed_runs_resume_to_identical_histograms(spec: &str, extra: &[&str]) {
         }
         assert!(!Path::new(&format!("{}.checkpoint", table.display())).exists());
         let o = twirl(&["distance", s(&table), "1 2 3 4 5 / 6 7 8 9 10"]);
-        assert_eq!(text(&o.stdout).lines().next(), Some("0"), "{}", text(&o.stderr));
+        assert_eq!(stdout(&o).lines().next(), Some("0"), "{}", stderr(&o));
     }
     assert!(interrupted >= 3, "only {interrupted} runs were still going when killed");
 }
@@ -130,12 +122,12 @@ fn ctrl_c_stops_at_a_durable_point_and_says_how_to_resume() {
     std::thread::sleep(Duration::from_millis(300));
     Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     let o = child.wait_with_output().unwrap();
-    let err = text(&o.stderr);
+    let err = stderr(&o);
     if o.status.code() == Some(130) {
         assert!(err.contains(&format!("twirl resume {}", table.display())), "{err}");
         let o = twirl(&["distance", s(&table), "1 2 3 4 5 / 6 7 8 9 10"]);
         assert_eq!(o.status.code(), Some(2));
-        assert!(text(&o.stderr).contains("has not finished"), "{}", text(&o.stderr));
+        assert!(stderr(&o).contains("has not finished"), "{}", stderr(&o));
     } else {
         assert!(o.status.success(), "{err}");
     }
@@ -148,17 +140,8 @@ fn ctrl_c_stops_at_a_durable_point_and_says_how_to_resume() {
 fn small_table(dir: &Path) -> PathBuf {
     let table = dir.join("t.tbl");
     let o = twirl(&["bfs", "nrp:3x3:2", "--table", s(&table), "-q"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     table
-}
-
-/// A one-line error with exit code 2 containing `needle`.
-fn assert_refused(args: &[&str], needle: &str) {
-    let o = twirl(args);
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(needle), "{args:?}: expected `{needle}` in {err}");
-    assert!(!err.contains("panicked"), "{err}");
 }
 
 #[test]
@@ -175,28 +158,28 @@ fn damaged_or_foreign_tables_are_refused() {
         p
     };
     let body = damaged("body.tbl", &|b| b[70000] ^= 0x10);
-    assert_refused(&["distance", s(&body), board], "corrupted");
+    assert_rejected(&["distance", s(&body), board], "corrupted");
     let short = damaged("short.tbl", &|b| b.truncate(b.len() - 100));
-    assert_refused(&["distance", s(&short), board], "truncated");
+    assert_rejected(&["distance", s(&short), board], "truncated");
     let old = damaged("old.tbl", &|b| b[8] = 0);
-    assert_refused(&["solve", s(&old), board], "version 0");
+    assert_rejected(&["solve", s(&old), board], "version 0");
     let header = damaged("header.tbl", &|b| b[30] ^= 1);
-    assert_refused(&["distance", s(&header), board], "corrupted header");
+    assert_rejected(&["distance", s(&header), board], "corrupted header");
     let junk = dir.path().join("junk.tbl");
     std::fs::write(&junk, "hello").unwrap();
-    assert_refused(&["distance", s(&junk), board], "too short");
+    assert_rejected(&["distance", s(&junk), board], "too short");
     std::fs::write(&junk, vec![7u8; 100_000]).unwrap();
-    assert_refused(&["distance", s(&junk), board], "not a twirl table");
-    assert_refused(&["distance", "no-such.tbl", board], "no-such.tbl");
+    assert_rejected(&["distance", s(&junk), board], "not a twirl table");
+    assert_rejected(&["distance", "no-such.tbl", board], "no-such.tbl");
     // Another puzzle, and an existing table, are not silently overwritten or mixed up.
-    assert_refused(
+    assert_rejected(
         &["bfs", "nrp:3x3:2", "--metric", "htm", "--table", s(&table), "--resume"],
         "not nrp:3x3:2 in htm",
     );
-    assert_refused(&["bfs", "nrp:3x3:2", "--table", s(&table)], "--force");
+    assert_rejected(&["bfs", "nrp:3x3:2", "--table", s(&table)], "--force");
     // The good table still answers.
     let o = twirl(&["distance", s(&table), board]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]
@@ -206,32 +189,32 @@ fn distance_and_solve_give_verified_shortest_solutions() {
     // The unique antipode-like board from REFERENCE's 3x3 example.
     let board = "4 1 3 / 6 2 9 / 7 5 8";
     let o = twirl(&["distance", s(&table), board]);
-    let d: usize = text(&o.stdout).trim().parse().unwrap();
+    let d: usize = stdout(&o).trim().parse().unwrap();
     let o = twirl(&["solve", s(&table), board]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
     let moves: Vec<&str> = out.lines().next().unwrap().split_whitespace().collect();
     assert_eq!(moves.len(), d);
     assert!(out.contains("shortest; checked"));
     // The moves really solve it: apply them with the claims-free route, a puzzle built in
     // memory, which must find a solution of the same length.
     let o = twirl(&["solve", "nrp:3x3:2", board]);
-    let again = text(&o.stdout);
+    let again = stdout(&o);
     assert_eq!(again.lines().next().unwrap().split_whitespace().count(), d);
     // One move from solved: R1C1 turns the top-left block counter-clockwise.
     let o = twirl(&["solve", s(&table), "2 5 3 / 1 4 6 / 7 8 9"]);
-    assert_eq!(text(&o.stdout).lines().next(), Some("R1C1'"));
+    assert_eq!(stdout(&o).lines().next(), Some("R1C1'"));
     // Clockwise-only: a counter-clockwise turn takes three clockwise ones to undo... or one.
     let o = twirl(&["solve", "nrp:3x3:2", "--metric", "cw", "2 5 3 / 1 4 6 / 7 8 9"]);
-    assert_eq!(text(&o.stdout).lines().next(), Some("R1C1'"));
+    assert_eq!(stdout(&o).lines().next(), Some("R1C1'"));
     let o = twirl(&["solve", "nrp:3x3:2", "--metric", "cw", "4 1 3 / 5 2 6 / 7 8 9"]);
-    assert_eq!(text(&o.stdout).lines().next(), Some("R1C1' R1C1' R1C1'"));
+    assert_eq!(stdout(&o).lines().next(), Some("R1C1' R1C1' R1C1'"));
     // Unsolvable: exit 1 with the reason; malformed: exit 2.
     let o = twirl(&["solve", "nrp:3x4:3", "12 2 3 4 / 5 6 7 8 / 9 10 11 1"]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
-    assert!(text(&o.stderr).contains("because"), "{}", text(&o.stderr));
-    assert_refused(&["solve", s(&table), "1 2 3 / 4 5 6"], "invalid board");
-    assert_refused(&["distance", s(&table), "1 1 3 / 4 5 6 / 7 8 9"], "invalid board");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("because"), "{}", stderr(&o));
+    assert_rejected(&["solve", s(&table), "1 2 3 / 4 5 6"], "invalid board");
+    assert_rejected(&["distance", s(&table), "1 1 3 / 4 5 6 / 7 8 9"], "invalid board");
 }
 
 #[test]
@@ -240,11 +223,11 @@ fn export_and_import_round_trip() {
     let table = small_table(dir.path());
     let zst = dir.path().join("t.zst");
     let o = twirl(&["export", s(&table), s(&zst)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     assert!(std::fs::metadata(&zst).unwrap().len() < std::fs::metadata(&table).unwrap().len() / 2);
     let back = dir.path().join("back.tbl");
     let o = twirl(&["import", s(&zst), s(&back)]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&table).unwrap());
     // A damaged archive is refused and leaves nothing behind.
     let mut z = std::fs::read(&zst).unwrap();
@@ -263,7 +246,7 @@ fn unique_counts_and_plots() {
     let r = dir.path().join("r.json");
     let svg = dir.path().join("r.svg");
     let o = twirl(&["bfs", "spin:2x3", "--unique", "--json", s(&r), "--plot", s(&svg), "-q"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     let v = json(&r);
     let u: Vec<u64> = serde_json::from_value(v["unique_histogram"].clone()).unwrap();
     assert_eq!(u.len(), 8);
@@ -273,7 +256,7 @@ fn unique_counts_and_plots() {
     assert!(picture.starts_with("<svg") && picture.contains("spin:2x3 (htm metric)"));
     let log = dir.path().join("log.svg");
     let o = twirl(&["plot", s(&r), "-o", s(&log), "--log-scale"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.status.success(), "{}", stderr(&o));
     assert!(std::fs::read_to_string(&log).unwrap().contains("log scale"));
-    assert_refused(&["plot", s(&r), "-o", "x.png"], "SVG");
+    assert_rejected(&["plot", s(&r), "-o", "x.png"], "SVG");
 }
