@@ -2,7 +2,9 @@
 //! rank, unrank, applying a move. Each asserts a round trip so a broken ranking cannot time
 //! well. Run with `cargo bench --bench engine`.
 
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
 use twirl::puzzle::Puzzle;
 use twirl::rank::{Ranking, StateSpace};
 

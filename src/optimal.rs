@@ -128,8 +128,8 @@ mod tests {
             for b in &layer {
                 for m in &inverse {
                     let n = puzzle.apply(b, m);
-                    if !dist.contains_key(&key(&n)) {
-                        dist.insert(key(&n), d);
+                    if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(key(&n)) {
+                        e.insert(d);
                         next.push(n);
                     }
                 }

@@ -304,8 +304,8 @@ impl Layout {
             return apply_shuffle16(s, m);
         }
         let mut out = [0u8; MAX_CELLS];
-        for j in 0..MAX_CELLS {
-            out[j] = s.0[m.src[j] as usize].wrapping_add(m.add[j]) & m.mask[j];
+        for (j, o) in out.iter_mut().enumerate() {
+            *o = s.0[m.src[j] as usize].wrapping_add(m.add[j]) & m.mask[j];
         }
         Cells(out)
     }
@@ -435,8 +435,8 @@ impl Layout {
         let inv = &self.invariants;
         let k = inv.orient_mod;
         let mut out = [0u8; MAX_CELLS];
-        for p in 0..self.n_cells {
-            let t = board.tiles[p] as usize;
+        for (p, &tile) in board.tiles.iter().enumerate().take(self.n_cells) {
+            let t = tile as usize;
             if inv.orbit_of[t] != inv.orbit_of[p] {
                 return Err(Error::InvalidBoard(format!(
                     "tile {} cannot reach cell {} (they lie in different orbits)",
@@ -584,10 +584,10 @@ fn compile(m: &Move, reduced: &[u8], inv: &Invariants) -> CompiledMove {
     for (j, s) in src.iter_mut().enumerate() {
         *s = j as u8;
     }
-    for i in 0..n {
+    for (i, &turn) in reduced.iter().enumerate().take(n) {
         let j = m.perm[i] as usize;
         src[j] = i as u8;
-        add[j] = reduced[i] << TILE_BITS;
+        add[j] = turn << TILE_BITS;
         let e = inv.orbits[inv.orbit_of[i] as usize].free_mod;
         mask[j] = TILE_MASK | ((e - 1) << TILE_BITS);
     }

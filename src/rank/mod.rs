@@ -135,6 +135,8 @@ pub struct StateSpace {
 }
 
 /// One of the two rankings.
+// One value per puzzle, never in a collection: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Ranking {
     /// Linear-time ranks inside the invariants (they describe the group exactly).

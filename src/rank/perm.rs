@@ -189,9 +189,9 @@ pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &[u64; 32]) -> (u64, u32) {
     }
     let mut rank = 0u64;
     let mut parity = 0u32;
-    for i in 0..n.saturating_sub(1) {
+    for (i, &weight) in weights.iter().enumerate().take(n.saturating_sub(1)) {
         let d = later_smaller(xs, i);
-        rank += d as u64 * weights[i];
+        rank += d as u64 * weight;
         parity += d;
     }
     (rank, parity & 1)

@@ -69,7 +69,10 @@ pub fn unions(rows: usize, cols: usize) -> UnionReport {
     let mut minimal: Vec<u32> = Vec::new();
     let mut count = 0u64;
     for &mask in &masks {
-        if minimal.iter().any(|&g| mask & g == g) {
+        // Is some minimal generating union a subset of this one? (clippy mistakes the
+        // subset test `(mask & g) == g` for a search of the value `mask & g`.)
+        #[allow(clippy::manual_contains)]
+        if minimal.iter().any(|&g| (mask & g) == g) {
             count += 1;
             continue;
         }
