@@ -13,12 +13,14 @@
 pub mod enumerated;
 pub mod layout;
 pub mod perm;
+pub mod record;
 pub mod runs;
 
 use num_bigint::BigUint;
 
 pub use enumerated::Enumerated;
 pub use layout::{Cells, Layout};
+pub use record::{RANKING_SCHEME, RankingRecord};
 pub use runs::CellRuns;
 
 use crate::group::invariants::Invariants;
