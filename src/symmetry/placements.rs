@@ -98,15 +98,29 @@ impl PlacementTable {
             }
         }
         place(0, &allowed, &mut current, &mut used, &mut cells);
-        let len = if k == 0 { 1 } else { cells.len() / k };
+        // The empty set has one placement.
+        let len = cells.len().checked_div(k).unwrap_or(1);
+        // The list is a mixed-radix count: tile j has as many choices as its orbit has cells
+        // not taken by earlier chosen tiles of the same orbit, whatever those cells are.
+        let mut rank_in_orbit = vec![0usize; n];
+        for p in 0..n {
+            rank_in_orbit[p] = (0..p).filter(|&q| orbit[q] == orbit[p]).count();
+        }
+        let same_before: Vec<Vec<usize>> = (0..k)
+            .map(|j| {
+                (0..j).filter(|&i| orbit[tiles[i] as usize] == orbit[tiles[j] as usize]).collect()
+            })
+            .collect();
+        let radix: Vec<usize> = (0..k).map(|j| allowed[j].len() - same_before[j].len()).collect();
         let index_of = |placement: &[u8]| -> usize {
-            let (mut lo, mut hi) = (0usize, len);
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                if cells[mid * k..(mid + 1) * k] < *placement { lo = mid + 1 } else { hi = mid }
+            let mut index = 0;
+            for j in 0..k {
+                let p = placement[j];
+                let taken_below = same_before[j].iter().filter(|&&i| placement[i] < p).count();
+                index = index * radix[j] + rank_in_orbit[p as usize] - taken_below;
             }
-            assert_eq!(&cells[lo * k..(lo + 1) * k], placement, "an image is not a placement");
-            lo
+            debug_assert_eq!(&cells[index * k..(index + 1) * k], placement);
+            index
         };
         let mut representative = vec![u32::MAX; len];
         let mut symmetry = vec![0u8; len];
