@@ -13,6 +13,7 @@
 //!   cycle structure of one element.
 //! - [`rank`]: dense ranks of the reachable boards.
 //! - [`table`]: the 2-bit distance table in a memory map; table files (header, checksum).
+//! - [`symmetry`]: board symmetries that keep the move set, their action on boards, classes.
 //! - [`bfs`]: the parallel level-synchronous search (with unique-solution counts).
 //! - [`durable`]: files written so a crash leaves the old or the new version.
 //! - [`checkpoint`]: durable progress of a search in a table file, for resuming.
@@ -53,6 +54,7 @@ pub mod puzzle;
 pub mod rank;
 pub mod report;
 pub mod solvers;
+pub mod symmetry;
 pub mod table;
 pub mod verify;
 

@@ -1,0 +1,321 @@
+//! Symmetries of a puzzle's board that keep its move set, and what they do to boards.
+//!
+//! A symmetry `s` is a map of the board (a permutation of the cells) with its action on tile
+//! orientations. When conjugating every move by `s` gives a move of the set again, `s g s^-1`
+//! is as far from solved as `g`, for every board `g`: conjugation relabels cells and tiles
+//! alike. [`Symmetries::of`] tries the geometric candidates (the 8 maps of the square on
+//! square boards, the 4 of the rectangle otherwise) against the moves and keeps those that
+//! pass; nothing is set per puzzle. It also records whether the moves are closed under
+//! inverses, in which case `g -> g^-1` keeps distances too.
+//!
+//! Conventions (those of [`Puzzle::apply`]): a board is a group element `g`, the product of
+//! the moves that made it from the solved board, and `tiles[p]` is the tile `g` brought to
+//! cell `p`. A quarter turn of the whole board turns every tile by the same quarter; a mirror
+//! reverses orientations (`o -> c - o`). In a conjugation the constant part of those turns
+//! cancels, so all that is left of a symmetry's action on orientation is whether it reverses
+//! them ([`Symmetry::reverses`]). With orientations mod 1 or 2 (Spinpossible's face up or
+//! down) reversal changes nothing.
+//!
+//! # Design note: ranking classes (for issue 12)
+//! Groups found: NRP and Spinpossible in qtm/htm keep all 8 maps of a square board and all 4
+//! of a rectangle; `cw` keeps the rotations only (4 and 2). On small boards the classes are
+//! (tests): NRP (3,3,2) qtm 45,560 classes of 362,880 boards (7.96x), 23,764 with inversion
+//! (15.3x); Spinpossible 2x3 11,776 of 46,080 (3.91x), 6,580 with inversion (7.0x).
+//!
+//! **NRP (3,6,3)** qtm, 6.58e10 boards: orbits O1, O2 (the two colours, 9 cells each),
+//! sign(O1) = sign(O2). Group of order 4 (identity, rotate 180, mirror top-bottom, mirror
+//! left-right). First part: where the tiles of cells 1, 6, 7, 12, 13, 18 stand (corners and
+//! ends of the middle row, a union of cell orbits of the group, 3 tiles per colour): (9·8·7)²
+//! = 254,016 placements in 63,837 classes; 1,296 placements (0.51%) in 657 classes have a
+//! nontrivial stabilizer. Precomputed table ([`PlacementTable`]): per placement, the dense
+//! index of its representative and a symmetry taking it there (5 bytes, 1.3 MB). Rest: the
+//! 12 other tiles, 6!·6!/2 = 259,200 ranks, ranked as today after conjugating the board by
+//! that symmetry. Entries: 63,837 × 259,200 = 16,546,550,400, 3.85 GiB against 15.3 GiB
+//! (3.98x). Exact board classes (Burnside; boards fixed by each map, counted by enumerating
+//! the permutations that commute with it: 362,880, 41,472, 362,880) are 16,460,428,608, so
+//! 0.52% of the entries repeat a class. Corner tiles alone: 5,184 placements, 1,341 classes
+//! (87 with a stabilizer), 3.97 GiB.
+//!
+//! **NRP (2,7,2)** qtm, 14! = 8.72e10 boards, one orbit, no constraint. Same group. First
+//! part: the tiles of cells 1, 4, 7, 8, 11, 14 (corners and the middle column): 14!/8! =
+//! 2,162,160 placements in 541,440 classes, 3,552 placements in 1,788 classes with a
+//! nontrivial stabilizer (table 11 MB). Rest 8! = 40,320. Entries 21,830,860,800: 5.08 GiB
+//! against 20.3 GiB (3.99x); exact classes 21,794,918,400 (fixed boards 645,120, 645,120,
+//! 92,160), 0.16% repeats. Corners alone: 24,024 placements, 6,120 classes, 5.17 GiB.
+//!
+//! **Counting exactly.** An entry whose first part is representative `r` stands for
+//! `|G| / |stab(r)|` boards (the orbit of `r`, each with the same rest count), so histograms
+//! in boards are exact without knowing any board's own stabilizer. The entries of a
+//! representative with nontrivial stabilizer `H` that are `H`-conjugates are one class: a
+//! forward step marks all of them together; a backward step needs nothing (conjugate entries
+//! see conjugate neighbours). The number of classes is the entries minus the repeats, counted
+//! by Burnside over `H` on the rests of those 657 (1,788) representatives only.
+//!
+//! **A BFS step** from entry (`r`, rest): unrank to a board whose first part is `r`; per
+//! move, apply it, index the placement of the 6 chosen tiles (falling factorial), read
+//! (representative, `s`) from the table, conjugate the rest by `s` (a lookup per cell and per
+//! tile), rank the rest: one table read and about 2n lookups more than today. Cell runs carry
+//! over for moves that leave the chosen tiles where they are (then `s` is the identity);
+//! their share is to be measured. Inversion would double the gain, but `g^-1`'s first part is
+//! which tiles stand on the chosen cells, another coordinate: it needs both canonicalized per
+//! neighbour, so it is left out of this design. `cw` keeps only rotate 180 here: 2x.
+
+pub mod classes;
+pub mod placements;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashSet;
+use std::fmt;
+
+use crate::puzzle::{Board, Move, Puzzle};
+
+pub use classes::{ClassCount, burnside, count_classes};
+pub use placements::PlacementTable;
+
+/// One map of the board: where each cell goes and whether orientations are reversed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symmetry {
+    /// What the map is, in words (`rotate 90`, `mirror left-right`).
+    pub name: String,
+    /// The cell `p` is carried to cell `cells[p]`.
+    pub cells: Vec<u8>,
+    /// Whether tile orientations are reversed (`o -> -o`): mirrors do, rotations do not.
+    pub reverses: bool,
+}
+
+impl Symmetry {
+    /// The map that leaves every cell alone.
+    pub fn identity(n: usize) -> Symmetry {
+        Symmetry { name: "identity".into(), cells: (0..n as u8).collect(), reverses: false }
+    }
+
+    /// A geometric map of a `rows x cols` board given on coordinates (row, column).
+    fn geometric(
+        name: &str,
+        rows: usize,
+        cols: usize,
+        reverses: bool,
+        to: impl Fn(usize, usize) -> (usize, usize),
+    ) -> Symmetry {
+        let mut cells = vec![0u8; rows * cols];
+        for r in 0..rows {
+            for c in 0..cols {
+                let (r2, c2) = to(r, c);
+                cells[r * cols + c] = (r2 * cols + c2) as u8;
+            }
+        }
+        Symmetry { name: name.into(), cells, reverses }
+    }
+
+    /// This map followed by `next` (acting on boards, `conjugate_board` by the product equals
+    /// `conjugate_board` by `self`, then by `next`).
+    pub fn then(&self, next: &Symmetry) -> Symmetry {
+        Symmetry {
+            name: format!("{} then {}", self.name, next.name),
+            cells: self.cells.iter().map(|&c| next.cells[c as usize]).collect(),
+            reverses: self.reverses != next.reverses,
+        }
+    }
+
+    /// The map undoing this one.
+    pub fn inverse(&self) -> Symmetry {
+        let mut cells = vec![0u8; self.cells.len()];
+        for (p, &q) in self.cells.iter().enumerate() {
+            cells[q as usize] = p as u8;
+        }
+        Symmetry { name: format!("({})^-1", self.name), cells, reverses: self.reverses }
+    }
+
+    /// Whether two maps act alike on boards with orientations mod `orient_mod` (names aside;
+    /// reversal matters only above 2).
+    pub fn acts_like(&self, other: &Symmetry, orient_mod: u8) -> bool {
+        self.cells == other.cells && (orient_mod <= 2 || self.reverses == other.reverses)
+    }
+
+    /// An orientation turn as seen after the map.
+    fn turn(&self, o: u8, orient_mod: u8) -> u8 {
+        if self.reverses { (orient_mod - o % orient_mod) % orient_mod } else { o % orient_mod }
+    }
+
+    /// The move `s m s^-1`: the tile the map carries to cell `s(i)` goes where `m` sends cell
+    /// `i`, carried by the map, and turns by `m`'s turn, reversed with the map.
+    pub fn conjugate_move(&self, m: &Move, orient_mod: u8) -> Move {
+        let n = self.cells.len();
+        let mut perm = vec![0u8; n];
+        let mut twist = vec![0u8; n];
+        for i in 0..n {
+            let si = self.cells[i] as usize;
+            perm[si] = self.cells[m.perm[i] as usize];
+            twist[si] = self.turn(m.twist[i], orient_mod);
+        }
+        Move { name: format!("{}^s", m.name), perm, twist }
+    }
+
+    /// The board `s g s^-1`: tile `t` on cell `p` becomes tile `s(t)` on cell `s(p)`, its
+    /// orientation reversed with the map.
+    pub fn conjugate_board(&self, board: &Board, orient_mod: u8) -> Board {
+        let n = self.cells.len();
+        let mut out = Board { tiles: vec![0; n], orient: vec![0; n] };
+        for p in 0..n {
+            let sp = self.cells[p] as usize;
+            out.tiles[sp] = self.cells[board.tiles[p] as usize];
+            out.orient[sp] = self.turn(board.orient[p], orient_mod);
+        }
+        out
+    }
+}
+
+/// The board `g^-1`: its cell `i` holds the tile numbered like the cell on which `g` put tile
+/// `i`, turned back by the turn `g` gave that tile. Applying the inverses of a sequence's
+/// moves in reverse order reaches it.
+pub fn invert_board(board: &Board, orient_mod: u8) -> Board {
+    let n = board.tiles.len();
+    let mut out = Board { tiles: vec![0; n], orient: vec![0; n] };
+    for p in 0..n {
+        let t = board.tiles[p] as usize;
+        out.tiles[t] = p as u8;
+        out.orient[t] = (orient_mod - board.orient[p] % orient_mod) % orient_mod;
+    }
+    out
+}
+
+/// The symmetries of a puzzle: the geometric maps that keep its move set.
+#[derive(Clone, Debug)]
+pub struct Symmetries {
+    /// Orientations a tile can take (as in the puzzle).
+    pub orient_mod: u8,
+    /// The kept maps, a group; the identity first.
+    pub elements: Vec<Symmetry>,
+    /// The candidates that map some move outside the move set.
+    pub rejected: Vec<Symmetry>,
+    /// Whether every move's inverse is a move (then `g -> g^-1` keeps distances too).
+    pub inverse_closed: bool,
+}
+
+impl Symmetries {
+    /// The geometric candidates of a `rows x cols` board: the 8 maps of the square (rotations
+    /// counter-clockwise) when `rows == cols`, else the 4 of the rectangle. Maps acting alike
+    /// (on a one-row board a top-bottom mirror moves no cell) are listed once.
+    pub fn candidates(rows: usize, cols: usize, orient_mod: u8) -> Vec<Symmetry> {
+        let (lr, lc) = (rows - 1, cols - 1);
+        let mut out = vec![Symmetry::identity(rows * cols)];
+        let mut add = |s: Symmetry| {
+            if !out.iter().any(|o| o.acts_like(&s, orient_mod)) {
+                out.push(s);
+            }
+        };
+        if rows == cols {
+            // A counter-clockwise quarter turn sends (r, c) to (n-1-c, r), as a block turn does.
+            add(Symmetry::geometric("rotate 90", rows, cols, false, |r, c| (lc - c, r)));
+        }
+        add(Symmetry::geometric("rotate 180", rows, cols, false, |r, c| (lr - r, lc - c)));
+        if rows == cols {
+            add(Symmetry::geometric("rotate 270", rows, cols, false, |r, c| (c, lr - r)));
+        }
+        add(Symmetry::geometric("mirror top-bottom", rows, cols, true, |r, c| (lr - r, c)));
+        add(Symmetry::geometric("mirror left-right", rows, cols, true, |r, c| (r, lc - c)));
+        if rows == cols {
+            add(Symmetry::geometric("mirror diagonal", rows, cols, true, |r, c| (c, r)));
+            add(Symmetry::geometric("mirror anti-diagonal", rows, cols, true, |r, c| {
+                (lc - c, lr - r)
+            }));
+        }
+        out
+    }
+
+    /// Works out the symmetries of a puzzle from its moves.
+    pub fn of(puzzle: &Puzzle) -> Symmetries {
+        let k = puzzle.orient_mod;
+        let mut elements = Vec::new();
+        let mut rejected = Vec::new();
+        for s in Symmetries::candidates(puzzle.rows, puzzle.cols, k) {
+            if keeps_moves(puzzle, &s) {
+                elements.push(s);
+            } else {
+                rejected.push(s);
+            }
+        }
+        let moves: HashSet<(&[u8], Vec<u8>)> =
+            puzzle.moves.iter().map(|m| (&m.perm[..], reduced(&m.twist, k))).collect();
+        let inverse_closed = puzzle.moves.iter().all(|m| {
+            let inv = m.inverse(k, String::new());
+            moves.contains(&(&inv.perm[..], reduced(&inv.twist, k)))
+        });
+        let out = Symmetries { orient_mod: k, elements, rejected, inverse_closed };
+        // The maps keeping a set form a subgroup of the candidates' group: failing is a bug.
+        assert!(out.is_group(), "the kept symmetries of {:?} are not a group", puzzle.spec);
+        out
+    }
+
+    /// The order of the group (without inversion).
+    pub fn order(&self) -> usize {
+        self.elements.len()
+    }
+
+    /// The order of the group acting on boards: doubled by inversion when asked for.
+    pub fn order_with(&self, with_inversion: bool) -> usize {
+        self.elements.len() * if with_inversion { 2 } else { 1 }
+    }
+
+    /// The kept element acting like `s`, if any.
+    pub fn position(&self, s: &Symmetry) -> Option<usize> {
+        self.elements.iter().position(|e| e.acts_like(s, self.orient_mod))
+    }
+
+    /// Whether the kept maps form a group: the identity is first and every product is kept
+    /// (a finite set closed under products is a group).
+    pub fn is_group(&self) -> bool {
+        let Some(first) = self.elements.first() else { return false };
+        let n = first.cells.len();
+        first.acts_like(&Symmetry::identity(n), self.orient_mod)
+            && self
+                .elements
+                .iter()
+                .all(|a| self.elements.iter().all(|b| self.position(&a.then(b)).is_some()))
+    }
+
+    /// The images of a board under every element (each kept map, then with inversion each
+    /// kept map applied to `g^-1`), in that order: `order_with(with_inversion)` boards,
+    /// possibly repeated.
+    pub fn images(&self, board: &Board, with_inversion: bool) -> Vec<Board> {
+        let k = self.orient_mod;
+        let mut out: Vec<Board> =
+            self.elements.iter().map(|s| s.conjugate_board(board, k)).collect();
+        if with_inversion {
+            let inv = invert_board(board, k);
+            out.extend(self.elements.iter().map(|s| s.conjugate_board(&inv, k)));
+        }
+        out
+    }
+}
+
+/// Twists reduced modulo the puzzle's orientations.
+fn reduced(twist: &[u8], orient_mod: u8) -> Vec<u8> {
+    twist.iter().map(|&t| t % orient_mod).collect()
+}
+
+/// Whether conjugating every move of the puzzle by `s` gives a move of the puzzle.
+pub fn keeps_moves(puzzle: &Puzzle, s: &Symmetry) -> bool {
+    let k = puzzle.orient_mod;
+    let moves: HashSet<(&[u8], Vec<u8>)> =
+        puzzle.moves.iter().map(|m| (&m.perm[..], reduced(&m.twist, k))).collect();
+    puzzle.moves.iter().all(|m| {
+        let c = s.conjugate_move(m, k);
+        moves.contains(&(&c.perm[..], reduced(&c.twist, k)))
+    })
+}
+
+impl fmt::Display for Symmetries {
+    /// One line: `order 8: identity, rotate 90, ...; inverse-closed: yes`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = self.elements.iter().map(|s| s.name.as_str()).collect();
+        write!(
+            f,
+            "order {}: {}; inverse-closed: {}",
+            self.order(),
+            names.join(", "),
+            if self.inverse_closed { "yes" } else { "no" }
+        )
+    }
+}
