@@ -8,6 +8,14 @@
 //! [`crate::bfs`]), so a killed process loses nothing the kernel holds. (Against power loss
 //! the finished levels are safe; a unique search's unfinished level relies on its fresh bits
 //! reaching the disk with its marks, which an msync does not order.)
+//!
+//! After the record, the journal also rewrites the table's header with the histogram so far:
+//! the table then carries its own record, and a resume refuses a checkpoint that disagrees
+//! with it (see [`crate::job`]). The record is written first, so it may lead the header by
+//! one level (killed in between), never lag it.
+//!
+//! The JSON carries a `version` ([`CHECKPOINT_VERSION`]); a record without one, or of
+//! another version, is refused.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -18,17 +26,29 @@ use serde::{Deserialize, Serialize};
 use crate::bfs::{Direction, Journal, Outcome};
 use crate::durable::{with_suffix, write_atomically};
 use crate::table::DistanceTable;
+use crate::table::format::{Header, one_line};
 use crate::{Error, Result};
 
+/// The checkpoint format this build reads and writes (1: the first with a version).
+pub const CHECKPOINT_VERSION: u32 = 1;
+
+/// Largest checkpoint file read: a real one holds a few hundred numbers.
+const MAX_CHECKPOINT_BYTES: u64 = 1 << 20;
+
 /// The progress record. Field names are the JSON format.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Checkpoint {
+    /// [`CHECKPOINT_VERSION`].
+    pub version: u32,
     /// The puzzle in canonical spec form.
     pub puzzle: String,
     /// The metric.
     pub metric: String,
     /// Number of ranks.
     pub n_states: u64,
+    /// The fingerprint of the table's ranking (see [`crate::rank::record`]).
+    pub ranking: String,
     /// Whether unique shortest solutions are counted.
     pub unique: bool,
     /// Boards at each finished distance.
@@ -54,12 +74,14 @@ pub fn checkpoint_path(table: &Path) -> PathBuf {
 
 impl Checkpoint {
     /// A record with no finished level yet.
-    pub fn new(puzzle: String, metric: String, n_states: u64, unique: bool) -> Checkpoint {
+    pub fn new(header: &Header) -> Checkpoint {
         Checkpoint {
-            puzzle,
-            metric,
-            n_states,
-            unique,
+            version: CHECKPOINT_VERSION,
+            puzzle: header.puzzle.clone(),
+            metric: header.metric.clone(),
+            n_states: header.n_states,
+            ranking: header.ranking.fingerprint.clone(),
+            unique: header.unique_bytes != 0,
             histogram: Vec::new(),
             unique_histogram: Vec::new(),
             level_seconds: Vec::new(),
@@ -72,11 +94,49 @@ impl Checkpoint {
 
     /// Reads a record.
     pub fn read(path: &Path) -> Result<Checkpoint> {
-        let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        serde_json::from_slice(&text).map_err(|e| Error::BadTable {
-            path: path.into(),
-            reason: format!("unreadable checkpoint: {e}"),
-        })
+        use std::io::Read;
+        let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+        let mut text = Vec::new();
+        file.take(MAX_CHECKPOINT_BYTES + 1)
+            .read_to_end(&mut text)
+            .map_err(|e| Error::io(path, e))?;
+        if text.len() as u64 > MAX_CHECKPOINT_BYTES {
+            return Err(Error::Refused {
+                path: path.into(),
+                reason: format!(
+                    "not a twirl checkpoint (larger than {MAX_CHECKPOINT_BYTES} bytes)"
+                ),
+            });
+        }
+        Checkpoint::parse(&text, path)
+    }
+
+    /// Reads a record from its JSON text (named `path` in errors): the version first, then
+    /// the fields.
+    pub fn parse(text: &[u8], path: &Path) -> Result<Checkpoint> {
+        let bad = |reason: String| Error::Refused { path: path.into(), reason };
+        #[derive(Deserialize)]
+        struct VersionOnly {
+            version: Option<serde_json::Value>,
+        }
+        let v: VersionOnly = serde_json::from_slice(text)
+            .map_err(|e| bad(format!("unreadable checkpoint: {}", one_line(&e.to_string()))))?;
+        match v.version.as_ref().and_then(serde_json::Value::as_u64) {
+            Some(v) if v == CHECKPOINT_VERSION as u64 => {}
+            found => {
+                let found = match (found, &v.version) {
+                    (Some(n), _) => format!("version {n}"),
+                    (None, None) => "no version".to_string(),
+                    (None, Some(other)) => format!("version {}", one_line(&other.to_string())),
+                };
+                return Err(bad(format!(
+                    "checkpoint format {found}, but this twirl reads version \
+                     {CHECKPOINT_VERSION}"
+                )));
+            }
+        }
+        serde_json::from_slice(text)
+            .map_err(|e| bad(format!("unreadable checkpoint: {}", one_line(&e.to_string()))))
     }
 
     /// Writes the record durably (see the module docs).
@@ -120,6 +180,8 @@ impl Checkpoint {
 /// Writes the checkpoint of a search in a table file.
 pub struct FileJournal {
     path: PathBuf,
+    table_path: PathBuf,
+    header: Mutex<Header>,
     interval: Duration,
     state: Mutex<Checkpoint>,
     last: Mutex<Instant>,
@@ -130,11 +192,20 @@ pub struct FileJournal {
 
 impl FileJournal {
     /// A journal writing `record` (as it stands) to `path`, and inside levels every
-    /// `interval`.
-    pub fn new(path: PathBuf, record: Checkpoint, interval: Duration) -> FileJournal {
+    /// `interval`; after each level it also rewrites `header`, the header of the table file
+    /// at `table_path`.
+    pub fn new(
+        path: PathBuf,
+        record: Checkpoint,
+        interval: Duration,
+        table_path: PathBuf,
+        header: Header,
+    ) -> FileJournal {
         let elapsed_before = record.elapsed_seconds;
         FileJournal {
             path,
+            table_path,
+            header: Mutex::new(header),
             interval,
             state: Mutex::new(record),
             last: Mutex::new(Instant::now()),
@@ -147,6 +218,11 @@ impl FileJournal {
     /// Seconds of search over every run, this one included.
     pub fn elapsed_seconds(&self) -> f64 {
         self.elapsed_before + self.started.elapsed().as_secs_f64()
+    }
+
+    /// The table header as last written.
+    pub fn header(&self) -> Header {
+        self.header.lock().unwrap().clone()
     }
 
     /// Flushes the table and records the level under way (after a stop, or from `tick`).
@@ -173,6 +249,13 @@ impl Journal for FileJournal {
         state.level_under_way = None;
         state.elapsed_seconds = self.elapsed_seconds();
         state.write(&self.path)?;
+        // Then the table's own record (see the module docs for the order).
+        let mut header = self.header.lock().unwrap();
+        header.histogram = outcome.histogram.clone();
+        header.unique_histogram = outcome.unique_histogram.clone();
+        header.antipodes = outcome.antipodes.clone();
+        let file = table.storage().file().expect("a file-backed table");
+        header.write_to(file, &self.table_path)?;
         *self.last.lock().unwrap() = Instant::now();
         Ok(())
     }
@@ -188,6 +271,69 @@ impl Journal for FileJournal {
         }
         if let Err(e) = self.save_under_way(table) {
             self.error.lock().unwrap().get_or_insert(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record() -> Checkpoint {
+        Checkpoint {
+            version: CHECKPOINT_VERSION,
+            puzzle: "nrp:2x3:2".into(),
+            metric: "qtm".into(),
+            n_states: 120,
+            ranking: "0123456789abcdef".into(),
+            unique: false,
+            histogram: vec![1, 4, 10],
+            unique_histogram: Vec::new(),
+            level_seconds: vec![0.0, 0.1, 0.2],
+            directions: vec!["forward".into(), "forward".into()],
+            antipodes: vec![3, 9],
+            elapsed_seconds: 0.3,
+            level_under_way: Some(3),
+        }
+    }
+
+    #[test]
+    fn versions_are_required() {
+        let p = Path::new("t.checkpoint");
+        let text = serde_json::to_vec(&record()).unwrap();
+        assert_eq!(Checkpoint::parse(&text, p).unwrap(), record());
+        let mut v: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        v["version"] = 2.into();
+        let e = Checkpoint::parse(v.to_string().as_bytes(), p).unwrap_err().to_string();
+        assert!(e.contains("version 2, but this twirl reads version 1"), "{e}");
+        v.as_object_mut().unwrap().remove("version");
+        let e = Checkpoint::parse(v.to_string().as_bytes(), p).unwrap_err().to_string();
+        assert!(e.contains("no version"), "{e}");
+        let e = Checkpoint::parse(b"{\"version\": 1, \"x\":\n 1}", p).unwrap_err().to_string();
+        assert!(e.starts_with("t.checkpoint: unreadable checkpoint") && !e.contains('\n'), "{e}");
+    }
+
+    proptest::proptest! {
+        /// Random bytes and real records with bytes changed: an error or a record, never a
+        /// panic, and an error on one line.
+        #[test]
+        fn checkpoint_parser_never_panics(
+            noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400),
+            edits in proptest::collection::vec(
+                (0usize..1000, proptest::prelude::any::<u8>()), 0..6),
+        ) {
+            let p = Path::new("t.checkpoint");
+            if let Err(e) = Checkpoint::parse(&noise, p) {
+                proptest::prop_assert!(!e.to_string().contains('\n'));
+            }
+            let mut text = serde_json::to_vec(&record()).unwrap();
+            let n = text.len();
+            for &(at, b) in &edits {
+                text[at % n] = b;
+            }
+            if let Err(e) = Checkpoint::parse(&text, p) {
+                proptest::prop_assert!(!e.to_string().contains('\n'));
+            }
         }
     }
 }

@@ -1,7 +1,13 @@
-//! Writing files so that a crash leaves the old version or the new one, never half of one.
+//! Writing files so that a crash leaves the old version or the new one, never half of one,
+//! and no temporary file (`*.tmp`, `*.partial`) outlives a failure or an interruption.
+//!
+//! Every temporary file is a [`TempPath`]: removed when dropped (an error path) unless it was
+//! renamed into place, and listed in a process-wide register so a signal handler that must
+//! exit at once can remove them too ([`remove_temp_files`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::{Error, Result};
 
@@ -12,22 +18,85 @@ pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// Temporary files alive in this process, for [`remove_temp_files`].
+static TEMP_FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A temporary file next to its destination: removed on drop unless [`TempPath::persist`]
+/// renamed it into place.
+pub struct TempPath {
+    path: PathBuf,
+    done: bool,
+}
+
+impl TempPath {
+    /// Registers `path` (not created yet) as temporary.
+    pub fn new(path: PathBuf) -> TempPath {
+        TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner()).push(path.clone());
+        TempPath { path, done: false }
+    }
+
+    /// Where the temporary file lives.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Renames the file to `dest` and syncs the directory, so the rename is durable.
+    pub fn persist(mut self, dest: &Path) -> Result<()> {
+        std::fs::rename(&self.path, dest).map_err(|e| Error::io(dest, e))?;
+        self.done = true;
+        sync_parent(dest);
+        Ok(())
+    }
+}
+
+impl Drop for TempPath {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        let mut list = TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = list.iter().position(|p| *p == self.path) {
+            list.swap_remove(i);
+        }
+    }
+}
+
+/// Removes every temporary file still registered. For a signal handler about to exit the
+/// process, when destructors will not run.
+pub fn remove_temp_files() {
+    let list = TEMP_FILES.lock().unwrap_or_else(|e| e.into_inner());
+    for p in list.iter() {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// The directory holding `path` (`.` for a bare file name).
+pub fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+fn sync_parent(path: &Path) {
+    // Syncing the directory makes a rename itself durable.
+    if let Ok(d) = std::fs::File::open(parent_dir(path)) {
+        let _ = d.sync_all();
+    }
+}
+
+/// Free bytes on the file system that holds (or would hold) `path`, if the system tells.
+pub fn free_disk(path: &Path) -> Option<u64> {
+    fs4::available_space(parent_dir(path)).ok()
+}
+
 /// Writes `text` to `path` durably and atomically: a temporary file next to it, fsync,
 /// rename, fsync of the directory. A reader sees the old file or the new one, never half.
 pub fn write_atomically(path: &Path, text: &[u8]) -> Result<()> {
-    let tmp = with_suffix(path, ".tmp");
-    let mut f = std::fs::File::create(&tmp).map_err(|e| Error::io(&tmp, e))?;
-    f.write_all(text).map_err(|e| Error::io(&tmp, e))?;
-    f.sync_all().map_err(|e| Error::io(&tmp, e))?;
+    let tmp = TempPath::new(with_suffix(path, ".tmp"));
+    let mut f = std::fs::File::create(tmp.path()).map_err(|e| Error::io(tmp.path(), e))?;
+    f.write_all(text).map_err(|e| Error::io(tmp.path(), e))?;
+    f.sync_all().map_err(|e| Error::io(tmp.path(), e))?;
     drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    // Syncing the directory makes the rename itself durable.
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    tmp.persist(path)
 }

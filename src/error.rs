@@ -56,6 +56,19 @@ pub enum Error {
         /// The underlying failure (shown in the message, so not also chained as a source).
         cause: std::io::Error,
     },
+    /// Stopped by Ctrl-C or SIGTERM; the work done so far is saved where the job allows.
+    #[error("interrupted")]
+    Interrupted,
+    /// A file a job refuses to read or write: an output that would replace an input or an
+    /// existing table, a checkpoint that disagrees with its table, an archive larger than it
+    /// declares.
+    #[error("{path}: {reason}")]
+    Refused {
+        /// The file refused.
+        path: PathBuf,
+        /// Why, saying what was expected and what was found.
+        reason: String,
+    },
 }
 
 impl Error {

@@ -17,6 +17,9 @@
 //! - [`bfs`]: the parallel level-synchronous search (with unique-solution counts).
 //! - [`durable`]: files written so a crash leaves the old or the new version.
 //! - [`checkpoint`]: durable progress of a search in a table file, for resuming.
+//! - [`job`]: long searches in a table file: start, run, stop, resume, with every file
+//!   checked against the others; the one verified way to open a finished table.
+//! - [`archive`]: a finished table compressed (zstd) for archiving, and restored.
 //! - [`optimal`]: shortest solutions read from a finished table.
 //! - [`plot`]: the distance histogram as an SVG picture.
 //! - [`report`]: the result of a search as data (histogram, God's number, antipodes).
@@ -42,12 +45,14 @@
 
 #![deny(missing_docs)]
 
+pub mod archive;
 pub mod bfs;
 pub mod checkpoint;
 pub mod claims;
 pub mod durable;
 pub mod error;
 pub mod group;
+pub mod job;
 pub mod optimal;
 pub mod plot;
 pub mod puzzle;

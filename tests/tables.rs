@@ -37,10 +37,13 @@ fn interrupt(args: &[&str], after: Duration, signal: &str) -> bool {
 }
 
 /// Resumes until the search completes (killing some resumes too); returns the result JSON.
+/// A table killed before its first distance was recorded is started again with `--force`
+/// (`start`: the arguments that started it).
 fn resume_to_end(
     table: &Path,
     out: &Path,
     kill_resumes_after: Option<Duration>,
+    start: &[&str],
 ) -> serde_json::Value {
     let args = ["resume", s(table), "--json", s(out), "--checkpoint-every", "0", "-q"];
     if let Some(after) = kill_resumes_after {
@@ -50,6 +53,12 @@ fn resume_to_end(
         let o = twirl(&args);
         if o.status.success() {
             return json(out);
+        }
+        if stderr(&o).contains("start it again") {
+            let mut again = start.to_vec();
+            again.extend_from_slice(&["--force", "-q"]);
+            interrupt(&again, Duration::from_millis(50), "-KILL");
+            continue;
         }
         assert!(
             stderr(&o).is_empty() || o.status.code() == Some(130),
@@ -81,7 +90,7 @@ fn killed_runs_resume_to_identical_histograms(spec: &str, extra: &[&str]) {
         }
         let got = if table.exists() {
             let kill_again = (i % 2 == 1).then(|| full.mul_f64(0.3));
-            resume_to_end(&table, &out, kill_again)
+            resume_to_end(&table, &out, kill_again, &args)
         } else {
             // Killed before the table file was created: nothing to resume, run again.
             args.extend_from_slice(&["--json", s(&out), "-q"]);
@@ -109,33 +118,47 @@ fn sigkill_during_a_unique_count_then_resume_gives_the_same_counts() {
     killed_runs_resume_to_identical_histograms("nrp:2x5:2", &["--unique"]);
 }
 
-#[test]
-fn ctrl_c_stops_at_a_durable_point_and_says_how_to_resume() {
-    let dir = tempfile::tempdir().unwrap();
-    let table = dir.path().join("t.tbl");
-    let child = bin()
-        .args(["bfs", "nrp:2x5:2", "--board-by-board", "--threads", "1", "--table", s(&table)])
-        .stdout(std::process::Stdio::null())
+/// Starts a search that pauses after distance 3, sends `signal` once that distance is
+/// printed, and checks that it stopped at a durable point (exit 130, the resume command).
+fn stop_with(signal: &str, dir: &Path, name: &str) -> PathBuf {
+    use std::io::BufRead;
+    let table = dir.join(name);
+    let mut child = bin()
+        .args(["bfs", "nrp:3x3:2", "--table", s(&table), "--test-pause-after", "3"])
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(300));
-    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    // Rows are "distance boards cumulative seconds"; wait for distance 3.
+    let paused = lines.any(|l| l.unwrap().split_whitespace().next() == Some("3"));
+    assert!(paused, "the search never reached distance 3");
+    Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
     let o = child.wait_with_output().unwrap();
     let err = stderr(&o);
-    if o.status.code() == Some(130) {
-        assert!(err.contains(&format!("twirl resume {}", table.display())), "{err}");
-        let o = twirl(&["distance", s(&table), "1 2 3 4 5 / 6 7 8 9 10"]);
-        assert_eq!(o.status.code(), Some(2));
-        assert!(stderr(&o).contains("has not finished"), "{}", stderr(&o));
-    } else {
-        assert!(o.status.success(), "{err}");
-    }
-    let out = dir.path().join("r.json");
-    let got = resume_to_end(&table, &out, None);
-    assert_eq!(got["states"], 3_628_800);
-    assert_eq!(got["histogram"][0], 1);
+    assert_eq!(o.status.code(), Some(130), "{signal} did not stop the search: {err}");
+    assert!(err.contains(&format!("twirl resume {}", table.display())), "{err}");
+    assert!(err.contains("distances 0..3 are finished"), "{err}");
+    let o = twirl(&["distance", s(&table), "4 1 3 / 6 2 9 / 7 5 8"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("has not finished"), "{}", stderr(&o));
+    table
 }
+
+#[test]
+fn ctrl_c_and_sigterm_stop_at_a_durable_point_and_say_how_to_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    for (signal, name) in [("-INT", "int.tbl"), ("-TERM", "term.tbl")] {
+        let table = stop_with(signal, dir.path(), name);
+        let out = dir.path().join(format!("{name}.json"));
+        let got = resume_to_end(&table, &out, None, &[]);
+        assert_eq!(got["histogram"], serde_json::json!(NRP_3X3_2));
+        assert_eq!(got["antipodes"], 20);
+    }
+}
+
+/// NRP (3,3,2) in QTM, boards at each distance.
+const NRP_3X3_2: [u64; 12] = [1, 8, 52, 328, 1996, 11336, 51582, 130042, 125929, 39706, 1880, 20];
 
 fn small_table(dir: &Path) -> PathBuf {
     let table = dir.join("t.tbl");
@@ -259,4 +282,437 @@ fn unique_counts_and_plots() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(std::fs::read_to_string(&log).unwrap().contains("log scale"));
     assert_rejected(&["plot", s(&r), "-o", "x.png"], "SVG");
+}
+
+// Issue 15: a job's files are checked against each other. Each test starts from a real
+// table made by twirl, alters one file as a user or a hostile file would, and checks the
+// refusal (exit 2, the file named, how it disagrees) and that the table still answers.
+
+use twirl::checkpoint::Checkpoint;
+use twirl::table::format::Header;
+
+/// A board of NRP (3,3,2) and its distance.
+const BOARD: &str = "4 1 3 / 6 2 9 / 7 5 8";
+
+fn distance_of(table: &Path) -> Option<String> {
+    let o = twirl(&["distance", s(table), BOARD]);
+    o.status.success().then(|| stdout(&o).trim().to_string())
+}
+
+fn header_of(table: &Path) -> Header {
+    Header::decode(&std::fs::read(table).unwrap(), table).unwrap()
+}
+
+/// Rewrites the header of `table` and signs it again (a valid header hash).
+fn rewrite_header(table: &Path, edit: impl FnOnce(&mut Header)) {
+    let mut bytes = std::fs::read(table).unwrap();
+    let mut h = Header::decode(&bytes, table).unwrap();
+    edit(&mut h);
+    let head = h.encode().unwrap();
+    bytes[..head.len()].copy_from_slice(&head);
+    std::fs::write(table, bytes).unwrap();
+}
+
+/// A checkpoint as a search would leave it next to `table` at its end.
+fn final_checkpoint(table: &Path) -> Checkpoint {
+    let h = header_of(table);
+    let mut c = Checkpoint::new(&h);
+    c.histogram = h.histogram.clone();
+    c.level_seconds = vec![0.0; h.histogram.len()];
+    c.directions = vec!["forward".into(); h.histogram.len() - 1];
+    c.antipodes = h.antipodes.clone();
+    c
+}
+
+fn write_checkpoint(table: &Path, c: &Checkpoint) {
+    let p = format!("{}.checkpoint", table.display());
+    std::fs::write(p, serde_json::to_vec(c).unwrap()).unwrap();
+}
+
+/// `args` is refused with exit 2 and a one-line message holding every needle.
+fn refused(args: &[&str], needles: &[&str]) {
+    let o = twirl(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: expected `{n}` in {err:?}");
+    }
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_checkpoint_that_disagrees_with_its_unfinished_table_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = stop_with("-TERM", dir.path(), "t.tbl");
+    let ck = PathBuf::from(format!("{}.checkpoint", table.display()));
+    let good: serde_json::Value = json(&ck);
+    let table_bytes = std::fs::read(&table).unwrap();
+    let edits: Vec<(&str, serde_json::Value, &str)> = vec![
+        ("puzzle", "nrp:2x3:2".into(), "is for nrp:2x3:2"),
+        ("histogram", serde_json::json!([]), "histogram"),
+        // Boards moved from distance 1 to 4: the same count per distance mod 3.
+        ("histogram", serde_json::json!([1, 7, 52, 329]), "histogram is [1, 7, 52, 329]"),
+        ("n_states", 1_000_000_000_000u64.into(), "counts 1000000000000 boards"),
+        ("antipodes", serde_json::json!([362_880]), "antipode rank 362880"),
+        ("antipodes", serde_json::json!([5, 2]), "antipodes [5, 2]"),
+        ("ranking", "0000000000000000".into(), "ranking fingerprint"),
+        ("unique", true.into(), "unique"),
+        ("version", 7.into(), "version 7"),
+        ("directions", serde_json::json!(["sideways", "forward", "forward"]), "lists"),
+    ];
+    for (field, value, needle) in edits {
+        let mut c = good.clone();
+        c[field] = value;
+        std::fs::write(&ck, serde_json::to_vec(&c).unwrap()).unwrap();
+        refused(&["resume", s(&table), "-q"], &[needle, s(&ck)]);
+        assert_eq!(std::fs::read(&table).unwrap(), table_bytes, "{field}: the table changed");
+    }
+    let mut c = good.clone();
+    c.as_object_mut().unwrap().remove("version");
+    std::fs::write(&ck, serde_json::to_vec(&c).unwrap()).unwrap();
+    refused(&["resume", s(&table), "-q"], &["no version"]);
+    std::fs::remove_file(&ck).unwrap();
+    refused(&["resume", s(&table), "-q"], &["checkpoint", "is missing"]);
+    // The true checkpoint back: the search finishes with the right answer.
+    std::fs::write(&ck, serde_json::to_vec(&good).unwrap()).unwrap();
+    let got = resume_to_end(&table, &dir.path().join("r.json"), None, &[]);
+    assert_eq!(got["histogram"], serde_json::json!(NRP_3X3_2));
+    assert_eq!(distance_of(&table).as_deref(), Some("2"));
+}
+
+#[test]
+fn a_finished_table_is_never_restarted_or_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = small_table(dir.path());
+    let size = std::fs::metadata(&table).unwrap().len();
+    // A stale checkpoint naming another puzzle, or with an empty histogram.
+    let mut c = final_checkpoint(&table);
+    c.puzzle = "nrp:4x4:3".into();
+    write_checkpoint(&table, &c);
+    refused(&["resume", s(&table), "-q"], &["disagrees", "nrp:4x4:3"]);
+    let mut c = final_checkpoint(&table);
+    c.histogram.clear();
+    write_checkpoint(&table, &c);
+    refused(&["resume", s(&table), "-q"], &["disagrees", "histogram is []"]);
+    assert_eq!(std::fs::metadata(&table).unwrap().len(), size);
+    assert_eq!(distance_of(&table).as_deref(), Some("2"));
+    // A checkpoint that agrees is stale: removed, and the result reported with the time the
+    // search took, not a rate over zero seconds.
+    write_checkpoint(&table, &final_checkpoint(&table));
+    let o = twirl(&["resume", s(&table), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("# God's number: 11 (20 antipodes)"), "{out}");
+    assert!(out.contains("finished earlier"), "{out}");
+    assert!(!out.contains("boards/s"), "{out}");
+    assert!(!Path::new(&format!("{}.checkpoint", table.display())).exists());
+    // A corrupted body is refused by resume as by every reader.
+    let mut bytes = std::fs::read(&table).unwrap();
+    bytes[70_000] ^= 0x40;
+    let bad = dir.path().join("bad.tbl");
+    std::fs::write(&bad, bytes).unwrap();
+    refused(&["resume", s(&bad), "-q"], &["corrupted"]);
+    refused(&["export", s(&bad), s(&dir.path().join("bad.zst"))], &["corrupted"]);
+    assert!(!dir.path().join("bad.zst").exists());
+    // Starting over needs --force.
+    refused(&["bfs", "nrp:2x3:2", "--table", s(&table)], &["--force"]);
+    assert_eq!(distance_of(&table).as_deref(), Some("2"));
+}
+
+#[test]
+fn rewritten_and_re_signed_headers_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = small_table(dir.path());
+    let copy = dir.path().join("edited.tbl");
+    type Edit = fn(&mut Header);
+    let edits: [(Edit, &str); 10] = [
+        (|h| h.histogram[1] -= 1, "counts 362879 boards"),
+        (|h| h.histogram.push(1), "counts 362881 boards"),
+        // Distances 1 and 4 share a mark: the marks agree, the checksum does not.
+        (
+            |h| {
+                h.histogram[1] -= 1;
+                h.histogram[4] += 1;
+            },
+            "changed after the search finished",
+        ),
+        (|h| h.elapsed_seconds = 1e-9, "changed after the search finished"),
+        (|h| h.ranking.fingerprint = "00000000deadbeef".into(), "ranking differs"),
+        (|h| h.ranking.scheme = 0, "scheme 0"),
+        (|h| h.antipodes = vec![5, 4], "antipodes [5, 4]"),
+        (|h| h.antipodes = vec![u64::MAX], "antipode rank 18446744073709551615"),
+        (|h| h.n_states += 1, "sizes do not match"),
+        (|h| h.puzzle = "nrp:3x3:2:orient".into(), "ranking"),
+    ];
+    for (edit, needle) in edits {
+        std::fs::copy(&table, &copy).unwrap();
+        rewrite_header(&copy, edit);
+        refused(&["distance", s(&copy), BOARD], &[needle]);
+        refused(&["resume", s(&copy), "-q"], &[needle]);
+    }
+    // Another format version.
+    let mut bytes = std::fs::read(&table).unwrap();
+    bytes[8] = 1;
+    std::fs::write(&copy, bytes).unwrap();
+    refused(&["distance", s(&copy), BOARD], &["version 1", "reads version 2"]);
+    assert_eq!(distance_of(&table).as_deref(), Some("2"));
+}
+
+#[test]
+fn outputs_never_replace_inputs_and_are_checked_before_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = small_table(dir.path());
+    let before = std::fs::read(&table).unwrap();
+    refused(&["export", s(&table), s(&table)], &["*.zst"]);
+    let zst = dir.path().join("t.zst");
+    std::fs::write(&zst, "keep me").unwrap();
+    refused(&["export", s(&table), s(&zst)], &["--force"]);
+    assert_eq!(std::fs::read_to_string(&zst).unwrap(), "keep me");
+    assert!(twirl(&["export", s(&table), s(&zst), "--force"]).status.success());
+    // --json or --plot naming the table, or a wrong extension: refused before any search.
+    let fresh = dir.path().join("fresh.tbl");
+    let fresh_s = s(&fresh);
+    refused(&["bfs", "nrp:3x3:2", "--table", fresh_s, "--json", fresh_s], &["an input"]);
+    refused(&["bfs", "nrp:3x3:2", "--table", fresh_s, "--plot", "p.png"], &["*.svg"]);
+    refused(&["bfs", "nrp:2x3:2", "--json", s(&table)], &["holds a twirl table"]);
+    refused(&["resume", s(&table), "--json", s(&table)], &["an input"]);
+    let ck = format!("{}.checkpoint", table.display());
+    refused(&["resume", s(&table), "--json", &ck], &["an input"]);
+    refused(&["bfs", "nrp:2x3:2", "--json", "/no/such/dir/r.json"], &["cannot write"]);
+    assert!(!fresh.exists());
+    // import over an existing table, or over its own archive.
+    refused(&["import", s(&zst), s(&table)], &["--force"]);
+    refused(&["import", s(&zst), s(&zst)], &["an input"]);
+    assert_eq!(std::fs::read(&table).unwrap(), before);
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.ends_with(".tmp") || n.ends_with(".partial")), "{names:?}");
+    assert_eq!(distance_of(&table).as_deref(), Some("2"));
+}
+
+#[test]
+fn import_stops_at_the_declared_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = small_table(dir.path());
+    let zst = dir.path().join("t.zst");
+    assert!(twirl(&["export", s(&table), s(&zst)]).status.success());
+    let archive = std::fs::read(&zst).unwrap();
+    // Another archive appended: more than the header declares.
+    let doubled = dir.path().join("doubled.zst");
+    std::fs::write(&doubled, [archive.clone(), archive.clone()].concat()).unwrap();
+    let dest = dir.path().join("dest.tbl");
+    refused(&["import", s(&doubled), s(&dest)], &["more than", "declares"]);
+    // Garbage appended.
+    let junk = dir.path().join("junk.zst");
+    std::fs::write(&junk, [archive.clone(), vec![0x55; 1000]].concat()).unwrap();
+    refused(&["import", s(&junk), s(&dest)], &["not a complete twirl table archive"]);
+    // A header re-signed to declare an enormous table: refused before writing.
+    let raw = zstd::decode_all(&archive[..]).unwrap();
+    let mut h = Header::decode(&raw, &zst).unwrap();
+    h.n_states = 1 << 60;
+    h.ranking.n_states = 1 << 60;
+    h.body_bytes = twirl::table::table_bytes(1 << 60);
+    let mut forged = h.encode().unwrap();
+    forged.extend_from_slice(&raw[forged.len()..]);
+    let huge = dir.path().join("huge.zst");
+    std::fs::write(&huge, zstd::encode_all(&forged[..], 3).unwrap()).unwrap();
+    refused(&["import", s(&huge), s(&dest)], &["declares", "free"]);
+    assert!(!dest.exists() && !Path::new(&format!("{}.partial", dest.display())).exists());
+    assert!(twirl(&["import", s(&zst), s(&dest)]).status.success());
+    assert_eq!(distance_of(&dest).as_deref(), Some("2"));
+}
+
+#[test]
+fn an_inconsistent_table_ends_the_descent_with_an_error() {
+    use twirl::puzzle::Puzzle;
+    use twirl::rank::StateSpace;
+    let dir = tempfile::tempdir().unwrap();
+    let table = small_table(dir.path());
+    let puzzle = Puzzle::parse("nrp:3x3:2", None).unwrap();
+    let space = StateSpace::build(&puzzle).unwrap();
+    let solved = space.rank_board(&puzzle.solved()).unwrap();
+    // Swap the marks of the solved board (distance 0) and of a board at distance 1: the
+    // counts per mark stay, and the body is signed again.
+    let near = space.rank_board(&puzzle.parse_board("2 5 3 / 1 4 6 / 7 8 9").unwrap()).unwrap();
+    let mut bytes = std::fs::read(&table).unwrap();
+    let cell = |b: &mut Vec<u8>, r: u64, m: u8| {
+        let at = 65536 + (r / 4) as usize;
+        let shift = 2 * (r % 4);
+        b[at] = (b[at] & !(3 << shift)) | (m << shift);
+    };
+    cell(&mut bytes, solved, 2);
+    cell(&mut bytes, near, 1);
+    std::fs::write(&table, &bytes).unwrap();
+    let body = bytes[65536..].to_vec();
+    rewrite_header(&table, |h| {
+        h.checksum = None;
+        h.checksum = Some(twirl::table::format::table_checksum(h, &body));
+    });
+    refused(&["distance", s(&table), BOARD], &["table is inconsistent"]);
+    refused(&["solve", s(&table), BOARD], &["table is inconsistent"]);
+}
+
+#[test]
+fn a_job_runs_stops_and_resumes_without_the_binary() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use twirl::bfs::Progress;
+    use twirl::job::{Job, Resumed, RunEnd, RunSettings};
+    use twirl::puzzle::Puzzle;
+
+    /// Asks the job to stop once distance 4 is done.
+    struct StopAt(Arc<AtomicBool>);
+    impl Progress for StopAt {
+        fn level_done(&self, distance: u32, _boards: u64, _seconds: f64) {
+            if distance == 4 {
+                self.0.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tbl");
+    let puzzle = Puzzle::parse("nrp:3x3:2", None).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let job = Job::start(&path, &puzzle, false, false).unwrap();
+    let settings = RunSettings::new(2);
+    match job.run(&settings, &StopAt(stop.clone()), stop).unwrap() {
+        RunEnd::Stopped { levels_done } => assert_eq!(levels_done, 5),
+        RunEnd::Finished(_) => panic!("the job did not stop"),
+    }
+    assert!(Job::start(&path, &puzzle, false, false).is_err(), "an unfinished job is kept");
+    let Resumed::Continue(job) = Job::resume(&path, Some(&puzzle)).unwrap() else {
+        panic!("the job was not resumable");
+    };
+    assert_eq!(job.resumed_from().unwrap().histogram, NRP_3X3_2[..5]);
+    let stop = Arc::new(AtomicBool::new(false));
+    let RunEnd::Finished(done) = job.run(&settings, &twirl::bfs::NoProgress, stop).unwrap() else {
+        panic!("the job stopped");
+    };
+    assert_eq!(done.outcome.histogram, NRP_3X3_2);
+    assert_eq!(done.report(2).antipodes, 20);
+    let t = twirl::job::open_table(&path).unwrap();
+    assert_eq!(t.file.header.histogram, NRP_3X3_2);
+    assert_eq!(t.file.header.antipodes, done.outcome.antipodes);
+}
+
+/// One way to alter a finished table's header (signed again) or its checkpoint.
+#[derive(Clone, Debug)]
+enum Mutation {
+    HistogramEntry(usize, i64),
+    HistogramPush(u64),
+    HistogramPop,
+    Antipode(u64),
+    NStates(u64),
+    Puzzle(&'static str),
+    Metric(&'static str),
+    Incomplete,
+    UniqueBytes(u64),
+    Elapsed(f64),
+    Fingerprint,
+}
+
+fn mutation() -> impl proptest::strategy::Strategy<Value = Mutation> {
+    use proptest::prelude::*;
+    prop_oneof![
+        (0usize..8, -3i64..4).prop_map(|(i, d)| Mutation::HistogramEntry(i, d)),
+        (0u64..3).prop_map(Mutation::HistogramPush),
+        Just(Mutation::HistogramPop),
+        (0u64..200).prop_map(Mutation::Antipode),
+        prop::sample::select(vec![0u64, 119, 121, 1 << 40]).prop_map(Mutation::NStates),
+        prop::sample::select(vec!["nrp:3x2:2", "nrp:2x3:3", "spin:2x3", "nrp:2x3:2:orient"])
+            .prop_map(Mutation::Puzzle),
+        prop::sample::select(vec!["htm", "cw", "ftm"]).prop_map(Mutation::Metric),
+        Just(Mutation::Incomplete),
+        prop::sample::select(vec![8u64, 64, 1 << 30]).prop_map(Mutation::UniqueBytes),
+        prop::sample::select(vec![0.0, 1e-9, 1e9]).prop_map(Mutation::Elapsed),
+        Just(Mutation::Fingerprint),
+    ]
+}
+
+fn mutate_header(h: &mut Header, m: &Mutation) {
+    match *m {
+        Mutation::HistogramEntry(i, d) => {
+            let n = h.histogram.len();
+            let e = &mut h.histogram[i % n];
+            *e = e.saturating_add_signed(d);
+        }
+        Mutation::HistogramPush(n) => h.histogram.push(n),
+        Mutation::HistogramPop => {
+            h.histogram.pop();
+        }
+        Mutation::Antipode(r) => h.antipodes = vec![r],
+        Mutation::NStates(n) => h.n_states = n,
+        Mutation::Puzzle(p) => h.puzzle = p.into(),
+        Mutation::Metric(m) => h.metric = m.into(),
+        Mutation::Incomplete => h.complete = false,
+        Mutation::UniqueBytes(b) => h.unique_bytes = b,
+        Mutation::Elapsed(e) => h.elapsed_seconds = e,
+        Mutation::Fingerprint => h.ranking.fingerprint = "0000000000000001".into(),
+    }
+}
+
+fn mutate_checkpoint(c: &mut Checkpoint, m: &Mutation) {
+    match *m {
+        Mutation::HistogramEntry(i, d) => {
+            let n = c.histogram.len();
+            let e = &mut c.histogram[i % n];
+            *e = e.saturating_add_signed(d);
+        }
+        Mutation::HistogramPush(n) => c.histogram.push(n),
+        Mutation::HistogramPop => {
+            c.histogram.pop();
+        }
+        Mutation::Antipode(r) => c.antipodes = vec![r],
+        Mutation::NStates(n) => c.n_states = n,
+        Mutation::Puzzle(p) => c.puzzle = p.into(),
+        Mutation::Metric(m) => c.metric = m.into(),
+        Mutation::Incomplete => c.level_under_way = Some(3),
+        Mutation::UniqueBytes(_) => c.unique = !c.unique,
+        Mutation::Elapsed(e) => c.elapsed_seconds = e,
+        Mutation::Fingerprint => c.ranking = "0000000000000001".into(),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(40))]
+    /// A finished table whose header (signed again) and checkpoint are altered: `resume` and
+    /// `distance` refuse it or give exactly the original answers; the file never grows.
+    #[test]
+    fn altered_finished_tables_are_refused_or_answer_as_before(
+        header_edits in proptest::collection::vec(mutation(), 0..3),
+        checkpoint_edits in proptest::option::of(proptest::collection::vec(mutation(), 0..3)),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let table = dir.path().join("t.tbl");
+        let o = twirl(&["bfs", "nrp:2x3:2", "--table", s(&table), "-q"]);
+        proptest::prop_assert!(o.status.success());
+        let size = std::fs::metadata(&table).unwrap().len();
+        let board = "4 5 6 / 1 2 3";
+        let want = twirl(&["distance", s(&table), board]);
+        let original = final_checkpoint(&table);
+        rewrite_header(&table, |h| header_edits.iter().for_each(|m| mutate_header(h, m)));
+        if let Some(edits) = &checkpoint_edits {
+            let mut c = original.clone();
+            edits.iter().for_each(|m| mutate_checkpoint(&mut c, m));
+            write_checkpoint(&table, &c);
+        }
+        let out = dir.path().join("r.json");
+        let o = twirl(&["resume", s(&table), "--json", s(&out), "-q"]);
+        match o.status.code() {
+            Some(0) => {
+                let got = json(&out);
+                proptest::prop_assert_eq!(&got["histogram"], &serde_json::json!(original.histogram));
+                proptest::prop_assert_eq!(&got["antipodes"], 1);
+            }
+            code => proptest::prop_assert_eq!(code, Some(2), "{}", stderr(&o)),
+        }
+        let o = twirl(&["distance", s(&table), board]);
+        match o.status.code() {
+            Some(0) => proptest::prop_assert_eq!(stdout(&o), stdout(&want)),
+            code => proptest::prop_assert_eq!(code, Some(2), "{}", stderr(&o)),
+        }
+        proptest::prop_assert!(std::fs::metadata(&table).unwrap().len() <= size);
+    }
 }

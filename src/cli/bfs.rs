@@ -1,25 +1,25 @@
-//! `twirl bfs` and `twirl resume`: enumerate a puzzle, print its distance histogram, keep the
-//! table in a file that survives interruptions.
+//! `twirl bfs` and `twirl resume`: parse the arguments, run a search (in memory, or a job in
+//! a table file through [`twirl::job`]) and print its distance histogram.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 
 use twirl::bfs::{self, Config, Outcome};
-use twirl::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
-use twirl::puzzle::{Metric, Puzzle, PuzzleSpec};
+use twirl::checkpoint::checkpoint_path;
+use twirl::job::outputs::{OutputKind, check_output};
+use twirl::job::{Finished, Job, Resumed, RunEnd, RunSettings};
+use twirl::puzzle::Puzzle;
 use twirl::rank::StateSpace;
 use twirl::report::Report;
-use twirl::table::{DistanceTable, TableFile, table_bytes, unique_bytes};
+use twirl::table::{DistanceTable, table_bytes, unique_bytes};
 
-use super::PuzzleArgs;
 use super::progress::Bar;
-use super::sizes::{available_disk, available_memory, human, parse_size};
+use super::sizes::{available_memory, human, parse_size};
+use super::{INTERRUPTED, PuzzleArgs, stop_flag};
 
 /// Arguments of `twirl bfs`.
 #[derive(Args)]
@@ -35,8 +35,8 @@ pub struct BfsArgs {
     /// Continue the interrupted search in --table FILE from its last checkpoint.
     #[arg(long, requires = "table")]
     resume: bool,
-    /// Replace an existing --table FILE.
-    #[arg(long, requires = "table")]
+    /// Replace an existing --table FILE (start the search over).
+    #[arg(long, requires = "table", conflicts_with = "resume")]
     force: bool,
     /// Also count, at every distance, the boards with exactly one shortest solution (one more
     /// bit per board, plus one while searching; searches board by board).
@@ -68,7 +68,7 @@ pub struct RunArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Also write the result as JSON to FILE.
+    /// Also write the result as JSON to FILE (never over an input or a table).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Also draw the distance histogram as an SVG picture.
@@ -84,6 +84,10 @@ pub struct RunArgs {
     /// No progress bar and no messages on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// Tests only: after finishing distance N, wait (up to a minute) for Ctrl-C or SIGTERM,
+    /// so a test can interrupt the search at a known point.
+    #[arg(long, value_name = "N", hide = true)]
+    test_pause_after: Option<u32>,
 }
 
 impl RunArgs {
@@ -95,6 +99,30 @@ impl RunArgs {
         })
     }
 
+    fn settings(&self, board_by_board: bool) -> anyhow::Result<RunSettings> {
+        Ok(RunSettings {
+            threads: self.threads()?,
+            runs: !board_by_board,
+            checkpoint_interval: Duration::from_secs(self.checkpoint_every),
+            pause_after_level: self.test_pause_after,
+        })
+    }
+
+    /// Refuses the --json and --plot paths before any work: not the table or its
+    /// checkpoint, not each other, the right extension, a writable directory.
+    fn check_outputs(&self, table: Option<&Path>) -> anyhow::Result<()> {
+        let ck = table.map(checkpoint_path);
+        let mut inputs: Vec<&Path> = table.into_iter().chain(ck.as_deref()).collect();
+        if let Some(json) = &self.json {
+            check_output(json, OutputKind::Json, &inputs, false)?;
+            inputs.push(json);
+        }
+        if let Some(plot) = &self.plot {
+            check_output(plot, OutputKind::Svg, &inputs, false)?;
+        }
+        Ok(())
+    }
+
     fn say(&self, msg: &str) {
         if !self.quiet {
             // A closed stderr must not stop the search.
@@ -103,236 +131,161 @@ impl RunArgs {
     }
 }
 
-/// Exit code of a search stopped by Ctrl-C (128 + SIGINT).
-const STOPPED: i32 = 130;
-
 /// Runs `twirl bfs`; returns the exit code.
 pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     let puzzle = args.puzzle.puzzle()?;
-    if let Some(path) = &args.table
-        && args.resume
-    {
-        return resume_table(path, Some(&puzzle), &args.run);
+    args.run.check_outputs(args.table.as_deref())?;
+    if let Some(path) = &args.table {
+        if args.resume {
+            return resume_table(path, Some(&puzzle), &args.run, args.board_by_board);
+        }
+        let job = Job::start(path, &puzzle, args.unique, args.force)?;
+        let bits = if args.unique { "4 bits" } else { "2 bits" };
+        args.run.say(&format!(
+            "table: {} boards x {bits} = {} in {}",
+            job.space().n_states(),
+            human(job.file_bytes()),
+            path.display()
+        ));
+        return run_job(job, &args.run, args.board_by_board);
     }
     let threads = args.run.threads()?;
     let space = StateSpace::build(&puzzle)?;
     let n_states = space.n_states();
     let bytes = table_bytes(n_states) + if args.unique { unique_bytes(n_states) } else { 0 };
     let bits = if args.unique { "4 bits" } else { "2 bits" };
-    let config =
-        Config { threads, runs: !args.board_by_board, unique: args.unique, ..Config::new(threads) };
-    let Some(path) = &args.table else {
-        let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
-        args.run.say(&format!("table: {n_states} boards x {bits} = {} in memory", human(bytes)));
-        if let Some(limit) = limit.filter(|&l| bytes > l) {
-            bail!(
-                "the table needs {} but only {} may be used in memory (raise --max-memory or use --table FILE)",
-                human(bytes),
-                human(limit)
-            );
-        }
-        let table = if args.unique {
-            DistanceTable::in_memory_unique(n_states)?
-        } else {
-            DistanceTable::in_memory(n_states)?
-        };
-        let bar = start_output(&puzzle, n_states, bytes, &args.run, None);
-        let t0 = Instant::now();
-        let outcome = bfs::search_puzzle(&puzzle, &space, &table, &config, &bar)?;
-        bar.finish();
-        return finish(&puzzle, &space, &outcome, t0.elapsed().as_secs_f64(), &config, &args.run);
+    let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
+    args.run.say(&format!("table: {n_states} boards x {bits} = {} in memory", human(bytes)));
+    if let Some(limit) = limit.filter(|&l| bytes > l) {
+        bail!(
+            "the table needs {} but only {} may be used in memory (raise --max-memory or use --table FILE)",
+            human(bytes),
+            human(limit)
+        );
+    }
+    let table = if args.unique {
+        DistanceTable::in_memory_unique(n_states)?
+    } else {
+        DistanceTable::in_memory(n_states)?
     };
-    if path.exists() && !args.force {
-        let what = match TableFile::open(path, false) {
-            Ok(t) if !t.header.complete => format!(
-                "holds an unfinished search of {}; continue it with `twirl resume {}`",
-                t.header.puzzle,
-                path.display()
-            ),
-            Ok(t) => format!("holds a finished table of {}", t.header.puzzle),
-            Err(_) => "exists".to_string(),
-        };
-        bail!("{} {what} (use --force to replace it)", path.display());
+    let stop = stop_flag(args.run.quiet);
+    let config = Config {
+        runs: !args.board_by_board,
+        unique: args.unique,
+        stop: Some(stop),
+        ..Config::new(threads)
+    };
+    let bar = start_output(&puzzle, n_states, bytes, &args.run, None);
+    let t0 = Instant::now();
+    let outcome = bfs::search_puzzle(&puzzle, &space, &table, &config, &bar)?;
+    bar.finish();
+    if !outcome.complete {
+        args.run.say("stopped (the table was in memory; nothing is saved)");
+        return Ok(INTERRUPTED);
     }
-    let file_bytes = twirl::table::format::HEADER_BYTES + bytes;
-    args.run.say(&format!(
-        "table: {n_states} boards x {bits} = {} in {}",
-        human(file_bytes),
-        path.display()
-    ));
-    if let Some(free) = available_disk(path).filter(|&f| file_bytes > f) {
-        bail!("the table needs {} but the disk has {} free", human(file_bytes), human(free));
-    }
-    let record = Checkpoint::new(
-        puzzle.spec.to_string(),
-        puzzle.metric.name().to_string(),
-        n_states,
-        args.unique,
+    let report = Report::new(
+        &puzzle.spec.to_string(),
+        &puzzle,
+        &space,
+        &outcome,
+        t0.elapsed().as_secs_f64(),
+        threads,
+        table_bytes(n_states),
     );
-    // The record comes first: a job killed while the table is being made resumes by making
-    // it again.
-    let ck_path = checkpoint_path(path);
-    record.write(&ck_path)?;
-    let file = TableFile::create(path, &puzzle, n_states, args.unique).inspect_err(|_| {
-        let _ = std::fs::remove_file(&ck_path);
-    })?;
-    search_in_file(file, &puzzle, &space, config, record, None, &args.run)
+    write_outputs(&report, &args.run)?;
+    print_summary(&report, false)?;
+    Ok(0)
 }
 
 /// Runs `twirl resume`.
 pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
-    resume_table(&args.table, None, &args.run)
+    args.run.check_outputs(Some(&args.table))?;
+    resume_table(&args.table, None, &args.run, false)
 }
 
 /// Continues the search in a table file (checked against `expected` when given).
-fn resume_table(path: &Path, expected: Option<&Puzzle>, run: &RunArgs) -> anyhow::Result<i32> {
-    let ck_path = checkpoint_path(path);
-    let record = if ck_path.exists() { Some(Checkpoint::read(&ck_path)?) } else { None };
-    if let Some(record) = record.as_ref().filter(|r| r.histogram.is_empty()) {
-        // Killed before distance 0 was recorded: the table may be half made; make it again.
-        let spec = PuzzleSpec::parse(&record.puzzle)?;
-        let puzzle = Puzzle::new(&spec, Metric::parse(&record.metric)?)?;
-        if let Some(p) = expected
-            && (p.spec != puzzle.spec || p.metric != puzzle.metric)
-        {
-            bail!("{}: the table is for {} in {}", path.display(), puzzle.spec, puzzle.metric);
+fn resume_table(
+    path: &Path,
+    expected: Option<&Puzzle>,
+    run: &RunArgs,
+    board_by_board: bool,
+) -> anyhow::Result<i32> {
+    match Job::resume(path, expected)? {
+        Resumed::Complete(finished) => {
+            run.say(&format!("{}: the search is already complete", path.display()));
+            let bytes = table_bytes(finished.space.n_states());
+            print_head(&finished.puzzle, finished.space.n_states(), bytes);
+            print_histogram_rows(&finished.outcome.histogram);
+            report_finished(&finished, run.threads()?, run)
         }
-        let space = StateSpace::build(&puzzle)?;
-        run.say(&format!("{}: no distance was recorded; starting over", path.display()));
-        let file = TableFile::create(path, &puzzle, space.n_states(), record.unique)?;
-        let config = Config { unique: record.unique, ..Config::new(run.threads()?) };
-        return search_in_file(file, &puzzle, &space, config, record.clone(), None, run);
+        Resumed::Continue(job) => {
+            let r = job.resumed_from().expect("a resumed job");
+            run.say(&format!(
+                "resuming {} {}: distances 0..{} finished ({} of {} boards)",
+                job.puzzle().spec,
+                job.puzzle().metric,
+                r.histogram.len() - 1,
+                r.states(),
+                job.space().n_states()
+            ));
+            run_job(*job, run, board_by_board)
+        }
     }
-    let file = TableFile::open(path, true)?;
-    if let Some(p) = expected {
-        file.check_puzzle(p)?;
-    }
-    let puzzle = file.puzzle()?;
-    let space = StateSpace::build(&puzzle)?;
-    let header = &file.header;
-    if space.n_states() != header.n_states {
-        bail!(
-            "{}: the table has {} boards but this twirl ranks {} for {}",
-            path.display(),
-            header.n_states,
-            space.n_states(),
-            header.puzzle
-        );
-    }
-    if header.complete {
-        return report_complete(&file, &puzzle, &space, record, run);
-    }
-    let record = record.with_context(|| {
-        format!(
-            "{} cannot be resumed: its checkpoint {} is missing",
-            path.display(),
-            ck_path.display()
-        )
-    })?;
-    let levels = record.histogram.len();
-    if record.puzzle != header.puzzle
-        || record.metric != header.metric
-        || record.n_states != header.n_states
-        || record.unique != (header.unique_bytes != 0)
-    {
-        bail!("{} belongs to another table than {}", ck_path.display(), path.display());
-    }
-    if record.level_seconds.len() != levels
-        || record.directions.len() + 1 != levels
-        || (record.unique && record.unique_histogram.len() != levels)
-    {
-        bail!("{} is damaged (its per-distance lists differ in length)", ck_path.display());
-    }
-    let config = Config { unique: record.unique, ..Config::new(run.threads()?) };
-    run.say(&format!(
-        "resuming {} {}: distances 0..{} finished ({} of {} boards)",
-        header.puzzle,
-        header.metric,
-        levels - 1,
-        record.histogram.iter().sum::<u64>(),
-        header.n_states
-    ));
-    let resume = record.resume();
-    search_in_file(file, &puzzle, &space, config, record, Some(resume), run)
 }
 
-/// Reports a table whose search is complete (perhaps killed after writing the final header
-/// but before removing its checkpoint, which then still holds the antipodes and timings).
-fn report_complete(
-    file: &TableFile,
-    puzzle: &Puzzle,
-    space: &StateSpace,
-    record: Option<Checkpoint>,
-    run: &RunArgs,
-) -> anyhow::Result<i32> {
-    run.say(&format!("{}: the search is already complete", file.path.display()));
-    let h = &file.header;
-    let record = record.filter(|r| r.histogram == h.histogram);
-    let outcome = Outcome {
-        histogram: h.histogram.clone(),
-        level_seconds: record
-            .as_ref()
-            .map_or(vec![0.0; h.histogram.len()], |r| r.level_seconds.clone()),
-        directions: Vec::new(),
-        antipodes: record.as_ref().map_or(Vec::new(), |r| r.antipodes.clone()),
-        unique_histogram: h.unique_histogram.clone(),
-        complete: true,
-    };
-    print_histogram_rows(&outcome.histogram);
-    let elapsed = record.as_ref().map_or(0.0, |r| r.elapsed_seconds);
-    let config = Config::new(run.threads()?);
-    let code = finish(puzzle, space, &outcome, elapsed, &config, run)?;
-    let ck_path = checkpoint_path(&file.path);
-    if ck_path.exists() {
-        std::fs::remove_file(&ck_path)
-            .with_context(|| format!("removing {}", ck_path.display()))?;
-    }
-    Ok(code)
-}
-
-/// Searches into a table file with a journal; Ctrl-C stops at a durable point.
-fn search_in_file(
-    mut file: TableFile,
-    puzzle: &Puzzle,
-    space: &StateSpace,
-    mut config: Config,
-    record: Checkpoint,
-    resume: Option<Outcome>,
-    run: &RunArgs,
-) -> anyhow::Result<i32> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let quiet = run.quiet;
-    // The handler can be installed once per process, which is all the CLI needs.
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::Relaxed) {
-            std::process::exit(STOPPED);
-        }
-        if !quiet {
-            let _ = writeln!(std::io::stderr(), "\nstopping at the next durable point...");
-        }
-    });
-    config.stop = Some(stop);
-    let ck_path = checkpoint_path(&file.path);
-    let interval = Duration::from_secs(run.checkpoint_every);
-    let journal = FileJournal::new(ck_path.clone(), record, interval);
-    let n_states = file.header.n_states;
-    let bar = start_output(puzzle, n_states, file.header.file_bytes(), run, resume.as_ref());
-    let outcome =
-        bfs::search_puzzle_journaled(puzzle, space, &file.table, &config, &bar, &journal, resume)?;
+/// Runs a job to its end or to a stop (Ctrl-C, SIGTERM: exit code 130).
+fn run_job(job: Job, run: &RunArgs, board_by_board: bool) -> anyhow::Result<i32> {
+    let settings = run.settings(board_by_board)?;
+    let stop = stop_flag(run.quiet);
+    let path = job.path().to_path_buf();
+    let bar = start_output(
+        job.puzzle(),
+        job.space().n_states(),
+        job.file_bytes(),
+        run,
+        job.resumed_from(),
+    );
+    let end = job.run(&settings, &bar, stop);
     bar.finish();
-    if !outcome.complete {
-        journal.save_under_way(&file.table)?;
-        run.say(&format!(
-            "stopped: distances 0..{} are finished and saved. Continue with: twirl resume {}",
-            outcome.gods_number(),
-            file.path.display()
-        ));
-        return Ok(STOPPED);
+    match end? {
+        RunEnd::Stopped { levels_done } => {
+            run.say(&format!(
+                "stopped: distances 0..{} are finished and saved. Continue with: twirl resume {}",
+                levels_done.saturating_sub(1),
+                path.display()
+            ));
+            Ok(INTERRUPTED)
+        }
+        RunEnd::Finished(finished) => report_finished(&finished, settings.threads, run),
     }
-    file.finish(&outcome.histogram, outcome.unique_histogram.as_deref())?;
-    std::fs::remove_file(&ck_path).with_context(|| format!("removing {}", ck_path.display()))?;
-    finish(puzzle, space, &outcome, journal.elapsed_seconds(), &config, run)
+}
+
+fn report_finished(finished: &Finished, threads: usize, run: &RunArgs) -> anyhow::Result<i32> {
+    let report = finished.report(threads);
+    write_outputs(&report, run)?;
+    print_summary(&report, finished.already_complete)?;
+    Ok(0)
+}
+
+fn write_outputs(report: &Report, run: &RunArgs) -> anyhow::Result<()> {
+    if let Some(path) = &run.json {
+        write_json(path, report)?;
+    }
+    if let Some(path) = &run.plot {
+        super::plot::write_plot(path, report, run.log_scale)?;
+    }
+    Ok(())
+}
+
+fn print_head(puzzle: &Puzzle, n_states: u64, bytes: u64) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(
+        out,
+        "# {} metric={} boards={} table_bytes={}",
+        puzzle.spec, puzzle.metric, n_states, bytes
+    );
+    let _ =
+        writeln!(out, "{:>8} {:>16} {:>16} {:>10}", "distance", "boards", "cumulative", "seconds");
 }
 
 /// Prints the head of the per-distance table (and the rows already finished, on a resume)
@@ -345,19 +298,7 @@ fn start_output(
     resume: Option<&Outcome>,
 ) -> Bar {
     let bar = Bar::new(n_states, !run.quiet);
-    {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(
-            out,
-            "# {} metric={} boards={} table_bytes={}",
-            puzzle.spec, puzzle.metric, n_states, bytes
-        );
-        let _ = writeln!(
-            out,
-            "{:>8} {:>16} {:>16} {:>10}",
-            "distance", "boards", "cumulative", "seconds"
-        );
-    }
+    print_head(puzzle, n_states, bytes);
     match resume {
         None => bar.print_row(0, 1, 0.0),
         Some(r) => {
@@ -377,32 +318,6 @@ fn print_histogram_rows(histogram: &[u64]) {
     }
 }
 
-/// Checks the outcome, writes the JSON and plot, prints the summary.
-fn finish(
-    puzzle: &Puzzle,
-    space: &StateSpace,
-    outcome: &Outcome,
-    elapsed: f64,
-    config: &Config,
-    run: &RunArgs,
-) -> anyhow::Result<i32> {
-    let n_states = space.n_states();
-    if outcome.states() != n_states {
-        bail!("internal error: the search reached {} of {n_states} ranks", outcome.states());
-    }
-    let spec = puzzle.spec.to_string();
-    let report =
-        Report::new(&spec, puzzle, space, outcome, elapsed, config.threads, table_bytes(n_states));
-    if let Some(path) = &run.json {
-        write_json(path, &report)?;
-    }
-    if let Some(path) = &run.plot {
-        super::plot::write_plot(path, &report, run.log_scale)?;
-    }
-    print_summary(&report)?;
-    Ok(0)
-}
-
 /// Writes the JSON durably (temporary file, fsync, rename): a reader never sees half a file.
 pub fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
     let text = serde_json::to_string_pretty(value)? + "\n";
@@ -410,8 +325,9 @@ pub fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<
     Ok(())
 }
 
-/// The lines after the per-distance table (which is printed as the search goes).
-fn print_summary(r: &Report) -> anyhow::Result<()> {
+/// The lines after the per-distance table (which is printed as the search goes). For a
+/// search finished earlier the time is the one recorded in the table, said as such.
+fn print_summary(r: &Report, earlier: bool) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "# God's number: {} ({} antipodes)", r.gods_number, r.antipodes)?;
     for b in &r.antipode_boards {
@@ -425,7 +341,19 @@ fn print_summary(r: &Report) -> anyhow::Result<()> {
             row.join(" ")
         )?;
     }
-    let rate = r.states as f64 / r.elapsed_seconds.max(1e-9);
-    writeln!(out, "# {:.3} s, {:.3e} boards/s, {} threads", r.elapsed_seconds, rate, r.threads)?;
+    if earlier {
+        writeln!(
+            out,
+            "# the search had finished earlier, in {:.3} s (nothing was searched now)",
+            r.elapsed_seconds
+        )?;
+    } else {
+        let rate = r.states as f64 / r.elapsed_seconds.max(1e-9);
+        writeln!(
+            out,
+            "# {:.3} s, {:.3e} boards/s, {} threads",
+            r.elapsed_seconds, rate, r.threads
+        )?;
+    }
     Ok(())
 }

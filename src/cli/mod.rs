@@ -1,6 +1,9 @@
 //! Argument parsing and the subcommands. Every subcommand is listed in [`Command`].
-//! Exit codes: 0 success, 1 a negative finding (`check`: unsolvable; `claims`: a verdict that
-//! does not match its record), 2 error (bad input, a table that does not fit, I/O failure).
+//! Exit codes: 0 done, 1 a "no" answer (`check`, `distance`, `solve`: unsolvable board;
+//! `claims`: a verdict that does not match its record), 2 bad input or a refused file (a
+//! malformed argument, a table or checkpoint that is damaged, foreign or inconsistent, an
+//! output that would replace an input, a table that does not fit, an I/O failure), 130
+//! interrupted by Ctrl-C or SIGTERM (a search stops at a durable point first).
 
 mod apply;
 mod bfs;
@@ -14,6 +17,8 @@ mod table;
 mod verify;
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -21,7 +26,16 @@ use twirl::puzzle::{Metric, Puzzle};
 
 /// Exhaustive state-space search of rotation puzzles (NRP/Twiddle, Spinpossible).
 #[derive(Parser)]
-#[command(name = "twirl", version, about, long_about = None)]
+#[command(
+    name = "twirl",
+    version,
+    about,
+    long_about = None,
+    after_help = "Exit codes: 0 done; 1 a \"no\" answer (an unsolvable board, a claim that does \
+                  not match its record); 2 bad input or a refused file (damaged, foreign or \
+                  inconsistent table or checkpoint, an output that would replace an input); \
+                  130 interrupted by Ctrl-C or SIGTERM (searches stop at a durable point)."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -171,10 +185,44 @@ pub fn main() -> i32 {
             if is_broken_pipe(&e) {
                 return 0;
             }
+            if matches!(e.downcast_ref::<twirl::Error>(), Some(twirl::Error::Interrupted)) {
+                let _ = writeln!(std::io::stderr(), "twirl: interrupted; nothing was written");
+                return INTERRUPTED;
+            }
             let _ = writeln!(std::io::stderr(), "twirl: error: {e:#}");
             2
         }
     }
+}
+
+/// Exit code of a command stopped by Ctrl-C or SIGTERM (128 + SIGINT).
+pub const INTERRUPTED: i32 = 130;
+
+/// The flag a Ctrl-C, SIGTERM or SIGHUP sets, for commands that stop cleanly (searches at a
+/// durable point; export and import after removing their temporary file). A second signal
+/// removes the temporary files still registered and exits at once. Installed on first use.
+pub fn stop_flag(quiet: bool) -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let installed = ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::Relaxed) {
+                twirl::durable::remove_temp_files();
+                std::process::exit(INTERRUPTED);
+            }
+            if !quiet {
+                let _ = writeln!(std::io::stderr(), "\nstopping at the next durable point...");
+            }
+        });
+        if let Err(e) = installed {
+            // Without the handler a signal ends the process; the journal still keeps the
+            // search resumable from its last checkpoint.
+            let _ = writeln!(std::io::stderr(), "twirl: warning: cannot catch Ctrl-C: {e}");
+        }
+        stop
+    })
+    .clone()
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -1,7 +1,5 @@
 //! Byte sizes: parsing `--max-memory 8G`, printing `194.0 MiB`, and what the machine has.
 
-use std::path::Path;
-
 /// Parses `123`, `64K`, `512M`, `8G`, `1.5GiB`, `2T` (binary multiples).
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
@@ -38,15 +36,6 @@ pub fn available_memory() -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
-}
-
-/// Free bytes on the file system holding `path` (or its parent directory).
-pub fn available_disk(path: &Path) -> Option<u64> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    fs4::available_space(dir).ok()
 }
 
 #[cfg(test)]

@@ -1,23 +1,22 @@
 //! Commands on finished tables: `distance` and `solve` (lookups and shortest solutions),
-//! `export` and `import` (zstd archives).
+//! `export` and `import` (zstd archives). The tables are opened, verified and archived by the
+//! library ([`twirl::job::open_table`], [`twirl::archive`]); this module parses and prints.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 
 use twirl::bfs::{self, Config, NoProgress};
-use twirl::durable::with_suffix;
 use twirl::group::solvable::{Checker, Verdict};
-use twirl::optimal;
+use twirl::job::{bounded_solve, open_table};
 use twirl::puzzle::{Board, Puzzle};
 use twirl::rank::StateSpace;
-use twirl::table::format::{HEADER_BYTES, Header};
-use twirl::table::{DistanceTable, TableFile, mark_of, table_bytes};
+use twirl::table::{DistanceTable, mark_of, table_bytes};
 
-use super::PuzzleArgs;
 use super::sizes::{available_memory, human};
+use super::{PuzzleArgs, stop_flag};
 
 /// Arguments of `twirl distance`.
 #[derive(Args)]
@@ -60,6 +59,9 @@ pub struct ExportArgs {
     /// zstd level (1 fast .. 19 small).
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=19))]
     level: i32,
+    /// Replace an existing OUT.zst.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Arguments of `twirl import`.
@@ -71,28 +73,30 @@ pub struct ImportArgs {
     /// The table file to write.
     #[arg(value_name = "TABLE")]
     table: PathBuf,
+    /// Replace an existing TABLE.
+    #[arg(long)]
+    force: bool,
 }
 
-/// A finished table with its puzzle and ranking.
+/// A finished table with its puzzle and ranking, and the largest distance in it.
 struct Loaded {
     puzzle: Puzzle,
     space: StateSpace,
     table: DistanceTable,
+    gods_number: u32,
+}
+
+impl Loaded {
+    /// A shortest solution, never longer than God's number (else "table is inconsistent").
+    fn solve(&self, board: &Board) -> anyhow::Result<Vec<usize>> {
+        Ok(bounded_solve(&self.puzzle, &self.space, &self.table, board, self.gods_number)?)
+    }
 }
 
 fn load_file(path: &Path) -> anyhow::Result<Loaded> {
-    let file = TableFile::open_finished(path)?;
-    let puzzle = file.puzzle()?;
-    let space = StateSpace::build(&puzzle)?;
-    if space.n_states() != file.header.n_states {
-        bail!(
-            "{}: the table has {} boards, the puzzle {}",
-            path.display(),
-            file.header.n_states,
-            space.n_states()
-        );
-    }
-    Ok(Loaded { puzzle, space, table: file.table })
+    let t = open_table(path)?;
+    let gods_number = t.gods_number();
+    Ok(Loaded { puzzle: t.puzzle, space: t.space, table: t.file.table, gods_number })
 }
 
 /// Builds the table of a small puzzle in memory.
@@ -111,8 +115,8 @@ fn load_in_memory(puzzle: Puzzle) -> anyhow::Result<Loaded> {
     }
     let table = DistanceTable::in_memory(space.n_states())?;
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    bfs::search_puzzle(&puzzle, &space, &table, &Config::new(threads), &NoProgress)?;
-    Ok(Loaded { puzzle, space, table })
+    let out = bfs::search_puzzle(&puzzle, &space, &table, &Config::new(threads), &NoProgress)?;
+    Ok(Loaded { puzzle, space, table, gods_number: out.gods_number() })
 }
 
 /// The board, or why it cannot be looked up: malformed (an error, exit 2) or unsolvable
@@ -145,10 +149,12 @@ pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
         Ok(found) => found,
         Err(reasons) => return report_unsolvable(&args.board, &reasons),
     };
-    let moves = optimal::solve(&l.puzzle, &l.space, &l.table, &board)?;
+    let moves = l.solve(&board)?;
     // The descent's length is the distance; the mark must agree with it.
     if l.table.get(rank) != mark_of(moves.len() as u32) {
-        bail!("internal error: the table's mark disagrees with the descent");
+        bail!(
+            "the table is inconsistent: the board's mark disagrees with the length of its descent"
+        );
     }
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", moves.len())?;
@@ -179,14 +185,14 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<i32> {
         Ok(found) => found,
         Err(reasons) => return report_unsolvable(&args.board, &reasons),
     };
-    let moves = optimal::solve(&l.puzzle, &l.space, &l.table, &board)?;
+    let moves = l.solve(&board)?;
     // Check by applying it.
     let mut b = board.clone();
     for &m in &moves {
         b = l.puzzle.apply(&b, &l.puzzle.moves[m]);
     }
     if b != l.puzzle.solved() {
-        bail!("internal error: the solution found does not solve the board");
+        bail!("the table is inconsistent: the solution read from it does not solve the board");
     }
     let names: Vec<&str> = moves.iter().map(|&m| l.puzzle.moves[m].name.as_str()).collect();
     let mut out = std::io::stdout().lock();
@@ -203,60 +209,24 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<i32> {
 
 /// Runs `twirl export`.
 pub fn run_export(args: &ExportArgs) -> anyhow::Result<()> {
-    let file = TableFile::open_finished(&args.table)?;
-    let tmp = with_suffix(&args.output, ".partial");
-    let out = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    let mut enc = zstd::Encoder::new(std::io::BufWriter::new(out), args.level)?;
     let threads = std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1);
-    enc.multithread(threads)?;
-    enc.write_all(&file.header.encode()?)?;
-    enc.write_all(file.table.storage().bytes())?;
-    let out = enc.finish()?.into_inner().map_err(|e| e.into_error())?;
-    out.sync_all()?;
-    std::fs::rename(&tmp, &args.output)
-        .with_context(|| format!("writing {}", args.output.display()))?;
-    let size = std::fs::metadata(&args.output)?.len();
+    let stop = stop_flag(false);
+    let done =
+        twirl::archive::export(&args.table, &args.output, args.level, threads, args.force, &stop)?;
     println!(
         "{}: {} -> {} ({:.1}x)",
         args.output.display(),
-        human(file.header.file_bytes()),
-        human(size),
-        file.header.file_bytes() as f64 / size.max(1) as f64
+        human(done.table_bytes),
+        human(done.archive_bytes),
+        done.table_bytes as f64 / done.archive_bytes.max(1) as f64
     );
     Ok(())
 }
 
-/// Runs `twirl import`: decompresses to TABLE.partial, checks the header and checksum, renames.
+/// Runs `twirl import`.
 pub fn run_import(args: &ImportArgs) -> anyhow::Result<()> {
-    if args.table.exists() {
-        bail!("{} exists; remove it or choose another name", args.table.display());
-    }
-    let input = std::fs::File::open(&args.input)
-        .with_context(|| format!("opening {}", args.input.display()))?;
-    let mut dec = zstd::Decoder::new(input)
-        .with_context(|| format!("{} is not a zstd archive", args.input.display()))?;
-    let mut head = vec![0u8; HEADER_BYTES as usize];
-    dec.read_exact(&mut head)
-        .with_context(|| format!("{}: not a twirl table archive", args.input.display()))?;
-    let header = Header::read_from(&mut &head[..], &args.input)?;
-    let tmp = with_suffix(&args.table, ".partial");
-    let result = (|| -> anyhow::Result<()> {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        out.write_all(&head)?;
-        let copied = std::io::copy(&mut dec, &mut out)
-            .with_context(|| format!("decompressing {}", args.input.display()))?;
-        if copied != header.body_bytes + header.unique_bytes {
-            bail!("{}: the archive is truncated or damaged", args.input.display());
-        }
-        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        TableFile::open_finished(&tmp)?;
-        Ok(())
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
-    }
-    std::fs::rename(&tmp, &args.table)?;
+    let stop = stop_flag(false);
+    let header = twirl::archive::import(&args.input, &args.table, args.force, &stop)?;
     println!(
         "{}: {} {}, {} boards, checksum verified",
         args.table.display(),

@@ -9,9 +9,18 @@
 //! ```
 //! The header region is a fixed [`HEADER_BYTES`], so the body is page-aligned for the memory
 //! map and the header can be rewritten in place as the search advances. The JSON is the
-//! [`Header`] struct: readable with `head -c 4096 FILE`, checked by its own hash. The body's
-//! checksum ([`body_checksum`]) is recorded when the search completes and verified before a
-//! finished table is used.
+//! [`Header`] struct: readable with `head -c 4096 FILE`, checked by its own hash. The table's
+//! checksum ([`table_checksum`]: the body and the header's fields) is recorded when the search
+//! completes and verified before a finished table is used.
+//!
+//! While a search runs, the header is rewritten after every finished distance with the
+//! histogram so far (the table's own record, against which the checkpoint is checked). Only
+//! the prefix and the JSON are rewritten: they fit in the first page, so a killed process
+//! leaves the old header or the new one.
+//!
+//! Versions: 1, the first; 2 adds the [`RankingRecord`] (how ranks map to boards), the
+//! antipodes, the search's elapsed seconds and the histogram of a search under way. A reader
+//! refuses every version but [`VERSION`], saying which it found.
 
 use std::io::Read;
 use std::path::Path;
@@ -19,19 +28,21 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::rank::record::RankingRecord;
 use crate::{Error, Result};
 
 /// The first bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"TWIRLTB\x01";
 /// The format version this build reads and writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Bytes reserved for the header; the body starts here.
 pub const HEADER_BYTES: u64 = 1 << 16;
 /// Bytes before the JSON text: magic, version, length, hash.
 const PREFIX_BYTES: usize = 8 + 4 + 4 + 8;
 
 /// What a table file says about itself. Field names are the on-disk JSON.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Header {
     /// The puzzle in canonical spec form (`nrp:3x3:2`, `spin:3x3:1x1,1x2`).
     pub puzzle: String,
@@ -39,6 +50,8 @@ pub struct Header {
     pub metric: String,
     /// Number of ranks (reachable boards).
     pub n_states: u64,
+    /// How ranks map to boards; a table whose record differs from this build's is refused.
+    pub ranking: RankingRecord,
     /// Bytes of the 2-bit body.
     pub body_bytes: u64,
     /// Bytes of the unique-solution bits after the body (0: not recorded).
@@ -49,6 +62,10 @@ pub struct Header {
     pub histogram: Vec<u64>,
     /// Boards with exactly one shortest solution at each completed distance (with unique bits).
     pub unique_histogram: Option<Vec<u64>>,
+    /// The smallest ranks (at most ten) at the largest completed distance.
+    pub antipodes: Vec<u64>,
+    /// Wall-clock seconds of the search over every run (complete tables).
+    pub elapsed_seconds: f64,
     /// Hex xxh3-64 checksum of everything after the header (complete tables only).
     pub checksum: Option<String>,
 }
@@ -59,21 +76,9 @@ impl Header {
         HEADER_BYTES + self.body_bytes + self.unique_bytes
     }
 
-    /// The header region's bytes.
+    /// The header region's bytes, padded to [`HEADER_BYTES`].
     pub fn encode(&self) -> Result<Vec<u8>> {
-        let json = serde_json::to_vec(self).expect("a header serializes");
-        if PREFIX_BYTES + json.len() > HEADER_BYTES as usize {
-            return Err(Error::TooLarge(format!(
-                "the table header ({} bytes) exceeds its {HEADER_BYTES}-byte region",
-                json.len()
-            )));
-        }
-        let mut out = Vec::with_capacity(HEADER_BYTES as usize);
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-        out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&json).to_le_bytes());
-        out.extend_from_slice(&json);
+        let mut out = self.encode_used()?;
         out.resize(HEADER_BYTES as usize, 0);
         Ok(out)
     }
@@ -84,6 +89,20 @@ impl Header {
         let mut prefix = [0u8; PREFIX_BYTES];
         file.read_exact(&mut prefix)
             .map_err(|_| bad("too short to be a twirl table (no header)".into()))?;
+        let len = Header::check_prefix(&prefix, path)?;
+        let mut json = vec![0u8; len];
+        file.read_exact(&mut json).map_err(|_| bad("truncated header".into()))?;
+        Header::decode_json(&prefix, &json, path)
+    }
+
+    /// Reads and checks a header from the bytes of a file's start.
+    pub fn decode(bytes: &[u8], path: &Path) -> Result<Header> {
+        Header::read_from(&mut &bytes[..], path)
+    }
+
+    /// Checks magic and version; returns the JSON length.
+    fn check_prefix(prefix: &[u8; PREFIX_BYTES], path: &Path) -> Result<usize> {
+        let bad = |why: String| Error::BadTable { path: path.into(), reason: why };
         if prefix[..8] != MAGIC {
             return Err(bad("not a twirl table file (wrong magic bytes)".into()));
         }
@@ -95,25 +114,111 @@ impl Header {
             )));
         }
         let len = u32::from_le_bytes(prefix[12..16].try_into().unwrap()) as usize;
-        let hash = u64::from_le_bytes(prefix[16..24].try_into().unwrap());
-        if PREFIX_BYTES + len > HEADER_BYTES as usize {
+        if len > HEADER_BYTES as usize - PREFIX_BYTES {
             return Err(bad("corrupted header (length out of range)".into()));
         }
-        let mut json = vec![0u8; len];
-        file.read_exact(&mut json).map_err(|_| bad("truncated header".into()))?;
-        if xxhash_rust::xxh3::xxh3_64(&json) != hash {
-            return Err(bad("corrupted header (its checksum does not match)".into()));
-        }
-        serde_json::from_slice(&json).map_err(|e| bad(format!("unreadable header: {e}")))
+        Ok(len)
     }
 
-    /// Writes the header region at the start of `file` and syncs it to disk.
+    fn decode_json(prefix: &[u8; PREFIX_BYTES], json: &[u8], path: &Path) -> Result<Header> {
+        let bad = |why: String| Error::BadTable { path: path.into(), reason: why };
+        let hash = u64::from_le_bytes(prefix[16..24].try_into().unwrap());
+        if xxhash_rust::xxh3::xxh3_64(json) != hash {
+            return Err(bad("corrupted header (its checksum does not match)".into()));
+        }
+        let header: Header = serde_json::from_slice(json)
+            .map_err(|e| bad(format!("unreadable header: {}", one_line(&e.to_string()))))?;
+        header.check_sizes().map_err(bad)?;
+        Ok(header)
+    }
+
+    /// Checks that the sizes agree with each other: the body holds `n_states` marks, the
+    /// unique bits (if any) two bits per rank, the lists fit the board count.
+    pub fn check_sizes(&self) -> std::result::Result<(), String> {
+        use super::{table_bytes, unique_bytes};
+        if self.body_bytes != table_bytes(self.n_states)
+            || (self.unique_bytes != 0 && self.unique_bytes != unique_bytes(self.n_states))
+        {
+            return Err(format!(
+                "corrupted header (sizes do not match the board count: {} boards need a \
+                 {}-byte body, the header says {})",
+                self.n_states,
+                table_bytes(self.n_states),
+                self.body_bytes
+            ));
+        }
+        if self.ranking.n_states != self.n_states {
+            return Err(format!(
+                "corrupted header (its ranking has {} ranks, its table {} boards)",
+                self.ranking.n_states, self.n_states
+            ));
+        }
+        if self.antipodes.len() > crate::bfs::SAMPLE {
+            return Err(format!(
+                "corrupted header ({} antipodes listed, at most {} are kept)",
+                self.antipodes.len(),
+                crate::bfs::SAMPLE
+            ));
+        }
+        if !(self.elapsed_seconds.is_finite() && self.elapsed_seconds >= 0.0) {
+            return Err("corrupted header (elapsed seconds out of range)".into());
+        }
+        Ok(())
+    }
+
+    /// The header's first bytes: prefix and JSON, without the padding.
+    fn encode_used(&self) -> Result<Vec<u8>> {
+        let json = serde_json::to_vec(self).expect("a header serializes");
+        if PREFIX_BYTES + json.len() > HEADER_BYTES as usize {
+            return Err(Error::TooLarge(format!(
+                "the table header ({} bytes) exceeds its {HEADER_BYTES}-byte region",
+                json.len()
+            )));
+        }
+        let mut out = Vec::with_capacity(PREFIX_BYTES + json.len());
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+        out.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&json).to_le_bytes());
+        out.extend_from_slice(&json);
+        Ok(out)
+    }
+
+    /// Writes the header at the start of `file` and syncs it to disk. Only the used bytes
+    /// are written: within one page they replace the old header whole even if the process is
+    /// killed (a write is cut only between pages).
     pub fn write_to(&self, file: &std::fs::File, path: &Path) -> Result<()> {
         use std::os::unix::fs::FileExt;
-        let bytes = self.encode()?;
+        let bytes = self.encode_used()?;
         file.write_all_at(&bytes, 0).map_err(|e| Error::io(path, e))?;
         file.sync_data().map_err(|e| Error::io(path, e))
     }
+}
+
+/// `text` on one line, control characters escaped (error messages quote file contents).
+pub fn one_line(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars().take(300) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The checksum a complete table records: of its body and of everything its header says
+/// (the checksum field aside), so a header field rewritten and signed again is caught too.
+pub fn table_checksum(header: &Header, body: &[u8]) -> String {
+    let mut sealed = header.clone();
+    sealed.checksum = None;
+    // JSON floats may come back one unit in the last place off: seal whole milliseconds.
+    sealed.elapsed_seconds = 0.0;
+    let mut text = serde_json::to_vec(&sealed).expect("a header serializes");
+    text.extend_from_slice(&((header.elapsed_seconds * 1e3).round() as u64).to_le_bytes());
+    text.extend_from_slice(body_checksum(body).as_bytes());
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&text))
 }
 
 /// Bytes hashed per parallel chunk.
@@ -139,11 +244,19 @@ mod tests {
             puzzle: "nrp:2x3:2".into(),
             metric: "qtm".into(),
             n_states: 120,
+            ranking: RankingRecord {
+                scheme: 1,
+                kind: "enumerated".into(),
+                n_states: 120,
+                fingerprint: "0123456789abcdef".into(),
+            },
             body_bytes: 32,
             unique_bytes: 0,
             complete: true,
             histogram: vec![1, 4, 10, 22, 42, 33, 7, 1],
             unique_histogram: None,
+            antipodes: vec![7],
+            elapsed_seconds: 0.5,
             checksum: Some(body_checksum(&[0u8; 32])),
         }
     }
@@ -168,6 +281,36 @@ mod tests {
         assert!(e.to_string().contains("magic"), "{e}");
         let e = Header::read_from(&mut &bytes[..10], p).unwrap_err();
         assert!(e.to_string().contains("too short"), "{e}");
+    }
+
+    proptest::proptest! {
+        /// Random bytes and valid headers with bytes changed: an error or a header, never a
+        /// panic.
+        #[test]
+        fn header_parser_never_panics(
+            noise in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600),
+            edits in proptest::collection::vec(
+                (0usize..600, proptest::prelude::any::<u8>()), 0..6),
+            keep_hash in proptest::prelude::any::<bool>(),
+        ) {
+            let p = Path::new("t");
+            let _ = Header::decode(&noise, p);
+            let mut bytes = header().encode().unwrap();
+            let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+            for &(at, b) in &edits {
+                bytes[at % (PREFIX_BYTES + len + 8)] = b;
+            }
+            if keep_hash {
+                // Re-sign whatever the JSON now says, as a hostile file would.
+                let len = (u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize)
+                    .min(HEADER_BYTES as usize - PREFIX_BYTES);
+                let hash = xxhash_rust::xxh3::xxh3_64(&bytes[PREFIX_BYTES..PREFIX_BYTES + len]);
+                bytes[16..24].copy_from_slice(&hash.to_le_bytes());
+            }
+            if let Ok(h) = Header::decode(&bytes, p) {
+                proptest::prop_assert!(h.check_sizes().is_ok());
+            }
+        }
     }
 
     #[test]

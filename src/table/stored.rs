@@ -1,11 +1,13 @@
-//! A table kept in a file: created with its header, opened and checked, finished with a
-//! checksum. See [`super::format`] for the layout.
+//! A table kept in a file: created with its header, opened and checked, advanced level by
+//! level, finished with a checksum. See [`super::format`] for the layout.
 
 use std::path::{Path, PathBuf};
 
-use super::format::{Header, body_checksum};
+use super::format::{Header, table_checksum};
 use super::{DistanceTable, Storage, table_bytes, unique_bytes};
+use crate::bfs::Outcome;
 use crate::puzzle::{Metric, Puzzle, PuzzleSpec};
+use crate::rank::record::RankingRecord;
 use crate::{Error, Result};
 
 /// A table file: its header and the table mapped from it.
@@ -19,17 +21,27 @@ pub struct TableFile {
 }
 
 impl TableFile {
-    /// Creates a new, empty table file for `puzzle` (replacing any file at `path`).
-    pub fn create(path: &Path, puzzle: &Puzzle, n_states: u64, unique: bool) -> Result<TableFile> {
+    /// Creates a new, empty table file for `puzzle` ranked as `ranking` (replacing any file
+    /// at `path`: the caller decides whether that is allowed).
+    pub fn create(
+        path: &Path,
+        puzzle: &Puzzle,
+        ranking: RankingRecord,
+        unique: bool,
+    ) -> Result<TableFile> {
+        let n_states = ranking.n_states;
         let header = Header {
             puzzle: puzzle.spec.to_string(),
             metric: puzzle.metric.name().to_string(),
             n_states,
+            ranking,
             body_bytes: table_bytes(n_states),
             unique_bytes: if unique { unique_bytes(n_states) } else { 0 },
             complete: false,
             histogram: Vec::new(),
             unique_histogram: None,
+            antipodes: Vec::new(),
+            elapsed_seconds: 0.0,
             checksum: None,
         };
         let storage = Storage::create_file(path, header.body_bytes + header.unique_bytes)?;
@@ -44,43 +56,22 @@ impl TableFile {
     pub fn open(path: &Path, writable: bool) -> Result<TableFile> {
         let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
         let header = Header::read_from(&mut f, path)?;
-        let bad = |reason: String| Error::BadTable { path: path.into(), reason };
-        if header.body_bytes != table_bytes(header.n_states)
-            || (header.unique_bytes != 0 && header.unique_bytes != unique_bytes(header.n_states))
-        {
-            return Err(bad("corrupted header (sizes do not match the board count)".into()));
-        }
         let storage = Storage::open_file(path, header.body_bytes + header.unique_bytes, writable)?;
         let table = DistanceTable::attach(storage, header.n_states, header.unique_bytes != 0);
         Ok(TableFile { path: path.into(), header, table })
     }
 
-    /// Opens a finished table for lookups: complete, and its body matches the checksum.
-    pub fn open_finished(path: &Path) -> Result<TableFile> {
-        let t = TableFile::open(path, false)?;
-        if !t.header.complete {
-            return Err(Error::BadTable {
-                path: path.into(),
-                reason: format!(
-                    "the search that writes this table has not finished; finish it with \
-                     `twirl resume {}`",
-                    path.display()
-                ),
-            });
-        }
-        t.verify()?;
-        Ok(t)
-    }
-
-    /// Checks the body against the checksum recorded when the search finished.
+    /// Checks the body and the header against the checksum recorded when the search
+    /// finished.
     pub fn verify(&self) -> Result<()> {
         let recorded = self.header.checksum.as_deref().unwrap_or("none");
-        let actual = body_checksum(self.table.used_bytes());
+        let actual = table_checksum(&self.header, self.table.used_bytes());
         if actual != recorded {
             return Err(Error::BadTable {
                 path: self.path.clone(),
                 reason: format!(
-                    "the table body is corrupted (checksum {actual}, recorded {recorded})"
+                    "the table is corrupted: its body or header changed after the search \
+                     finished (checksum {actual}, recorded {recorded})"
                 ),
             });
         }
@@ -89,8 +80,12 @@ impl TableFile {
 
     /// The puzzle the table was computed for.
     pub fn puzzle(&self) -> Result<Puzzle> {
-        let spec = PuzzleSpec::parse(&self.header.puzzle)?;
-        Puzzle::new(&spec, Metric::parse(&self.header.metric)?)
+        let bad = |e: Error| Error::BadTable {
+            path: self.path.clone(),
+            reason: format!("its header names a puzzle this twirl cannot build ({e})"),
+        };
+        let spec = PuzzleSpec::parse(&self.header.puzzle).map_err(bad)?;
+        Puzzle::new(&spec, Metric::parse(&self.header.metric).map_err(bad)?).map_err(bad)
     }
 
     /// Refuses a table computed for another puzzle or metric than `puzzle`.
@@ -108,14 +103,43 @@ impl TableFile {
         Ok(())
     }
 
+    /// Refuses a table whose ranks map to boards differently than `current` (this build's).
+    pub fn check_ranking(&self, current: &RankingRecord) -> Result<()> {
+        match self.header.ranking.difference(current) {
+            None => Ok(()),
+            Some(why) => Err(Error::BadTable {
+                path: self.path.clone(),
+                reason: format!(
+                    "the table's ranking differs from this twirl's: {why}; recompute the \
+                     table with this version"
+                ),
+            }),
+        }
+    }
+
+    /// Records finished levels in the header (the marks must already be flushed).
+    pub fn record_progress(&mut self, outcome: &Outcome) -> Result<()> {
+        self.header.histogram = outcome.histogram.clone();
+        self.header.unique_histogram = outcome.unique_histogram.clone();
+        self.header.antipodes = outcome.antipodes.clone();
+        self.write_header()
+    }
+
     /// Records the finished search: flushes the body, then writes the header with the
-    /// histogram, `complete` and the body's checksum.
-    pub fn finish(&mut self, histogram: &[u64], unique_histogram: Option<&[u64]>) -> Result<()> {
+    /// histogram, antipodes, elapsed seconds, `complete` and the body's checksum.
+    pub fn finish(&mut self, outcome: &Outcome, elapsed_seconds: f64) -> Result<()> {
         self.table.flush()?;
-        self.header.histogram = histogram.to_vec();
-        self.header.unique_histogram = unique_histogram.map(<[u64]>::to_vec);
-        self.header.checksum = Some(body_checksum(self.table.used_bytes()));
+        self.header.histogram = outcome.histogram.clone();
+        self.header.unique_histogram = outcome.unique_histogram.clone();
+        self.header.antipodes = outcome.antipodes.clone();
         self.header.complete = true;
+        self.header.elapsed_seconds = elapsed_seconds;
+        self.header.checksum = None;
+        self.header.checksum = Some(table_checksum(&self.header, self.table.used_bytes()));
+        self.write_header()
+    }
+
+    fn write_header(&self) -> Result<()> {
         let file = self.table.storage().file().expect("a file-backed table");
         self.header.write_to(file, &self.path)
     }

@@ -1,0 +1,217 @@
+//! Opening a finished table for reading, verified the same way by every command that reads
+//! one (`distance`, `solve`, `export`, `import`, `resume` of a finished search): see
+//! [`open_table`]. Also the bounded descent that reads solutions from it.
+
+use std::path::Path;
+
+use crate::bfs::SAMPLE;
+use crate::optimal;
+use crate::puzzle::{Board, Puzzle};
+use crate::rank::StateSpace;
+use crate::table::{DistanceTable, TableFile, UNSEEN, mark_of};
+use crate::{Error, Result};
+
+/// A finished table that passed every check of [`open_table`], with its puzzle and ranking.
+pub struct VerifiedTable {
+    /// The file, mapped read-only.
+    pub file: TableFile,
+    /// The puzzle it was computed for.
+    pub puzzle: Puzzle,
+    /// Its ranking (equal to the one the table records).
+    pub space: StateSpace,
+}
+
+/// Opens a finished table and checks everything it says: header (magic, version, its own
+/// checksum, sizes), a puzzle this build can make, the same ranking as this build computes,
+/// the body's checksum, and the header's numbers against the marks (every board marked, the
+/// boards per mark equal to the histogram's, the antipodes real boards at the last distance).
+pub fn open_table(path: &Path) -> Result<VerifiedTable> {
+    let file = TableFile::open(path, false)?;
+    if !file.header.complete {
+        return Err(Error::BadTable {
+            path: path.into(),
+            reason: format!(
+                "the search that writes this table has not finished; finish it with \
+                 `twirl resume {}`",
+                path.display()
+            ),
+        });
+    }
+    let (puzzle, space) = puzzle_and_space(&file)?;
+    // The specific checks first (their messages say what is wrong), the checksum last.
+    let h = &file.header;
+    check_histogram(&file, &h.histogram, h.unique_histogram.as_deref())?;
+    check_antipodes(&file, &h.antipodes, &h.histogram, path)?;
+    check_marks(&file, &h.histogram, true)?;
+    file.verify()?;
+    Ok(VerifiedTable { file, puzzle, space })
+}
+
+/// The puzzle a table names and this build's ranking of it, refused unless the ranking is
+/// the one the table records.
+pub(crate) fn puzzle_and_space(file: &TableFile) -> Result<(Puzzle, StateSpace)> {
+    let puzzle = file.puzzle()?;
+    let space = StateSpace::build(&puzzle)?;
+    file.check_ranking(&space.ranking_record())?;
+    Ok((puzzle, space))
+}
+
+/// A histogram as a search writes it: distance 0 holds the solved board alone, every later
+/// distance at least one board, and no more boards than the table has (all of them when the
+/// table is complete). The unique histogram, if any, runs alongside.
+pub(crate) fn check_histogram(
+    file: &TableFile,
+    histogram: &[u64],
+    unique_histogram: Option<&[u64]>,
+) -> Result<()> {
+    let bad = |reason: String| Error::BadTable { path: file.path.clone(), reason };
+    let h = &file.header;
+    if histogram.first() != Some(&1) || histogram.contains(&0) {
+        return Err(bad(format!(
+            "inconsistent header: a histogram starts with 1 board at distance 0 and has no \
+             empty distance, found {}",
+            short_list(histogram)
+        )));
+    }
+    let total = histogram.iter().try_fold(0u64, |a, &n| a.checked_add(n));
+    let fits = total.is_some_and(|t| if h.complete { t == h.n_states } else { t <= h.n_states });
+    if !fits {
+        return Err(bad(format!(
+            "inconsistent header: its histogram counts {} boards, the table has {}",
+            total.map_or("more than 2^64".to_string(), |t| t.to_string()),
+            h.n_states
+        )));
+    }
+    if let Some(u) = unique_histogram
+        && (h.unique_bytes == 0
+            || u.len() != histogram.len()
+            || u.iter().zip(histogram).any(|(u, n)| u > n))
+    {
+        return Err(bad(
+            "inconsistent header: its unique-solution counts do not fit its histogram".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Recounts the marks and compares them with `histogram` (distance `d` is marked
+/// `1 + d mod 3`). `complete`: no board may be unseen; otherwise the next distance's mark may
+/// hold more boards (a level under way).
+pub(crate) fn check_marks(file: &TableFile, histogram: &[u64], complete: bool) -> Result<()> {
+    let counts = file.table.count_marks();
+    let mut expected = [0u64; 4];
+    for (d, &n) in histogram.iter().enumerate() {
+        expected[mark_of(d as u32) as usize] += n;
+    }
+    let next = mark_of(histogram.len() as u32) as usize;
+    let agree = (1..4).all(|m| {
+        if m == next && !complete { counts[m] >= expected[m] } else { counts[m] == expected[m] }
+    });
+    if !agree || (complete && counts[UNSEEN as usize] != 0) {
+        return Err(Error::BadTable {
+            path: file.path.clone(),
+            reason: format!(
+                "the table is corrupted or inconsistent: its marks disagree with the \
+                 histogram {}: the table holds {} unseen boards and {:?} boards per distance \
+                 mod 3, the histogram says {:?}",
+                short_list(histogram),
+                counts[0],
+                [counts[1], counts[2], counts[3]],
+                [expected[1], expected[2], expected[3]],
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Antipodes as a search lists them: at most [`SAMPLE`], increasing, each a rank of the
+/// table marked with the last distance. `source` is the file that lists them.
+pub(crate) fn check_antipodes(
+    file: &TableFile,
+    antipodes: &[u64],
+    histogram: &[u64],
+    source: &Path,
+) -> Result<()> {
+    let last = histogram.len().saturating_sub(1) as u32;
+    let n = file.header.n_states;
+    let bad = |reason: String| Error::Refused { path: source.into(), reason };
+    if antipodes.len() > SAMPLE || antipodes.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(bad(format!(
+            "its antipodes {} are not an increasing list of at most {SAMPLE} ranks",
+            short_list(antipodes)
+        )));
+    }
+    if let Some(&r) = antipodes.iter().find(|&&r| r >= n || file.table.get(r) != mark_of(last)) {
+        return Err(bad(format!(
+            "antipode rank {r} is not a board at distance {last} of {} ({n} boards)",
+            file.path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// A list in an error message, shortened.
+pub(crate) fn short_list(list: &[u64]) -> String {
+    let shown: Vec<String> = list.iter().take(40).map(u64::to_string).collect();
+    let more = if list.len() > 40 { " ..." } else { "" };
+    format!("[{}{more}]", shown.join(", "))
+}
+
+impl VerifiedTable {
+    /// The largest distance.
+    pub fn gods_number(&self) -> u32 {
+        self.file.header.histogram.len() as u32 - 1
+    }
+
+    /// A shortest solution of `board` (move indices), or "table is inconsistent" if the
+    /// descent would take more than God's number moves (see [`bounded_solve`]).
+    pub fn solve(&self, board: &Board) -> Result<Vec<usize>> {
+        bounded_solve(&self.puzzle, &self.space, &self.file.table, board, self.gods_number())
+    }
+}
+
+/// [`optimal::solve`] on a table whose largest distance is `gods_number`, never longer
+/// than that: with an undirected move set a greedy walk down the marks (the descent's own
+/// rule) must reach the solved board within `gods_number` moves before the descent runs, and
+/// every solution is checked against the bound. A table that breaks it is inconsistent.
+pub fn bounded_solve(
+    puzzle: &Puzzle,
+    space: &StateSpace,
+    table: &DistanceTable,
+    board: &Board,
+    gods_number: u32,
+) -> Result<Vec<usize>> {
+    let inconsistent = || Error::BadTable {
+        path: "the table".into(),
+        reason: format!(
+            "the table is inconsistent: no descent from this board reaches the solved board \
+             within God's number ({gods_number}) moves"
+        ),
+    };
+    if puzzle.undirected {
+        let solved = space.rank_board(&puzzle.solved())?;
+        let (mut b, mut r) = (board.clone(), space.rank_board(board)?);
+        for _ in 0..gods_number {
+            if r == solved {
+                break;
+            }
+            let mark = table.get(r);
+            let closer = if mark == 1 { 3 } else { mark.wrapping_sub(1) };
+            let next = puzzle.moves.iter().find_map(|m| {
+                let next = puzzle.apply(&b, m);
+                let nr = space.rank_board(&next).ok()?;
+                (table.get(nr) == closer).then_some((next, nr))
+            });
+            let Some(step) = next else { return Err(inconsistent()) };
+            (b, r) = step;
+        }
+        if r != solved {
+            return Err(inconsistent());
+        }
+    }
+    let moves = optimal::solve(puzzle, space, table, board)?;
+    if moves.len() > gods_number as usize {
+        return Err(inconsistent());
+    }
+    Ok(moves)
+}
