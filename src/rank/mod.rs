@@ -28,8 +28,10 @@ use crate::group::stabchain::{Perm, StabChain};
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
 
-/// What the search engine needs from a ranking: ranks, unranks and moves on working states.
-pub trait Space: Sync {
+/// A ranking as the search engine walks it: ranks and unranks working states, and applies
+/// moves to them. [`Layout`] and [`Enumerated`] are the two; a puzzle's [`StateSpace`] holds
+/// one of them ([`Ranking`]) and is searched through it.
+pub trait StateRanking: Sync {
     /// A board in the ranking's working form.
     type State: Copy + Send + Sync;
     /// Number of ranks.
@@ -63,7 +65,7 @@ pub trait Space: Sync {
     }
 }
 
-impl Space for Layout {
+impl StateRanking for Layout {
     type State = Cells;
     fn n_states(&self) -> u64 {
         Layout::n_states(self)
@@ -101,7 +103,7 @@ impl Space for Layout {
     }
 }
 
-impl Space for Enumerated {
+impl StateRanking for Enumerated {
     type State = u32;
     fn n_states(&self) -> u64 {
         Enumerated::n_states(self)
