@@ -7,9 +7,9 @@
 //! The runs' masks are [`RunMask`]s of the table. Like the board-by-board steps, both work on
 //! a contiguous range (of runs) that a worker owns.
 
-use super::{Level, LevelCount, Progress, StepMarks, in_tasks};
+use super::{Level, LevelCount, Step, in_tasks};
 use crate::rank::StateRanking;
-use crate::table::{DistanceTable, RunMask, UNSEEN};
+use crate::table::{RunMask, UNSEEN};
 
 /// Runs handled per parallel task.
 const TASK_RUNS: u64 = 64;
@@ -17,15 +17,12 @@ const TASK_RUNS: u64 = 64;
 /// Backward step by runs: the unseen boards of a run join level `d+1` where some move's image
 /// run, shuffled by its XOR offset, has a board marked `d`.
 pub fn expand_unseen<S: StateRanking>(
-    space: &S,
-    table: &DistanceTable,
-    d: u32,
+    step: &Step<'_, S>,
     bits: u32,
     runs: std::ops::Range<u64>,
-    progress: &dyn Progress,
 ) -> LevelCount {
-    let marks = StepMarks::from_level(d);
-    in_tasks(runs, TASK_RUNS, progress, |task| {
+    let (space, table) = (step.space, step.table);
+    in_tasks(runs, TASK_RUNS, step.progress, |task| {
         let mut level = Level::default();
         let (mut unseen, mut found, mut frontier) =
             (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
@@ -41,7 +38,7 @@ pub fn expand_unseen<S: StateRanking>(
             }
             found.clear();
             for &img in &images {
-                if !frontier.load(table, img >> bits, marks.cur) {
+                if !frontier.load(table, img >> bits, step.cur) {
                     continue;
                 }
                 found.or_xor_shuffled(&frontier, img & ((1 << bits) - 1));
@@ -52,7 +49,7 @@ pub fn expand_unseen<S: StateRanking>(
             found.intersect(&unseen);
             for set in found.sets(run) {
                 // This task owns the run: no other writer can race with the store.
-                table.set_owned(set, marks.next);
+                table.set_owned(set, step.next);
                 level.note_set(set);
             }
         }
@@ -63,19 +60,16 @@ pub fn expand_unseen<S: StateRanking>(
 /// Forward step by runs: each run with boards marked `d` sends them, shuffled, into the image
 /// run of every inverse move, marking the unseen ones.
 pub fn expand_frontier<S: StateRanking>(
-    space: &S,
-    table: &DistanceTable,
-    d: u32,
+    step: &Step<'_, S>,
     bits: u32,
     runs: std::ops::Range<u64>,
-    progress: &dyn Progress,
 ) -> LevelCount {
-    let marks = StepMarks::from_level(d);
-    in_tasks(runs, TASK_RUNS, progress, |task| {
+    let (space, table) = (step.space, step.table);
+    in_tasks(runs, TASK_RUNS, step.progress, |task| {
         let mut level = Level::default();
         let (mut frontier, mut shuffled) = (RunMask::new(bits), RunMask::new(bits));
         for run in task {
-            if !frontier.load(table, run, marks.cur) {
+            if !frontier.load(table, run, step.cur) {
                 continue;
             }
             let base = space.unrank(run << bits);
@@ -85,7 +79,7 @@ pub fn expand_frontier<S: StateRanking>(
                 shuffled.or_xor_shuffled(&frontier, img & ((1 << bits) - 1));
                 for set in shuffled.sets(img >> bits) {
                     if !set.is_empty() {
-                        level.note_set(table.mark_unseen(set, marks.next));
+                        level.note_set(table.mark_unseen(set, step.next));
                     }
                 }
             }

@@ -313,24 +313,17 @@ fn search<S: StateRanking>(
         progress.level_started(d + 1, frontier, direction);
         let t = Instant::now();
         let groups = 0..table.n_groups();
+        let step = Step::new(space, table, d, progress);
         let mut level = match (direction, xor_bits, config.unique) {
-            (Direction::Forward, _, true) => {
-                unique::expand_frontier(space, table, d, groups, progress)
-            }
-            (Direction::Backward, _, true) => {
-                unique::expand_unseen(space, table, d, groups, progress)
-            }
-            (Direction::Forward, None, false) => {
-                expand_frontier(space, cell_runs, table, d, groups, progress)
-            }
-            (Direction::Backward, None, false) => {
-                expand_unseen(space, cell_runs, table, d, groups, progress)
-            }
+            (Direction::Forward, _, true) => unique::expand_frontier(&step, groups),
+            (Direction::Backward, _, true) => unique::expand_unseen(&step, groups),
+            (Direction::Forward, None, false) => expand_frontier(&step, cell_runs, groups),
+            (Direction::Backward, None, false) => expand_unseen(&step, cell_runs, groups),
             (Direction::Forward, Some(bits), false) => {
-                blocks::expand_frontier(space, table, d, bits, 0..n >> bits, progress)
+                blocks::expand_frontier(&step, bits, 0..n >> bits)
             }
             (Direction::Backward, Some(bits), false) => {
-                blocks::expand_unseen(space, table, d, bits, 0..n >> bits, progress)
+                blocks::expand_unseen(&step, bits, 0..n >> bits)
             }
         };
         if progress.should_stop() {
@@ -421,29 +414,36 @@ pub(crate) fn in_tasks(
     LevelCount { found: level.found, smallest: level.smallest }
 }
 
-/// [`in_tasks`] over groups of the table, [`TASK_GROUPS`] per task.
-fn in_group_tasks(
-    groups: std::ops::Range<usize>,
-    progress: &dyn Progress,
-    task: impl Fn(std::ops::Range<usize>) -> Level + Sync,
-) -> LevelCount {
-    in_tasks(groups.start as u64..groups.end as u64, TASK_GROUPS, progress, |t| {
-        task(t.start as usize..t.end as usize)
-    })
-}
-
-/// The marks a step from level `d` reads and writes.
-#[derive(Clone, Copy)]
-pub(crate) struct StepMarks {
+/// What a step expanding level `d` into `d + 1` works with: the ranking, the table, the
+/// marks of the two levels and where to report.
+pub struct Step<'a, S> {
+    /// The ranking searched.
+    pub space: &'a S,
+    /// The table being filled.
+    pub table: &'a DistanceTable,
     /// The mark of level `d`.
-    pub(crate) cur: u8,
+    pub cur: u8,
     /// The mark of level `d + 1`.
-    pub(crate) next: u8,
+    pub next: u8,
+    /// Where finds are reported (and which says when to stop).
+    pub progress: &'a dyn Progress,
 }
 
-impl StepMarks {
-    pub(crate) fn from_level(d: u32) -> StepMarks {
-        StepMarks { cur: mark_of(d), next: mark_of(d + 1) }
+impl<'a, S: StateRanking> Step<'a, S> {
+    /// The step from level `d`.
+    pub fn new(space: &'a S, table: &'a DistanceTable, d: u32, progress: &'a dyn Progress) -> Self {
+        Step { space, table, cur: mark_of(d), next: mark_of(d + 1), progress }
+    }
+
+    /// [`in_tasks`] over groups of the table, [`TASK_GROUPS`] per task.
+    fn in_group_tasks(
+        &self,
+        groups: std::ops::Range<usize>,
+        task: impl Fn(std::ops::Range<usize>) -> Level + Sync,
+    ) -> LevelCount {
+        in_tasks(groups.start as u64..groups.end as u64, TASK_GROUPS, self.progress, |t| {
+            task(t.start as usize..t.end as usize)
+        })
     }
 }
 
@@ -497,34 +497,31 @@ const PIPELINE: usize = 256;
 /// Forward step over a range of groups: boards marked `d` send each inverse move's result to
 /// level `d+1` if it is unseen.
 pub fn expand_frontier<S: StateRanking>(
-    space: &S,
+    step: &Step<'_, S>,
     runs: Option<&CellRuns>,
-    table: &DistanceTable,
-    d: u32,
     groups: std::ops::Range<usize>,
-    progress: &dyn Progress,
 ) -> LevelCount {
-    let marks = StepMarks::from_level(d);
+    let (space, table) = (step.space, step.table);
     let rest = moves_outside_runs(space, runs);
-    in_group_tasks(groups, progress, |task| {
+    step.in_group_tasks(groups, |task| {
         let mut level = Level::default();
         let mut images = runs.map(|r| RunImages::new(r, Direction::Forward));
         let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + rest.len());
         let flush = |pending: &mut Vec<u64>, level: &mut Level| {
             for &r in pending.iter() {
-                if table.mark_if_unseen(r, marks.next) {
+                if table.mark_if_unseen(r, step.next) {
                     level.note(r);
                 }
             }
             pending.clear();
         };
         for group in task {
-            for rank in table.marked(group, marks.cur) {
+            for rank in table.marked(group, step.cur) {
                 if let Some(images) = &mut images {
                     images.go_to(space, rank);
                     for k in 0..images.n_moves() {
                         let r = images.neighbour(k);
-                        if table.mark_if_unseen(r, marks.next) {
+                        if table.mark_if_unseen(r, step.next) {
                             level.note(r);
                         }
                     }
@@ -650,16 +647,13 @@ const ROUND: usize = 4;
 /// Backward step over a range of groups: each unseen board joins level `d+1` if some move
 /// takes it to a board marked `d`.
 pub fn expand_unseen<S: StateRanking>(
-    space: &S,
+    step: &Step<'_, S>,
     runs: Option<&CellRuns>,
-    table: &DistanceTable,
-    d: u32,
     groups: std::ops::Range<usize>,
-    progress: &dyn Progress,
 ) -> LevelCount {
-    let marks = StepMarks::from_level(d);
+    let (space, table) = (step.space, step.table);
     let rest = moves_outside_runs(space, runs);
-    in_group_tasks(groups, progress, |task| {
+    step.in_group_tasks(groups, |task| {
         let mut level = Level::default();
         let mut images = runs.map(|r| RunImages::new(r, Direction::Backward));
         // Each pending board: its rank and its working state.
@@ -675,8 +669,7 @@ pub fn expand_unseen<S: StateRanking>(
                     if let Some(images) = &mut images {
                         // Moves that keep the run's cells: neighbours from tables, nearby.
                         images.go_to(space, rank);
-                        if (0..images.n_moves())
-                            .any(|k| table.get(images.neighbour(k)) == marks.cur)
+                        if (0..images.n_moves()).any(|k| table.get(images.neighbour(k)) == step.cur)
                         {
                             found.insert(rank);
                             level.note(rank);
@@ -704,7 +697,7 @@ pub fn expand_unseen<S: StateRanking>(
                     batch.retain(|&(rank, _)| {
                         let near = &neighbours[b * ROUND..b * ROUND + moves.len()];
                         b += 1;
-                        let hit = near.iter().any(|&r| table.get(r) == marks.cur);
+                        let hit = near.iter().any(|&r| table.get(r) == step.cur);
                         if hit {
                             found.insert(rank);
                             level.note(rank);
@@ -717,7 +710,7 @@ pub fn expand_unseen<S: StateRanking>(
                 }
             }
             // This task owns the group: no other writer can race with the store.
-            table.set_owned(found, marks.next);
+            table.set_owned(found, step.next);
         }
         level
     })

@@ -18,26 +18,22 @@
 //! visitors; [`DistanceTable::unmark_fresh`] drops them before a resume (the backward step finishes each
 //! board before marking it, so its boards are complete).
 
-use super::{Level, LevelCount, Progress, StepMarks, in_group_tasks};
+use super::{Level, LevelCount, Step};
 use crate::rank::StateRanking;
 use crate::table::{DistanceTable, RankSet, UNSEEN, mark_of};
 
 /// Forward step: every board marked `d` visits the boards one move before it.
 pub fn expand_frontier<S: StateRanking>(
-    space: &S,
-    table: &DistanceTable,
-    d: u32,
+    step: &Step<'_, S>,
     groups: std::ops::Range<usize>,
-    progress: &dyn Progress,
 ) -> LevelCount {
-    let marks = StepMarks::from_level(d);
-    let bits = table.unique_bits();
-    in_group_tasks(groups, progress, |task| {
+    let (space, table, bits) = (step.space, step.table, step.table.unique_bits());
+    step.in_group_tasks(groups, |task| {
         let mut level = Level::default();
         for group in task {
             // Boards marked `d` include those at d-3, d-6...: all their neighbours are already
             // seen and not fresh, so visiting them changes nothing.
-            for rank in table.marked(group, marks.cur) {
+            for rank in table.marked(group, step.cur) {
                 let is_multi = bits.is_multi(rank);
                 let s = space.unrank(rank);
                 for m in 0..space.n_moves() {
@@ -51,7 +47,7 @@ pub fn expand_frontier<S: StateRanking>(
                     if !bits.claim_fresh(r) {
                         bits.set_multi(r);
                     } else {
-                        table.mark_if_unseen(r, marks.next);
+                        table.mark_if_unseen(r, step.next);
                         if is_multi {
                             bits.set_multi(r);
                         }
@@ -66,15 +62,11 @@ pub fn expand_frontier<S: StateRanking>(
 
 /// Backward step: every unseen board adds up the counts of its neighbours marked `d`.
 pub fn expand_unseen<S: StateRanking>(
-    space: &S,
-    table: &DistanceTable,
-    d: u32,
+    step: &Step<'_, S>,
     groups: std::ops::Range<usize>,
-    progress: &dyn Progress,
 ) -> LevelCount {
-    let marks = StepMarks::from_level(d);
-    let bits = table.unique_bits();
-    in_group_tasks(groups, progress, |task| {
+    let (space, table, bits) = (step.space, step.table, step.table.unique_bits());
+    step.in_group_tasks(groups, |task| {
         let mut level = Level::default();
         for group in task {
             let mut found = RankSet::empty_of(group);
@@ -83,7 +75,7 @@ pub fn expand_unseen<S: StateRanking>(
                 let mut paths = 0;
                 for m in 0..space.n_moves() {
                     let r = space.rank(&space.solve_step(&s, m));
-                    if table.get(r) == marks.cur {
+                    if table.get(r) == step.cur {
                         paths += if bits.is_multi(r) { 2 } else { 1 };
                         if paths >= 2 {
                             break;
@@ -100,7 +92,7 @@ pub fn expand_unseen<S: StateRanking>(
                 }
             }
             // This task owns the group: no other writer can race with the store.
-            table.set_owned(found, marks.next);
+            table.set_owned(found, step.next);
         }
         level
     })

@@ -245,7 +245,7 @@ impl DistanceTable {
             return;
         }
         let word = &self.words()[(ranks.first / CELLS_PER_WORD) as usize];
-        word.store(word.load(Ordering::Relaxed) | ranks.cells * mark as u64, Ordering::Relaxed);
+        word.store(word.load(Ordering::Relaxed) | (ranks.cells * mark as u64), Ordering::Relaxed);
     }
 
     /// Marks the ranks of `ranks` still unseen; returns those this call marked. Safe to race
