@@ -69,6 +69,14 @@ pub enum Error {
         /// Why, saying what was expected and what was found.
         reason: String,
     },
+    /// The worker threads of a search could not be started.
+    #[error("cannot start the worker threads: {0}")]
+    ThreadPool(String),
+    /// A search counting unique solutions was given a table without the bits for them.
+    #[error(
+        "counting unique solutions needs a table with unique-solution bits (one made with --unique)"
+    )]
+    NoUniqueBits,
 }
 
 impl Error {

@@ -8,13 +8,16 @@
 //! ## Module map
 //! - [`puzzle`]: boards, moves and the puzzle specs (`nrp:3x3:2`, `spin:3x3:1x1,1x2`), and
 //!   move sequences as the sources write them (`X Y^-1 X^-1 Y Z`, `R2C3'`, `[1,6] [2,5]`).
-//! - [`group`]: invariants of the moves (orbits, tied orientation, parity and
-//!   orientation-sum couplings), stabilizer chains (exact group orders, membership) and the
-//!   cycle structure of one element.
-//! - [`rank`]: dense ranks of the reachable boards.
-//! - [`table`]: the 2-bit distance table in a memory map; table files (header, checksum).
+//! - [`group`]: the analysis of a puzzle's moves, made once ([`group::analysis::Analysis`]):
+//!   invariants (orbits, tied orientation, parity and orientation-sum couplings), stabilizer
+//!   chains (exact group orders, membership); and the cycle structure of one element.
+//! - [`rank`]: dense ranks of the reachable boards: a puzzle's [`rank::StateSpace`] and its
+//!   [`rank::StateRanking`].
+//! - [`table`]: the 2-bit distance table in a memory map (the only code that knows the
+//!   packing); table files (header, checksum).
 //! - [`symmetry`]: board symmetries that keep the move set, their action on boards, classes.
-//! - [`bfs`]: the parallel level-synchronous search (with unique-solution counts).
+//! - [`bfs`]: the parallel level-synchronous search (with unique-solution counts) over any
+//!   [`bfs::SearchSpace`].
 //! - [`durable`]: files written so a crash leaves the old or the new version.
 //! - [`checkpoint`]: durable progress of a search in a table file, for resuming.
 //! - [`job`]: long searches in a table file: start, run, stop, resume, with every file

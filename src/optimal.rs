@@ -97,9 +97,12 @@ pub fn solve(
 }
 
 fn inconsistent(at: usize) -> Error {
-    Error::Unsupported(format!(
-        "the table is inconsistent: no move leads closer to the solved board (after {at} steps)"
-    ))
+    Error::BadTable {
+        path: "the table".into(),
+        reason: format!(
+            "inconsistent marks: no move leads closer to the solved board (after {at} steps)"
+        ),
+    }
 }
 
 #[cfg(test)]

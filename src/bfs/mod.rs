@@ -34,8 +34,8 @@ mod blocks;
 pub mod unique;
 
 use crate::rank::runs::RunMove;
-use crate::rank::{CellRuns, Space};
-use crate::table::{CELLS_PER_WORD, DistanceTable, UNSEEN, cells_equal, mark_of};
+use crate::rank::{CellRuns, Ranking, StateRanking, StateSpace};
+use crate::table::{DistanceTable, RankSet, mark_of};
 
 /// How a level was expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,11 +168,58 @@ impl Outcome {
 /// Number of antipodes kept as examples.
 pub const SAMPLE: usize = 10;
 
-/// Words per parallel task: 2^12 words = 131072 boards.
-pub(crate) const TASK_WORDS: usize = 1 << 12;
+/// Groups of ranks per parallel task: 2^12 groups = 131072 boards.
+pub(crate) const TASK_GROUPS: u64 = 1 << 12;
+
+/// What the engine searches: a state space whose levels it can expand. Every
+/// [`StateRanking`] is one (the engine runs monomorphic on its working states), and so is a
+/// puzzle's [`StateSpace`], which picks its ranking once and hands over to it.
+pub trait SearchSpace: Sync {
+    /// Runs the levels of a search in the current thread pool (see [`run_journaled`]).
+    fn search_levels(
+        &self,
+        start: u64,
+        table: &DistanceTable,
+        config: &Config,
+        progress: &dyn Progress,
+        journal: &dyn Journal,
+        resume: Option<Outcome>,
+    ) -> crate::Result<Outcome>;
+}
+
+impl<R: StateRanking> SearchSpace for R {
+    fn search_levels(
+        &self,
+        start: u64,
+        table: &DistanceTable,
+        config: &Config,
+        progress: &dyn Progress,
+        journal: &dyn Journal,
+        resume: Option<Outcome>,
+    ) -> crate::Result<Outcome> {
+        search(self, start, table, config, progress, journal, resume)
+    }
+}
+
+impl SearchSpace for StateSpace {
+    fn search_levels(
+        &self,
+        start: u64,
+        table: &DistanceTable,
+        config: &Config,
+        progress: &dyn Progress,
+        journal: &dyn Journal,
+        resume: Option<Outcome>,
+    ) -> crate::Result<Outcome> {
+        match &self.ranking {
+            Ranking::Layout(l) => search(l, start, table, config, progress, journal, resume),
+            Ranking::Enumerated(e) => search(e, start, table, config, progress, journal, resume),
+        }
+    }
+}
 
 /// Searches from `start` (the solved board's rank) until no new board is found.
-pub fn run<S: Space>(
+pub fn run<S: SearchSpace + ?Sized>(
     space: &S,
     start: u64,
     table: &DistanceTable,
@@ -183,7 +230,7 @@ pub fn run<S: Space>(
 }
 
 /// [`run`] with a journal, optionally resuming from finished levels already in `table`.
-pub fn run_journaled<S: Space>(
+pub fn run_journaled<S: SearchSpace + ?Sized>(
     space: &S,
     start: u64,
     table: &DistanceTable,
@@ -193,19 +240,17 @@ pub fn run_journaled<S: Space>(
     resume: Option<Outcome>,
 ) -> crate::Result<Outcome> {
     if config.unique && !table.has_unique_bits() {
-        return Err(crate::Error::Unsupported(
-            "counting unique solutions needs a table with unique bits".into(),
-        ));
+        return Err(crate::Error::NoUniqueBits);
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()
-        .map_err(|e| crate::Error::Unsupported(format!("cannot start worker threads: {e}")))?;
+        .map_err(|e| crate::Error::ThreadPool(e.to_string()))?;
     let hooked = Hooked { inner: progress, journal, table, stop: config.stop.as_deref() };
-    pool.install(|| search(space, start, table, config, &hooked, journal, resume))
+    pool.install(|| space.search_levels(start, table, config, &hooked, journal, resume))
 }
 
-fn search<S: Space>(
+fn search<S: StateRanking>(
     space: &S,
     start: u64,
     table: &DistanceTable,
@@ -267,25 +312,18 @@ fn search<S: Space>(
         }
         progress.level_started(d + 1, frontier, direction);
         let t = Instant::now();
-        let words = 0..table.n_words();
+        let groups = 0..table.n_groups();
+        let step = Step::new(space, table, d, progress);
         let mut level = match (direction, xor_bits, config.unique) {
-            (Direction::Forward, _, true) => {
-                unique::expand_frontier(space, table, d, words, progress)
-            }
-            (Direction::Backward, _, true) => {
-                unique::expand_unseen(space, table, d, words, progress)
-            }
-            (Direction::Forward, None, false) => {
-                expand_frontier(space, cell_runs, table, d, words, progress)
-            }
-            (Direction::Backward, None, false) => {
-                expand_unseen(space, cell_runs, table, d, words, progress)
-            }
+            (Direction::Forward, _, true) => unique::expand_frontier(&step, groups),
+            (Direction::Backward, _, true) => unique::expand_unseen(&step, groups),
+            (Direction::Forward, None, false) => expand_frontier(&step, cell_runs, groups),
+            (Direction::Backward, None, false) => expand_unseen(&step, cell_runs, groups),
             (Direction::Forward, Some(bits), false) => {
-                blocks::expand_frontier(space, table, d, bits, 0..n >> bits, progress)
+                blocks::expand_frontier(&step, bits, 0..n >> bits)
             }
             (Direction::Backward, Some(bits), false) => {
-                blocks::expand_unseen(space, table, d, bits, 0..n >> bits, progress)
+                blocks::expand_unseen(&step, bits, 0..n >> bits)
             }
         };
         if progress.should_stop() {
@@ -303,7 +341,7 @@ fn search<S: Space>(
         out.antipodes = level.smallest;
         if let Some(uh) = &mut out.unique_histogram {
             uh.push(unique::count_level(table, d + 1, uh));
-            unique::clear_fresh(table);
+            table.clear_fresh();
         }
         seen += level.found - resumed;
         journal.level_done(table, &out)?;
@@ -318,7 +356,8 @@ fn search<S: Space>(
 /// unique searches) and checks the marks against the record.
 fn prepare_resume(table: &DistanceTable, histogram: &[u64]) -> crate::Result<u64> {
     if table.has_unique_bits() {
-        unique::unmark_fresh(table);
+        // Boards found in an unfinished forward level may miss visitors: find them again.
+        table.unmark_fresh();
     }
     let next = histogram.len();
     let counts = table.count_marks();
@@ -352,7 +391,7 @@ fn should_go_backward(frontier: u64, unseen: u64, factor: u64) -> bool {
 }
 
 /// Splits `range` into tasks of `task_len` items, runs `task` on each in parallel (a task
-/// owns its items' table words), reports each task's finds and merges them.
+/// owns its items' table groups), reports each task's finds and merges them.
 pub(crate) fn in_tasks(
     range: std::ops::Range<u64>,
     task_len: u64,
@@ -375,6 +414,39 @@ pub(crate) fn in_tasks(
     LevelCount { found: level.found, smallest: level.smallest }
 }
 
+/// What a step expanding level `d` into `d + 1` works with: the ranking, the table, the
+/// marks of the two levels and where to report.
+pub struct Step<'a, S> {
+    /// The ranking searched.
+    pub space: &'a S,
+    /// The table being filled.
+    pub table: &'a DistanceTable,
+    /// The mark of level `d`.
+    pub cur: u8,
+    /// The mark of level `d + 1`.
+    pub next: u8,
+    /// Where finds are reported (and which says when to stop).
+    pub progress: &'a dyn Progress,
+}
+
+impl<'a, S: StateRanking> Step<'a, S> {
+    /// The step from level `d`.
+    pub fn new(space: &'a S, table: &'a DistanceTable, d: u32, progress: &'a dyn Progress) -> Self {
+        Step { space, table, cur: mark_of(d), next: mark_of(d + 1), progress }
+    }
+
+    /// [`in_tasks`] over groups of the table, [`TASK_GROUPS`] per task.
+    fn in_group_tasks(
+        &self,
+        groups: std::ops::Range<usize>,
+        task: impl Fn(std::ops::Range<usize>) -> Level + Sync,
+    ) -> LevelCount {
+        in_tasks(groups.start as u64..groups.end as u64, TASK_GROUPS, self.progress, |t| {
+            task(t.start as usize..t.end as usize)
+        })
+    }
+}
+
 /// What one task (or a whole level) found.
 #[derive(Default)]
 pub(crate) struct Level {
@@ -393,6 +465,18 @@ impl Level {
         }
     }
 
+    /// Notes every rank of a set, looking at each only while it may be among the smallest.
+    #[inline]
+    pub(crate) fn note_set(&mut self, ranks: RankSet) {
+        let mut smallest = ranks;
+        let Some(first) = smallest.next() else { return };
+        if self.smallest.len() < SAMPLE || first < *self.smallest.last().unwrap() {
+            ranks.for_each(|r| self.note(r));
+        } else {
+            self.found += ranks.len();
+        }
+    }
+
     fn merge(mut self, other: Level) -> Level {
         self.found += other.found;
         self.smallest.extend(other.smallest);
@@ -402,47 +486,42 @@ impl Level {
     }
 }
 
+/// The moves a step tries board by board: those outside the cell runs, or all.
+fn moves_outside_runs<S: StateRanking>(space: &S, runs: Option<&CellRuns>) -> Vec<usize> {
+    runs.map_or_else(|| (0..space.n_moves()).collect(), |r| r.rest.clone())
+}
+
 /// Ranks buffered before their table words are touched, so the prefetches have landed.
 const PIPELINE: usize = 256;
 
-/// Forward step over a word range: boards marked `d` send each inverse move's result to
+/// Forward step over a range of groups: boards marked `d` send each inverse move's result to
 /// level `d+1` if it is unseen.
-pub fn expand_frontier<S: Space>(
-    space: &S,
+pub fn expand_frontier<S: StateRanking>(
+    step: &Step<'_, S>,
     runs: Option<&CellRuns>,
-    table: &DistanceTable,
-    d: u32,
-    words: std::ops::Range<usize>,
-    progress: &dyn Progress,
+    groups: std::ops::Range<usize>,
 ) -> LevelCount {
-    let (cur, next) = (mark_of(d), mark_of(d + 1));
-    let all: Vec<usize> = (0..space.n_moves()).collect();
-    let rest = runs.map_or(&all[..], |r| &r.rest[..]);
-    in_tasks(words.start as u64..words.end as u64, TASK_WORDS as u64, progress, |task| {
-        let (lo, hi) = (task.start as usize, task.end as usize);
+    let (space, table) = (step.space, step.table);
+    let rest = moves_outside_runs(space, runs);
+    step.in_group_tasks(groups, |task| {
         let mut level = Level::default();
         let mut images = runs.map(|r| RunImages::new(r, Direction::Forward));
         let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + rest.len());
         let flush = |pending: &mut Vec<u64>, level: &mut Level| {
             for &r in pending.iter() {
-                if table.mark_if_unseen(r, next) {
+                if table.mark_if_unseen(r, step.next) {
                     level.note(r);
                 }
             }
             pending.clear();
         };
-        for w in lo..hi {
-            let mut bits =
-                cells_equal(table.words()[w].load(Ordering::Relaxed), cur) & table.valid_cells(w);
-            while bits != 0 {
-                let cell = bits.trailing_zeros() as u64 / 2;
-                bits &= bits - 1;
-                let rank = w as u64 * CELLS_PER_WORD + cell;
+        for group in task {
+            for rank in table.marked(group, step.cur) {
                 if let Some(images) = &mut images {
                     images.go_to(space, rank);
                     for k in 0..images.n_moves() {
                         let r = images.neighbour(k);
-                        if table.mark_if_unseen(r, next) {
+                        if table.mark_if_unseen(r, step.next) {
                             level.note(r);
                         }
                     }
@@ -454,7 +533,7 @@ pub fn expand_frontier<S: Space>(
                     Some(images) => images.board(space),
                     None => space.unrank(rank),
                 };
-                for &m in rest {
+                for &m in &rest {
                     let r = space.rank(&space.scramble_step(&s, m));
                     table.prefetch(r);
                     pending.push(r);
@@ -471,7 +550,7 @@ pub fn expand_frontier<S: Space>(
 
 /// The image runs of the current run under the moves that keep its cells (see
 /// [`CellRuns`]), recomputed when the search walks into another run.
-struct RunImages<'a, S: Space> {
+struct RunImages<'a, S: StateRanking> {
     runs: &'a CellRuns,
     moves: &'a [RunMove],
     direction: Direction,
@@ -488,7 +567,7 @@ struct RunImages<'a, S: Space> {
     bases: Vec<S::State>,
 }
 
-impl<'a, S: Space> RunImages<'a, S> {
+impl<'a, S: StateRanking> RunImages<'a, S> {
     fn new(runs: &'a CellRuns, direction: Direction) -> RunImages<'a, S> {
         let moves = match direction {
             Direction::Forward => &runs.scramble[..],
@@ -565,42 +644,34 @@ const BATCH: usize = 8;
 /// Moves tried per round: a board found in an early round skips the rest.
 const ROUND: usize = 4;
 
-/// Backward step over a word range: each unseen board joins level `d+1` if some move takes
-/// it to a board marked `d`.
-pub fn expand_unseen<S: Space>(
-    space: &S,
+/// Backward step over a range of groups: each unseen board joins level `d+1` if some move
+/// takes it to a board marked `d`.
+pub fn expand_unseen<S: StateRanking>(
+    step: &Step<'_, S>,
     runs: Option<&CellRuns>,
-    table: &DistanceTable,
-    d: u32,
-    words: std::ops::Range<usize>,
-    progress: &dyn Progress,
+    groups: std::ops::Range<usize>,
 ) -> LevelCount {
-    let (cur, next) = (mark_of(d), mark_of(d + 1));
-    let all: Vec<usize> = (0..space.n_moves()).collect();
-    let rest = runs.map_or(&all[..], |r| &r.rest[..]);
-    in_tasks(words.start as u64..words.end as u64, TASK_WORDS as u64, progress, |task| {
-        let (lo, hi) = (task.start as usize, task.end as usize);
+    let (space, table) = (step.space, step.table);
+    let rest = moves_outside_runs(space, runs);
+    step.in_group_tasks(groups, |task| {
         let mut level = Level::default();
         let mut images = runs.map(|r| RunImages::new(r, Direction::Backward));
-        // Each pending board: its cell in the word and its working state.
+        // Each pending board: its rank and its working state.
         let mut batch: Vec<(u64, S::State)> = Vec::with_capacity(BATCH);
         let mut neighbours = [0u64; BATCH * ROUND];
-        for w in lo..hi {
-            let word = &table.words()[w];
-            let old = word.load(Ordering::Relaxed);
-            let mut bits = cells_equal(old, UNSEEN);
-            let mut new = old;
-            while bits != 0 {
+        for group in task {
+            let mut unseen = table.unseen(group);
+            let mut found = RankSet::empty_of(group);
+            while !unseen.is_empty() {
                 batch.clear();
-                while bits != 0 && batch.len() < BATCH {
-                    let cell = bits.trailing_zeros() as u64 / 2;
-                    bits &= bits - 1;
-                    let rank = w as u64 * CELLS_PER_WORD + cell;
+                while batch.len() < BATCH {
+                    let Some(rank) = unseen.next() else { break };
                     if let Some(images) = &mut images {
                         // Moves that keep the run's cells: neighbours from tables, nearby.
                         images.go_to(space, rank);
-                        if (0..images.n_moves()).any(|k| table.get(images.neighbour(k)) == cur) {
-                            new |= (next as u64) << (2 * cell);
+                        if (0..images.n_moves()).any(|k| table.get(images.neighbour(k)) == step.cur)
+                        {
+                            found.insert(rank);
                             level.note(rank);
                             continue;
                         }
@@ -610,7 +681,7 @@ pub fn expand_unseen<S: Space>(
                             Some(images) => images.board(space),
                             None => space.unrank(rank),
                         };
-                        batch.push((cell, s));
+                        batch.push((rank, s));
                     }
                 }
                 for first in (0..rest.len()).step_by(ROUND) {
@@ -623,13 +694,13 @@ pub fn expand_unseen<S: Space>(
                         }
                     }
                     let mut b = 0;
-                    batch.retain(|&(cell, _)| {
+                    batch.retain(|&(rank, _)| {
                         let near = &neighbours[b * ROUND..b * ROUND + moves.len()];
                         b += 1;
-                        let hit = near.iter().any(|&r| table.get(r) == cur);
+                        let hit = near.iter().any(|&r| table.get(r) == step.cur);
                         if hit {
-                            new |= (next as u64) << (2 * cell);
-                            level.note(w as u64 * CELLS_PER_WORD + cell);
+                            found.insert(rank);
+                            level.note(rank);
                         }
                         !hit
                     });
@@ -638,10 +709,8 @@ pub fn expand_unseen<S: Space>(
                     }
                 }
             }
-            if new != old {
-                // This task owns word `w`: no other writer can race with the store.
-                word.store(new, Ordering::Relaxed);
-            }
+            // This task owns the group: no other writer can race with the store.
+            table.set_owned(found, step.next);
         }
         level
     })
@@ -650,10 +719,10 @@ pub fn expand_unseen<S: Space>(
 #[cfg(test)]
 mod tests;
 
-/// Searches a whole puzzle: dispatches on the ranking and starts from the solved board.
+/// Searches a whole puzzle from its solved board.
 pub fn search_puzzle(
     puzzle: &crate::puzzle::Puzzle,
-    space: &crate::rank::StateSpace,
+    space: &StateSpace,
     table: &DistanceTable,
     config: &Config,
     progress: &dyn Progress,
@@ -664,17 +733,13 @@ pub fn search_puzzle(
 /// [`search_puzzle`] with a journal, optionally resuming (see [`run_journaled`]).
 pub fn search_puzzle_journaled(
     puzzle: &crate::puzzle::Puzzle,
-    space: &crate::rank::StateSpace,
+    space: &StateSpace,
     table: &DistanceTable,
     config: &Config,
     progress: &dyn Progress,
     journal: &dyn Journal,
     resume: Option<Outcome>,
 ) -> crate::Result<Outcome> {
-    use crate::rank::Ranking;
     let start = space.rank_board(&puzzle.solved())?;
-    match &space.ranking {
-        Ranking::Layout(l) => run_journaled(l, start, table, config, progress, journal, resume),
-        Ranking::Enumerated(e) => run_journaled(e, start, table, config, progress, journal, resume),
-    }
+    run_journaled(space, start, table, config, progress, journal, resume)
 }

@@ -4,6 +4,7 @@
 use super::*;
 use crate::puzzle::{Metric, Puzzle};
 use crate::rank::StateSpace;
+use crate::table::UNSEEN;
 
 fn histogram(spec: &str, metric: Option<Metric>, threads: usize) -> Vec<u64> {
     histogram_with(spec, metric, Config::new(threads))

@@ -5,6 +5,7 @@ use std::io::Write;
 
 use clap::Args;
 
+use twirl::group::analysis::Analysis;
 use twirl::group::solvable::{Checker, Verdict};
 
 use super::PuzzleArgs;
@@ -43,13 +44,12 @@ pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
 /// Runs `twirl order`.
 pub fn run_order(args: &PuzzleArgs) -> anyhow::Result<()> {
     let puzzle = args.puzzle()?;
-    let checker = Checker::new(&puzzle)?;
-    let model = checker.model_order();
-    let order = checker.group_order();
+    let analysis = Analysis::of(&puzzle)?;
+    let (model, order) = (&analysis.model_order, &analysis.group_order);
     let mut out = std::io::stdout().lock();
     writeln!(out, "{order}")?;
     writeln!(out, "# {} ({} moves): {} reachable boards", puzzle.spec, puzzle.moves.len(), order)?;
-    if &order != model {
+    if !analysis.invariants_are_exact() {
         writeln!(out, "# the orbits, parities and orientation sums of the moves allow {model}")?;
     }
     Ok(())

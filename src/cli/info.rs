@@ -2,8 +2,8 @@
 
 use std::io::Write;
 
-use twirl::group::invariants::Invariants;
-use twirl::rank::{Ranking, StateSpace, group_order};
+use twirl::group::analysis::Analysis;
+use twirl::rank::{Ranking, StateSpace};
 use twirl::table::table_bytes;
 
 use super::PuzzleArgs;
@@ -14,10 +14,8 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     let puzzle = args.puzzle()?;
     // The invariants and the group order exist for any board; a ranking only for those a
     // table can hold, so its failure is reported, not fatal.
-    let invariants = Invariants::of(&puzzle)?;
-    let inv = &invariants;
-    let model_order = inv.model_order();
-    let group_order = group_order(&puzzle, &model_order);
+    let analysis = Analysis::of(&puzzle)?;
+    let inv = &analysis.invariants;
     let mut out = std::io::stdout().lock();
     writeln!(out, "puzzle: {} (metric {})", puzzle.spec, puzzle.metric)?;
     writeln!(
@@ -53,16 +51,15 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             writeln!(out, "  {c}")?;
         }
     }
-    writeln!(out, "boards allowed by the invariants: {model_order}")?;
-    writeln!(out, "group order (stabilizer chain):   {group_order}")?;
-    let space =
-        match StateSpace::from_analysis(&puzzle, invariants.clone(), model_order, group_order) {
-            Ok(space) => space,
-            Err(e) => {
-                writeln!(out, "table: none: {e}")?;
-                return Ok(());
-            }
-        };
+    writeln!(out, "boards allowed by the invariants: {}", analysis.model_order)?;
+    writeln!(out, "group order (stabilizer chain):   {}", analysis.group_order)?;
+    let space = match StateSpace::from_analysis(&puzzle, analysis) {
+        Ok(space) => space,
+        Err(e) => {
+            writeln!(out, "table: none: {e}")?;
+            return Ok(());
+        }
+    };
     let ranking = match &space.ranking {
         Ranking::Layout(_) => "invariant layout (orbit permutation ranks x orientation digits)",
         Ranking::Enumerated(_) => {

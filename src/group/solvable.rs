@@ -9,10 +9,9 @@
 
 use num_bigint::BigUint;
 
-use super::invariants::{Coord, Invariants};
-use super::stabchain::StabChain;
+use super::analysis::Analysis;
+use super::invariants::Coord;
 use crate::puzzle::{Board, Puzzle};
-use crate::rank::point_generators;
 
 /// Whether a board is solvable, with the reasons when it is not.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,48 +24,47 @@ pub enum Verdict {
 
 /// Decides solvability for one puzzle.
 pub struct Checker {
-    invariants: Invariants,
-    chain: StabChain,
+    analysis: Analysis,
     orient_mod: usize,
-    model_order: BigUint,
 }
 
 impl Checker {
     /// Analyses the puzzle's moves (invariants and a stabilizer chain).
     pub fn new(puzzle: &Puzzle) -> crate::Result<Checker> {
-        let invariants = Invariants::of(puzzle)?;
-        let model_order = invariants.model_order();
-        let degree = puzzle.n_positions() * puzzle.orient_mod as usize;
-        let chain = StabChain::with_upper_bound(degree, &point_generators(puzzle), &model_order);
-        Ok(Checker { invariants, chain, orient_mod: puzzle.orient_mod as usize, model_order })
+        Ok(Checker::from_analysis(puzzle, Analysis::of(puzzle)?))
+    }
+
+    /// A checker from an analysis already made.
+    pub fn from_analysis(puzzle: &Puzzle, analysis: Analysis) -> Checker {
+        Checker { analysis, orient_mod: puzzle.orient_mod as usize }
     }
 
     /// The number of reachable boards.
-    pub fn group_order(&self) -> BigUint {
-        self.chain.order()
+    pub fn group_order(&self) -> &BigUint {
+        &self.analysis.group_order
     }
 
     /// The number of boards the orbits, parities and orientation sums allow (an upper bound
     /// on [`Checker::group_order`]).
     pub fn model_order(&self) -> &BigUint {
-        &self.model_order
+        &self.analysis.model_order
     }
 
     /// The verdict for a board of this puzzle (as parsed by [`Puzzle::parse_board`]).
     pub fn check(&self, board: &Board) -> Verdict {
-        if self.chain.contains(&self.as_permutation(board)) {
+        let inv = &self.analysis.invariants;
+        if self.analysis.chain.contains(&self.as_permutation(board)) {
             return Verdict::Solvable;
         }
-        let reasons = match self.invariants.board_vector(board) {
+        let reasons = match inv.board_vector(board) {
             Err(reason) => vec![reason],
             Ok(v) => {
-                let broken = self.invariants.broken_constraints(&v);
+                let broken = inv.broken_constraints(&v);
                 if broken.is_empty() {
                     vec![format!(
                         "the board keeps every orbit, parity and orientation invariant, but the moves \
                          generate only {} of the {} boards those invariants allow, and this is not one of them",
-                        self.chain.order(),
-                        self.model_order
+                        self.analysis.group_order, self.analysis.model_order
                     )]
                 } else {
                     let values = self.describe_vector(&v);
@@ -95,7 +93,7 @@ impl Checker {
 
     /// `sign(O1) = 1 (odd), sign(O2) = 0 (even)`.
     fn describe_vector(&self, v: &[u8]) -> String {
-        let inv = &self.invariants;
+        let inv = &self.analysis.invariants;
         let parts: Vec<String> = inv
             .coords
             .iter()

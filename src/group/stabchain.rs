@@ -416,18 +416,7 @@ impl StabChain {
                 push_point(lv, q, k, new, &gens_inv[new], &mut room);
             }
         }
-        let mut k = old;
-        while k < lv.orbit.len() {
-            let p = lv.orbit[k] as usize;
-            for t in 0..lv.sgens.len() {
-                let h = lv.sgens[t] as usize;
-                let q = gens[h][p];
-                if lv.pos[q as usize] == NONE {
-                    push_point(lv, q, k, h, &gens_inv[h], &mut room);
-                }
-            }
-            k += 1;
-        }
+        close_orbit(lv, old, gens, gens_inv, &mut room);
         let len = lv.orbit.len();
         let shallow = usize::BITS - len.leading_zeros() + 2;
         if !lv.explicit && lv.max_depth > shallow && lv.sgens.len() > lv.tree_gens {
@@ -440,18 +429,7 @@ impl StabChain {
             lv.pos[lv.base as usize] = 0;
             lv.max_depth = 0;
             lv.tree_gens = lv.sgens.len();
-            let mut k = 0;
-            while k < lv.orbit.len() {
-                let p = lv.orbit[k] as usize;
-                for t in 0..lv.sgens.len() {
-                    let h = lv.sgens[t] as usize;
-                    let q = gens[h][p];
-                    if lv.pos[q as usize] == NONE {
-                        push_point(lv, q, k, h, &gens_inv[h], &mut room);
-                    }
-                }
-                k += 1;
-            }
+            close_orbit(lv, 0, gens, gens_inv, &mut room);
             debug_assert_eq!(lv.orbit.len(), len);
         }
     }
@@ -537,6 +515,23 @@ struct Room<'a> {
 
 /// Adds `q = orbit[parent]^h` to the orbit of `lv`, with its explicit representative if the
 /// level is explicit and the budget allows (otherwise the level drops its table).
+/// Closes a level's orbit under its strong generators, applying them to the orbit's points
+/// from position `from` on (those before it have been tried with every generator).
+fn close_orbit(lv: &mut Level, from: usize, gens: &[Perm], gens_inv: &[Perm], room: &mut Room) {
+    let mut k = from;
+    while k < lv.orbit.len() {
+        let p = lv.orbit[k] as usize;
+        for t in 0..lv.sgens.len() {
+            let h = lv.sgens[t] as usize;
+            let q = gens[h][p];
+            if lv.pos[q as usize] == NONE {
+                push_point(lv, q, k, h, &gens_inv[h], room);
+            }
+        }
+        k += 1;
+    }
+}
+
 fn push_point(lv: &mut Level, q: u16, parent: usize, h: usize, hinv: &[u16], room: &mut Room) {
     let k = lv.orbit.len();
     lv.orbit.push(q);

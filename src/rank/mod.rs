@@ -1,8 +1,8 @@
 //! Dense ranks of the reachable boards: the bijection between boards and `0..n_states` that
 //! the distance table is indexed by.
 //!
-//! [`StateSpace::build`] works out the invariants of the moves ([`crate::group::invariants`]),
-//! computes the exact group order with a stabilizer chain, and picks:
+//! [`StateSpace::build`] starts from the analysis of the moves ([`crate::group::analysis`]:
+//! invariants, exact group order) and picks:
 //! - [`Layout`], the fast path, when the invariants describe the group exactly (the usual
 //!   case): linear-time ranks inside the invariant space;
 //! - [`Enumerated`], when the group is smaller than the invariants allow (the exceptional
@@ -18,18 +18,20 @@ pub mod runs;
 
 use num_bigint::BigUint;
 
+pub use crate::group::analysis::point_generators;
 pub use enumerated::Enumerated;
 pub use layout::{Cells, Layout};
 pub use record::{RANKING_SCHEME, RankingRecord};
 pub use runs::CellRuns;
 
-use crate::group::invariants::Invariants;
-use crate::group::stabchain::{Perm, StabChain};
+use crate::group::analysis::Analysis;
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
 
-/// What the search engine needs from a ranking: ranks, unranks and moves on working states.
-pub trait Space: Sync {
+/// A ranking as the search engine walks it: ranks and unranks working states, and applies
+/// moves to them. [`Layout`] and [`Enumerated`] are the two; a puzzle's [`StateSpace`] holds
+/// one of them ([`Ranking`]) and is searched through it.
+pub trait StateRanking: Sync {
     /// A board in the ranking's working form.
     type State: Copy + Send + Sync;
     /// Number of ranks.
@@ -63,7 +65,7 @@ pub trait Space: Sync {
     }
 }
 
-impl Space for Layout {
+impl StateRanking for Layout {
     type State = Cells;
     fn n_states(&self) -> u64 {
         Layout::n_states(self)
@@ -101,7 +103,7 @@ impl Space for Layout {
     }
 }
 
-impl Space for Enumerated {
+impl StateRanking for Enumerated {
     type State = u32;
     fn n_states(&self) -> u64 {
         Enumerated::n_states(self)
@@ -126,12 +128,8 @@ impl Space for Enumerated {
 /// The ranking chosen for a puzzle, with what was learned choosing it.
 #[derive(Debug)]
 pub struct StateSpace {
-    /// The invariants of the moves.
-    pub invariants: Invariants,
-    /// The number of boards the invariants allow (an upper bound).
-    pub model_order: BigUint,
-    /// The exact order of the group the moves generate (= reachable boards).
-    pub group_order: BigUint,
+    /// The analysis of the moves the ranking was chosen from.
+    pub analysis: Analysis,
     /// The ranking.
     pub ranking: Ranking,
 }
@@ -151,28 +149,20 @@ impl StateSpace {
     /// Analyses the puzzle and picks a ranking whose size is exactly the number of reachable
     /// boards.
     pub fn build(puzzle: &Puzzle) -> Result<StateSpace> {
-        let invariants = Invariants::of(puzzle)?;
-        let model_order = invariants.model_order();
-        let group_order = group_order(puzzle, &model_order);
-        StateSpace::from_analysis(puzzle, invariants, model_order, group_order)
+        StateSpace::from_analysis(puzzle, Analysis::of(puzzle)?)
     }
 
-    /// [`StateSpace::build`] from an analysis already made: the invariants, the order they
-    /// allow and the exact group order.
-    pub fn from_analysis(
-        puzzle: &Puzzle,
-        invariants: Invariants,
-        model_order: BigUint,
-        group_order: BigUint,
-    ) -> Result<StateSpace> {
-        let layout = if group_order == model_order {
-            Some(Layout::new(puzzle, invariants.clone()))
+    /// [`StateSpace::build`] from an analysis already made.
+    pub fn from_analysis(puzzle: &Puzzle, analysis: Analysis) -> Result<StateSpace> {
+        let (model_order, group_order) = (&analysis.model_order, &analysis.group_order);
+        let layout = if analysis.invariants_are_exact() {
+            Some(Layout::new(puzzle, analysis.invariants.clone()))
         } else {
             None
         };
         let ranking = match layout {
             Some(Ok(layout)) => Ranking::Layout(layout),
-            _ if group_order <= BigUint::from(enumerated::MAX_LISTED) => {
+            _ if *group_order <= BigUint::from(enumerated::MAX_LISTED) => {
                 Ranking::Enumerated(Enumerated::new(puzzle)?)
             }
             Some(Err(e)) => return Err(e),
@@ -183,7 +173,7 @@ impl StateSpace {
                 )));
             }
         };
-        Ok(StateSpace { invariants, model_order, group_order, ranking })
+        Ok(StateSpace { analysis, ranking })
     }
 
     /// Number of ranks: the number of reachable boards.
@@ -211,32 +201,6 @@ impl StateSpace {
             Ranking::Enumerated(e) => e.board(rank as u32).clone(),
         }
     }
-}
-
-/// The moves as permutations of the points `cell * orient_mod + orientation`.
-pub fn point_generators(puzzle: &Puzzle) -> Vec<Perm> {
-    let k = puzzle.orient_mod as usize;
-    puzzle
-        .moves
-        .iter()
-        .map(|m| {
-            let mut p = vec![0u16; puzzle.n_positions() * k];
-            for (i, (&to, &tw)) in m.perm.iter().zip(&m.twist).enumerate() {
-                for o in 0..k {
-                    p[i * k + o] = (to as usize * k + (o + tw as usize) % k) as u16;
-                }
-            }
-            p
-        })
-        .collect()
-}
-
-/// The exact number of reachable boards: the order of the group on points. Every board is
-/// fixed by where the upright tiles go, and a move turns all orientations of a tile alike,
-/// so distinct group elements give distinct boards.
-pub fn group_order(puzzle: &Puzzle, upper_bound: &BigUint) -> BigUint {
-    let degree = puzzle.n_positions() * puzzle.orient_mod as usize;
-    StabChain::with_upper_bound(degree, &point_generators(puzzle), upper_bound).order()
 }
 
 #[cfg(test)]

@@ -9,10 +9,10 @@
 use num_bigint::BigUint;
 
 use crate::bfs::{Config, NoProgress, run, search_puzzle};
+use crate::group::analysis::{Analysis, self_verified_order};
 use crate::group::invariants::factorial;
-use crate::group::stabchain::StabChain;
 use crate::puzzle::{Metric, Puzzle, PuzzleSpec};
-use crate::rank::{Enumerated, StateSpace, point_generators};
+use crate::rank::{Enumerated, StateSpace};
 use crate::table::DistanceTable;
 
 /// One board of the sweep.
@@ -74,9 +74,10 @@ pub fn sweep(max: usize, bfs_limit: u64, threads: usize) -> crate::Result<Vec<La
         let spec = PuzzleSpec::Nrp { rows: n, cols: m, block: b, oriented: false };
         let puzzle = Puzzle::new(&spec, Metric::Qtm)?;
         let (theorem_case, theorem_count) = theorem_1_1(n, m, b);
-        let group_order = StabChain::new(n * m, &point_generators(&puzzle)).order();
+        let analysis = Analysis::of(&puzzle).ok();
+        let group_order = exact_order(&puzzle, analysis.as_ref());
         let bfs_count = if group_order <= BigUint::from(bfs_limit) {
-            Some(search_count(&puzzle, threads)?)
+            Some(search_count(&puzzle, analysis, threads)?)
         } else {
             None
         };
@@ -98,11 +99,19 @@ fn boards(max: usize) -> impl Iterator<Item = (usize, usize, usize)> {
     (1..=max).flat_map(move |n| (n..=max).flat_map(move |m| (1..=n).map(move |b| (n, m, b))))
 }
 
+/// The exact group order, from the analysis when the invariants could be indexed.
+fn exact_order(puzzle: &Puzzle, analysis: Option<&Analysis>) -> BigUint {
+    analysis.map_or_else(|| self_verified_order(puzzle), |a| a.group_order.clone())
+}
+
 /// The number of boards a full search reaches. Boards whose invariants are too many to index
 /// (b = n = m on large boards: dozens of 4-cell orbits) have tiny groups: list them.
-fn search_count(puzzle: &Puzzle, threads: usize) -> crate::Result<u64> {
+fn search_count(puzzle: &Puzzle, analysis: Option<Analysis>, threads: usize) -> crate::Result<u64> {
     let config = Config::new(threads);
-    match StateSpace::build(puzzle) {
+    let space = analysis
+        .ok_or_else(|| crate::Error::Unsupported("the invariants cannot be indexed".into()))
+        .and_then(|a| StateSpace::from_analysis(puzzle, a));
+    match space {
         Ok(space) => {
             let table = DistanceTable::in_memory(space.n_states())?;
             Ok(search_puzzle(puzzle, &space, &table, &config, &NoProgress)?.states())
@@ -160,15 +169,7 @@ pub fn orientation_sweep(max: usize) -> crate::Result<Vec<OrientRow>> {
     for (n, m, b) in boards(max) {
         let spec = PuzzleSpec::Nrp { rows: n, cols: m, block: b, oriented: true };
         let puzzle = Puzzle::new(&spec, Metric::Qtm)?;
-        let gens = point_generators(&puzzle);
-        let degree = 4 * n * m;
-        // The invariants' bound makes the chain certain at once; without it (too many
-        // orbits to index) the chain verifies itself.
-        let chain = match crate::group::invariants::Invariants::of(&puzzle) {
-            Ok(inv) => StabChain::with_upper_bound(degree, &gens, &inv.model_order()),
-            Err(_) => StabChain::new(degree, &gens),
-        };
-        let group_order = chain.order();
+        let group_order = exact_order(&puzzle, Analysis::of(&puzzle).ok().as_ref());
         let all = factorial(n * m) << (2 * n * m);
         let index = &all / &group_order;
         debug_assert_eq!(&index * &group_order, all);
