@@ -98,6 +98,10 @@ fn info_reports_orbits_constraints_and_size() {
     assert!(out.contains("O1: 8 cells: 1 3 6 8 9 11 14 16"), "{out}");
     assert!(out.contains("sign(O1) + sign(O2) = 0 (mod 2)"), "{out}");
     assert!(out.contains("table: 812851200 entries, 203212800 bytes"), "{out}");
+    assert!(out.contains("symmetries: order 8: identity, rotate 90,"), "{out}");
+    let o = twirl(&["info", "nrp:3x6:3", "--metric", "cw"]);
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(out.contains("symmetries: order 2: identity, rotate 180; inverse-closed: no"), "{out}");
     let o = twirl(&["info", "nrp:2x3:2"]);
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.contains("boards allowed by the invariants: 720"), "{out}");
@@ -166,7 +170,8 @@ fn verify_lam_lists_disagreements() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("lam.json");
     let o = twirl(&["verify", "lam", "--max", "4", "--json", json.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    // Theorem 1.1 as written disagrees with the exact counts: a "no" answer, exit 1.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("- (4,4,3) b = 3, otherwise"), "{out}");
     assert!(out.contains("(theorem = 2 x exact)"), "{out}");
@@ -179,4 +184,7 @@ fn verify_lam_lists_disagreements() {
     assert_eq!(r["bfs_count"], "120");
     assert_eq!(r["agrees"], true);
     assert_rejected(&["verify", "lam", "--max", "0"], "--max");
+    // The orientation variant states nothing to disagree with.
+    let o = twirl(&["verify", "lam", "--max", "2", "--orient"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }

@@ -4,6 +4,7 @@ use std::io::Write;
 
 use twirl::group::analysis::Analysis;
 use twirl::rank::{Ranking, StateSpace};
+use twirl::symmetry::Symmetries;
 use twirl::table::table_bytes;
 
 use super::PuzzleArgs;
@@ -53,6 +54,9 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     }
     writeln!(out, "boards allowed by the invariants: {}", analysis.model_order)?;
     writeln!(out, "group order (stabilizer chain):   {}", analysis.group_order)?;
+    // Maps of the board that keep the move set: boards they relate are equally far from
+    // solved (the basis of symmetry-reduced searches).
+    writeln!(out, "symmetries: {}", Symmetries::of(&puzzle))?;
     let space = match StateSpace::from_analysis(&puzzle, analysis) {
         Ok(space) => space,
         Err(e) => {

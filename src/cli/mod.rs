@@ -1,6 +1,7 @@
 //! Argument parsing and the subcommands. Every subcommand is listed in [`Command`].
 //! Exit codes: 0 done, 1 a "no" answer (`check`, `distance`, `solve`: unsolvable board;
-//! `claims`: a verdict that does not match its record), 2 bad input or a refused file (a
+//! `claims`: a verdict that does not match its record; `verify`: a published statement that
+//! disagrees with the exact counts), 2 bad input or a refused file (a
 //! malformed argument, a table or checkpoint that is damaged, foreign or inconsistent, an
 //! output that would replace an input, a table that does not fit, an I/O failure), 130
 //! interrupted by Ctrl-C or SIGTERM (a search stops at a durable point first).
@@ -32,7 +33,7 @@ use twirl::puzzle::{Metric, Puzzle};
     about,
     long_about = None,
     after_help = "Exit codes: 0 done; 1 a \"no\" answer (an unsolvable board, a claim that does \
-                  not match its record); 2 bad input or a refused file (damaged, foreign or \
+                  not match its record, a statement `verify` finds false); 2 bad input or a refused file (damaged, foreign or \
                   inconsistent table or checkpoint, an output that would replace an input); \
                   130 interrupted by Ctrl-C or SIGTERM (searches stop at a durable point)."
 )]
@@ -76,6 +77,7 @@ enum Command {
     /// the number alone.
     Order(PuzzleArgs),
     /// Check published statements against exact counts (see `twirl verify spin --help`).
+    /// Exit code 1 when one disagrees (a finding, printed with the exact value).
     #[command(subcommand)]
     Verify(verify::VerifyCommand),
     /// Apply a move sequence to a board and show what it does: the board reached, the cycles
@@ -175,7 +177,7 @@ pub fn main() -> i32 {
         Command::Info(args) => info::run(args).map(|()| 0),
         Command::Check(args) => check::run_check(args).map(|solvable| if solvable { 0 } else { 1 }),
         Command::Order(args) => check::run_order(args).map(|()| 0),
-        Command::Verify(cmd) => verify::run(cmd).map(|()| 0),
+        Command::Verify(cmd) => verify::run(cmd).map(|agrees| if agrees { 0 } else { 1 }),
         Command::Apply(args) => apply::run(args).map(|()| 0),
         Command::Claims(args) => claims::run(args).map(|ok| if ok { 0 } else { 1 }),
     };
