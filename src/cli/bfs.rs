@@ -133,6 +133,9 @@ impl RunArgs {
 
 /// Runs `twirl bfs`; returns the exit code.
 pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
+    // Catch signals from the start: one that arrives while the table is being made stops the
+    // search at its first durable point instead of killing the process mid-creation.
+    stop_flag(args.run.quiet);
     let puzzle = args.puzzle.puzzle()?;
     args.run.check_outputs(args.table.as_deref())?;
     if let Some(path) = &args.table {
@@ -199,6 +202,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
 
 /// Runs `twirl resume`.
 pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
+    stop_flag(args.run.quiet);
     args.run.check_outputs(Some(&args.table))?;
     resume_table(&args.table, None, &args.run, false)
 }
