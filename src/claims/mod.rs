@@ -175,8 +175,11 @@ impl Registry {
     /// Reads a registry; errors name the line.
     pub fn parse(text: &str) -> Result<Registry> {
         let raw: RawRegistry = toml::from_str(text).map_err(|e| {
-            let line = e.span().map_or(0, |s| line_of(text, s.start));
-            Error::InvalidRegistry(format!("line {line}: {}", one_line(e.message())))
+            let message = one_line(e.message());
+            Error::InvalidRegistry(match e.span() {
+                Some(s) => format!("line {}: {message}", line_of(text, s.start)),
+                None => message,
+            })
         })?;
         let mut claims = Vec::new();
         for spanned in raw.claim {
