@@ -25,8 +25,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::bfs::{Direction, Journal, Outcome};
 use crate::durable::{with_suffix, write_atomically};
+use crate::error::escaped;
 use crate::table::DistanceTable;
-use crate::table::format::{Header, one_line};
+use crate::table::format::Header;
 use crate::{Error, Result};
 
 /// The checkpoint format this build reads and writes (1: the first with a version).
@@ -120,14 +121,14 @@ impl Checkpoint {
             version: Option<serde_json::Value>,
         }
         let v: VersionOnly = serde_json::from_slice(text)
-            .map_err(|e| bad(format!("unreadable checkpoint: {}", one_line(&e.to_string()))))?;
+            .map_err(|e| bad(format!("unreadable checkpoint: {}", escaped(&e.to_string()))))?;
         match v.version.as_ref().and_then(serde_json::Value::as_u64) {
             Some(v) if v == CHECKPOINT_VERSION as u64 => {}
             found => {
                 let found = match (found, &v.version) {
                     (Some(n), _) => format!("version {n}"),
                     (None, None) => "no version".to_string(),
-                    (None, Some(other)) => format!("version {}", one_line(&other.to_string())),
+                    (None, Some(other)) => format!("version {}", escaped(&other.to_string())),
                 };
                 return Err(bad(format!(
                     "checkpoint format {found}, but this twirl reads version \
@@ -136,7 +137,7 @@ impl Checkpoint {
             }
         }
         serde_json::from_slice(text)
-            .map_err(|e| bad(format!("unreadable checkpoint: {}", one_line(&e.to_string()))))
+            .map_err(|e| bad(format!("unreadable checkpoint: {}", escaped(&e.to_string()))))
     }
 
     /// Writes the record durably (see the module docs).

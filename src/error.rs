@@ -77,6 +77,9 @@ pub enum Error {
         "counting unique solutions needs a table with unique-solution bits (one made with --unique)"
     )]
     NoUniqueBits,
+    /// A result file (`twirl bfs --json`) that cannot be read or drawn.
+    #[error("not a twirl result: {0}")]
+    InvalidReport(String),
 }
 
 impl Error {
@@ -86,5 +89,57 @@ impl Error {
     }
 }
 
+/// The most characters of user input an error message repeats; longer input is cut with `...`.
+pub const ECHO_LIMIT: usize = 120;
+
+/// User input made safe to repeat in an error message: control characters (newlines, tabs,
+/// terminal escapes) are written as escapes (`\n`, `\u{1b}`) so the message stays on one line,
+/// and input longer than [`ECHO_LIMIT`] characters is cut, so a 100 kB sequence does not fill
+/// the terminal.
+pub fn escaped(text: &str) -> String {
+    let mut out = escape_chars(text.chars().take(ECHO_LIMIT), text.len());
+    if text.chars().nth(ECHO_LIMIT).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// A message from another parser (TOML, JSON) that may repeat input: control characters are
+/// escaped as in [`escaped`], nothing is cut.
+pub fn one_line(text: &str) -> String {
+    escape_chars(text.chars(), text.len())
+}
+
+fn escape_chars(chars: impl Iterator<Item = char>, capacity: usize) -> String {
+    let mut out = String::with_capacity(capacity);
+    for c in chars {
+        // Line and paragraph separators are not control characters but still break lines.
+        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The library's result type.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_stay_on_one_line() {
+        assert_eq!(one_line("unknown field `a\nb`"), "unknown field `a\\nb`");
+    }
+
+    #[test]
+    fn escaped_input_stays_on_one_short_line() {
+        assert_eq!(escaped("R1C1\n%\t\u{1b}[31m"), "R1C1\\n%\\t\\u{1b}[31m");
+        assert_eq!(escaped("plain [1,6] `x`"), "plain [1,6] `x`");
+        let long = "(".repeat(1000);
+        assert_eq!(escaped(&long), format!("{}...", "(".repeat(ECHO_LIMIT)));
+    }
+}

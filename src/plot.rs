@@ -3,7 +3,30 @@
 
 use std::fmt::Write;
 
+use crate::error::one_line;
 use crate::report::Report;
+use crate::{Error, Result};
+
+/// The most distances a histogram may have to be drawn: bars narrower than a fifth of a pixel
+/// show nothing, and a result claiming millions of distances is not one twirl wrote.
+pub const MAX_BARS: usize = 4096;
+
+/// Reads a result written by `twirl bfs --json` and checks it can be drawn: at least one
+/// distance, at most [`MAX_BARS`].
+pub fn read_report(text: &str) -> Result<Report> {
+    let report: Report =
+        serde_json::from_str(text).map_err(|e| Error::InvalidReport(one_line(&e.to_string())))?;
+    let bars = report.histogram.len();
+    if bars == 0 {
+        return Err(Error::InvalidReport("the histogram is empty".into()));
+    }
+    if bars > MAX_BARS {
+        return Err(Error::InvalidReport(format!(
+            "the histogram has {bars} distances; at most {MAX_BARS} can be drawn"
+        )));
+    }
+    Ok(report)
+}
 
 const WIDTH: f64 = 820.0;
 const HEIGHT: f64 = 500.0;
@@ -44,7 +67,7 @@ pub fn histogram_svg(report: &Report, log: bool) -> String {
         )),
     );
     for (value, label) in axis.ticks() {
-        let ty = y(value);
+        let ty = TOP + plot_h * (1.0 - axis.fraction_of(value));
         let _ = writeln!(
             s,
             r##"<line x1="{LEFT}" x2="{}" y1="{ty:.1}" y2="{ty:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" text-anchor="end">{label}</text>"##,
@@ -109,7 +132,9 @@ pub fn histogram_svg(report: &Report, log: bool) -> String {
     s
 }
 
-/// The count axis: linear from 0, or logarithmic from 1.
+/// The count axis: linear from 0, or logarithmic from 1. Values are `f64` so the axis can
+/// reach past `u64::MAX` (a log axis over 1.8e19 ends at 1e20); ticks are exact powers of ten
+/// or multiples of a 1-2-5 step, which `f64` labels without rounding trouble up to 1e20.
 struct Axis {
     max: f64,
     log: bool,
@@ -129,27 +154,34 @@ impl Axis {
     /// Height of a count as a fraction of the axis. The log axis starts at 1/2, so a count of
     /// one still shows as a bar.
     fn fraction(&self, count: u64) -> f64 {
+        self.fraction_of(count as f64)
+    }
+
+    fn fraction_of(&self, value: f64) -> f64 {
         if self.log {
             let floor = 0.5f64.log10();
-            if count == 0 {
-                0.0
-            } else {
-                ((count as f64).log10() - floor) / (self.max.log10() - floor)
-            }
+            if value < 1.0 { 0.0 } else { (value.log10() - floor) / (self.max.log10() - floor) }
         } else {
-            count as f64 / self.max
+            value / self.max
         }
     }
 
-    fn ticks(&self) -> Vec<(u64, String)> {
+    /// The ticks: each value and its label.
+    fn ticks(&self) -> Vec<(f64, String)> {
         if self.log {
-            (0..=self.max.log10().round() as u32)
-                .map(|e| (10u64.pow(e), compact(10u64.pow(e))))
+            (0..=self.max.log10().round() as i32)
+                .map(|e| {
+                    let v = 10f64.powi(e);
+                    (v, compact(v))
+                })
                 .collect()
         } else {
             let step = nice_step(self.max / 5.0);
-            (0..=(self.max / step).round() as u64)
-                .map(|i| ((i as f64 * step) as u64, compact((i as f64 * step) as u64)))
+            (0..=(self.max / step).round() as u32)
+                .map(|i| {
+                    let v = f64::from(i) * step;
+                    (v, compact(v))
+                })
                 .collect()
         }
     }
@@ -161,15 +193,15 @@ fn nice_step(raw: f64) -> f64 {
     [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * p).find(|&s| s >= raw).unwrap_or(10.0 * p)
 }
 
-/// `950`, `12k`, `3.5M`, `1.2G`.
-fn compact(n: u64) -> String {
-    for (unit, div) in [("G", 1e9), ("M", 1e6), ("k", 1e3)] {
-        if n as f64 >= div {
-            let v = n as f64 / div;
+/// `950`, `12k`, `3.5M`, `1.2G`, ... `20E` (exa, 10^18: 2^64 is 18.4E).
+fn compact(n: f64) -> String {
+    for (unit, div) in [("E", 1e18), ("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)] {
+        if n >= div {
+            let v = n / div;
             return if v.fract() == 0.0 { format!("{v}{unit}") } else { format!("{v:.1}{unit}") };
         }
     }
-    n.to_string()
+    format!("{n}")
 }
 
 /// `479,001,600`.
@@ -185,8 +217,18 @@ pub fn group_digits(n: u64) -> String {
     out
 }
 
+/// Text for an SVG element: markup characters as entities, control characters (which XML
+/// forbids) as U+FFFD.
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.chars()
+        .map(|c| match c {
+            '&' => "&amp;".to_string(),
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            c if c.is_control() => '\u{fffd}'.to_string(),
+            c => c.to_string(),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -223,11 +265,61 @@ mod tests {
     }
 
     #[test]
+    fn axes_reach_the_largest_count() {
+        // Counts up to 2^64 - 1: the log axis ends at 10^20, the linear one at 2 * 10^19, and
+        // the tallest bar reaches the top within a pixel on both.
+        let mut r = report();
+        r.histogram = vec![1, 1_000, u64::MAX / 3, u64::MAX];
+        r.states = u64::MAX;
+        let log = histogram_svg(&r, true);
+        for e in 0..=20 {
+            let label = compact(10f64.powi(e));
+            assert!(log.contains(&format!(">{label}</text>")), "log tick {label}");
+        }
+        assert!(log.contains(">100E</text>") && !log.contains(">1000E</text>"));
+        let linear = histogram_svg(&r, false);
+        assert!(linear.contains(">20E</text>") && linear.contains(">5E</text>"));
+        for svg in [&log, &linear] {
+            assert!(!svg.contains("NaN") && !svg.contains("inf"));
+            assert!(svg.contains("18,446,744,073,709,551,615 boards"));
+        }
+        // The bar of u64::MAX on the linear axis: 18.4E of 20E, so its top is 8% below the
+        // axis top.
+        let a = Axis::new(u64::MAX, false);
+        assert!((a.fraction(u64::MAX) - 0.922).abs() < 0.001);
+        let a = Axis::new(u64::MAX, true);
+        assert!(a.fraction(u64::MAX) > 0.9 && a.fraction(u64::MAX) < 1.0);
+        assert_eq!(a.fraction(1), (0.0 - 0.5f64.log10()) / (20.0 - 0.5f64.log10()));
+    }
+
+    #[test]
+    fn result_files_are_checked_before_drawing() {
+        let good = serde_json::to_string(&report()).unwrap();
+        assert_eq!(read_report(&good).unwrap(), report());
+        let err = |text: &str| read_report(text).unwrap_err().to_string();
+        assert!(err("{").starts_with("not a twirl result: EOF while parsing"));
+        let mut r = report();
+        r.histogram.clear();
+        assert!(err(&serde_json::to_string(&r).unwrap()).contains("histogram is empty"));
+        r.histogram = vec![1; MAX_BARS + 1];
+        assert!(err(&serde_json::to_string(&r).unwrap()).contains("4097 distances"));
+        let field = good.replacen("\"puzzle\"", "\"puz\\nzle\"", 1);
+        let e = err(&field);
+        assert!(e.contains("unknown field") || e.contains("missing field"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        r.histogram = vec![1];
+        r.puzzle = "a\u{1}<b>".into();
+        assert!(histogram_svg(&r, false).contains("a\u{fffd}&lt;b&gt;"));
+    }
+
+    #[test]
     fn number_formats() {
         assert_eq!(group_digits(479_001_600), "479,001,600");
         assert_eq!(group_digits(12), "12");
-        assert_eq!(compact(3_500_000), "3.5M");
-        assert_eq!(compact(20_000), "20k");
+        assert_eq!(compact(3_500_000.0), "3.5M");
+        assert_eq!(compact(20_000.0), "20k");
+        assert_eq!(compact(950.0), "950");
+        assert_eq!(compact(1e20), "100E");
         assert_eq!(nice_step(8.4), 10.0);
         assert_eq!(nice_step(130.0), 200.0);
     }

@@ -6,6 +6,14 @@
 //!
 //! Cycles are written `(1 5 9)(2 4)` or with pairs `((2,4) (3,3))`; `()` or an empty string is
 //! the identity.
+//!
+//! Ranges are checked against the board before they are expanded, and a list names at most
+//! [`MAX_CELLS_LISTED`] cells, so no registry text can make a list larger than a few boards.
+
+use crate::error::escaped;
+
+/// The most cells one list may name (with repeats): sixteen times the largest board.
+pub const MAX_CELLS_LISTED: usize = 16 * 256;
 
 /// A board's shape, for checking and naming cells.
 #[derive(Clone, Copy, Debug)]
@@ -33,10 +41,16 @@ impl Shape {
     }
 }
 
-fn range(text: &str) -> Result<Vec<usize>, String> {
+/// A number or a range `a..b` (descending when `a > b`) of values in `1..=max`, checked
+/// before it is expanded; `what` names the values in messages ("row", "cell").
+fn range(text: &str, max: usize, what: &str) -> Result<Vec<usize>, String> {
     let text = text.trim();
     let parse = |s: &str| -> Result<usize, String> {
-        s.trim().parse().map_err(|_| format!("`{s}` is not a number"))
+        let k: usize = s.trim().parse().map_err(|_| format!("`{}` is not a number", escaped(s)))?;
+        if k == 0 || k > max {
+            return Err(format!("{what} {k} is outside the board ({what}s 1..{max})"));
+        }
+        Ok(k)
     };
     match text.split_once("..") {
         Some((a, b)) => {
@@ -61,20 +75,19 @@ pub fn parse_cells(text: &str, shape: Shape) -> Result<Vec<usize>, String> {
             let close = chars[i..]
                 .iter()
                 .position(|&d| d == ')')
-                .ok_or_else(|| format!("`(` without `)` in `{text}`"))?;
+                .ok_or_else(|| format!("`(` without `)` in `{}`", escaped(text)))?;
             let inner: String = chars[i + 1..i + close].iter().collect();
             let (r, col) = inner
                 .split_once(',')
-                .ok_or_else(|| format!("`({inner})` is not a (row,col) pair"))?;
-            let (rs, cs) = (range(r)?, range(col)?);
+                .ok_or_else(|| format!("`({})` is not a (row,col) pair", escaped(&inner)))?;
+            let outside = |e: String| {
+                let (rows, cols) = (shape.rows, shape.cols);
+                format!("cell ({}) is outside the {rows}x{cols} board: {e}", escaped(&inner))
+            };
+            let rs = range(r, shape.rows, "row").map_err(outside)?;
+            let cs = range(col, shape.cols, "column").map_err(outside)?;
             for &r in &rs {
                 for &c in &cs {
-                    if r == 0 || c == 0 || r > shape.rows || c > shape.cols {
-                        return Err(format!(
-                            "cell ({r},{c}) is outside the {}x{} board",
-                            shape.rows, shape.cols
-                        ));
-                    }
                     out.push((r - 1) * shape.cols + c - 1);
                 }
             }
@@ -86,12 +99,13 @@ pub fn parse_cells(text: &str, shape: Shape) -> Result<Vec<usize>, String> {
                 i += 1;
             }
             let item: String = chars[start..i].iter().collect();
-            for k in range(&item)? {
-                if k == 0 || k > n {
-                    return Err(format!("cell {k} is outside the board (cells 1..{n})"));
-                }
-                out.push(k - 1);
-            }
+            out.extend(range(&item, n, "cell")?.into_iter().map(|k| k - 1));
+        }
+        if out.len() > MAX_CELLS_LISTED {
+            return Err(format!(
+                "a cell list may name at most {MAX_CELLS_LISTED} cells; `{}` names more",
+                escaped(text)
+            ));
         }
     }
     Ok(out)
@@ -110,7 +124,11 @@ pub fn parse_cycles(text: &str, shape: Shape) -> Result<Vec<Vec<usize>>, String>
             continue;
         }
         if c != '(' {
-            return Err(format!("cycles are written (1 5 9)(2 4); found `{c}` in `{text}`"));
+            return Err(format!(
+                "cycles are written (1 5 9)(2 4); found `{}` in `{}`",
+                escaped(&c.to_string()),
+                escaped(text)
+            ));
         }
         let mut depth = 0;
         let mut j = i;
@@ -124,7 +142,7 @@ pub fn parse_cycles(text: &str, shape: Shape) -> Result<Vec<Vec<usize>>, String>
                     }
                 }
                 Some(_) => {}
-                None => return Err(format!("unbalanced parenthesis in `{text}`")),
+                None => return Err(format!("unbalanced parenthesis in `{}`", escaped(text))),
             }
             j += 1;
         }
@@ -134,7 +152,7 @@ pub fn parse_cycles(text: &str, shape: Shape) -> Result<Vec<Vec<usize>>, String>
         seen.sort_unstable();
         seen.dedup();
         if seen.len() != cycle.len() {
-            return Err(format!("the cycle `({inner})` repeats a cell"));
+            return Err(format!("the cycle `({})` repeats a cell", escaped(&inner)));
         }
         if cycle.len() > 1 {
             out.push(cycle);
@@ -184,6 +202,19 @@ mod tests {
         assert!(parse_cells("(1 1)", S67).unwrap_err().contains("not a (row,col)"));
         assert!(parse_cells("(1,1", S67).unwrap_err().contains("without"));
         assert!(parse_cells("x", S67).unwrap_err().contains("not a number"));
+        // Ranges are bounded by the board before they are expanded.
+        let err = parse_cells("1..18446744073709551615", S67).unwrap_err();
+        assert!(
+            err.contains("cell 18446744073709551615 is outside the board (cells 1..42)"),
+            "{err}"
+        );
+        let err = parse_cells("(1..4000000000,1)", S67).unwrap_err();
+        assert!(err.contains("row 4000000000 is outside the board (rows 1..6)"), "{err}");
+        assert!(parse_cells("(1,0)", S67).unwrap_err().contains("column 0 is outside"));
+        // Many in-range ranges still cannot build a huge list.
+        let many = "1..42 ".repeat(100);
+        assert!(parse_cells(&many, S67).unwrap_err().contains("at most 4096 cells"));
+        assert_eq!(parse_cells(&"1..42 ".repeat(97), S67).unwrap().len(), 97 * 42);
     }
 
     #[test]

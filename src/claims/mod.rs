@@ -29,6 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::escaped;
 use crate::group::cycles::CycleStructure;
 use crate::puzzle::sequence::{Env, Order};
 use crate::puzzle::{Puzzle, PuzzleSpec};
@@ -162,6 +163,10 @@ struct RawRegistry {
     claim: Vec<toml::Spanned<toml::Table>>,
 }
 
+/// The most instances one claim's `for` may expand to: the registry's largest has nine, and
+/// every instance is a check that may build a puzzle, so thousands would be a mistake.
+pub const MAX_INSTANCES: usize = 1000;
+
 /// Fields that are text for people, never templates (they may contain braces, e.g. Lam's
 /// set notation `{(1,1), (2,4)}`).
 const PLAIN_FIELDS: [&str; 3] = ["id", "statement", "note"];
@@ -170,8 +175,11 @@ impl Registry {
     /// Reads a registry; errors name the line.
     pub fn parse(text: &str) -> Result<Registry> {
         let raw: RawRegistry = toml::from_str(text).map_err(|e| {
-            let line = e.span().map_or(0, |s| line_of(text, s.start));
-            Error::InvalidRegistry(format!("line {line}: {}", one_line(e.message())))
+            let message = one_line(e.message());
+            Error::InvalidRegistry(match e.span() {
+                Some(s) => format!("line {}: {message}", line_of(text, s.start)),
+                None => message,
+            })
         })?;
         let mut claims = Vec::new();
         for spanned in raw.claim {
@@ -185,13 +193,14 @@ impl Registry {
                     let v = if PLAIN_FIELDS.contains(&k.as_str()) {
                         v.clone()
                     } else {
-                        substitute_value(v, &vars).map_err(|e| at(format!("`{k}`: {e}")))?
+                        substitute_value(v, &vars)
+                            .map_err(|e| at(format!("`{}`: {e}", escaped(k))))?
                     };
                     t.insert(k.clone(), v);
                 }
                 let mut claim: Claim = toml::Value::Table(t)
                     .try_into()
-                    .map_err(|e: toml::de::Error| at(e.message().trim().to_string()))?;
+                    .map_err(|e: toml::de::Error| at(one_line(e.message())))?;
                 for (k, v) in &vars {
                     claim.id += &format!("-{k}{v}");
                 }
@@ -213,15 +222,16 @@ impl Registry {
         let mut ids = BTreeSet::new();
         for c in &self.claims {
             let at = |msg: String| {
-                Error::InvalidRegistry(format!("claim `{}` (line {}): {msg}", c.id, c.line))
+                let id = escaped(&c.id);
+                Error::InvalidRegistry(format!("claim `{id}` (line {}): {msg}", c.line))
             };
             if !ids.insert(c.id.as_str()) {
                 return Err(at("the id is used twice".into()));
             }
             if !self.sources.contains_key(&c.source) {
                 return Err(at(format!(
-                    "unknown source `{}` (declare it under [sources.{}])",
-                    c.source, c.source
+                    "unknown source `{0}` (declare it under [sources.{0}])",
+                    escaped(&c.source)
                 )));
             }
             match c.kind {
@@ -256,9 +266,22 @@ impl Registry {
     }
 }
 
-/// A message on one line (the CLI prints every error on one line).
+/// A message on one line (the CLI prints every error on one line): runs of white space become
+/// one space, other control characters are escaped.
 fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::new();
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&crate::error::one_line(word));
+    }
+    out
+}
+
+/// A TOML value as written, made safe to repeat in a message.
+fn shown(v: &toml::Value) -> String {
+    escaped(&v.to_string())
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
@@ -270,8 +293,9 @@ fn line_of(text: &str, offset: usize) -> usize {
 fn expand(spec: Option<toml::Value>) -> std::result::Result<Vec<Vars>, String> {
     let Some(spec) = spec else { return Ok(vec![Vars::new()]) };
     let int = |v: &toml::Value| -> std::result::Result<i64, String> {
-        v.as_integer().ok_or_else(|| format!("`for` values must be integers, not {v}"))
+        v.as_integer().ok_or_else(|| format!("`for` values must be integers, not {}", shown(v)))
     };
+    let too_many = || format!("`for` expands to more than {MAX_INSTANCES} instances");
     match spec {
         toml::Value::Table(t) => {
             let mut out = vec![Vars::new()];
@@ -281,20 +305,36 @@ fn expand(spec: Option<toml::Value>) -> std::result::Result<Vec<Vars>, String> {
                         a.iter().map(int).collect::<std::result::Result<_, _>>()?
                     }
                     toml::Value::String(s) => {
+                        let name = escaped(&name);
                         let (a, b) = s
                             .split_once("..")
                             .ok_or_else(|| format!("`for.{name}`: expected a range \"a..b\""))?;
                         let p = |x: &str| {
-                            x.trim()
-                                .parse::<i64>()
-                                .map_err(|_| format!("`for.{name}`: `{x}` is not a number"))
+                            x.trim().parse::<i64>().map_err(|_| {
+                                format!("`for.{name}`: `{}` is not a number", escaped(x))
+                            })
                         };
-                        (p(a)?..=p(b)?).collect()
+                        let (a, b) = (p(a)?, p(b)?);
+                        // Counted in i128 before anything is allocated: "0..9223372036854775807"
+                        // is a valid range of i64 values.
+                        if i128::from(b) - i128::from(a) >= MAX_INSTANCES as i128 {
+                            return Err(too_many());
+                        }
+                        (a..=b).collect()
                     }
-                    v => return Err(format!("`for.{name}`: expected a list or a range, not {v}")),
+                    v => {
+                        let name = escaped(&name);
+                        return Err(format!(
+                            "`for.{name}`: expected a list or a range, not {}",
+                            shown(&v)
+                        ));
+                    }
                 };
                 if list.is_empty() {
-                    return Err(format!("`for.{name}` has no values"));
+                    return Err(format!("`for.{}` has no values", escaped(&name)));
+                }
+                if out.len().saturating_mul(list.len()) > MAX_INSTANCES {
+                    return Err(too_many());
                 }
                 out = out
                     .into_iter()
@@ -310,14 +350,19 @@ fn expand(spec: Option<toml::Value>) -> std::result::Result<Vec<Vars>, String> {
             }
             Ok(out)
         }
-        toml::Value::Array(items) => items
-            .iter()
-            .map(|item| {
-                let t = item.as_table().ok_or("`for` lists must hold tables like { n = 4 }")?;
-                t.iter().map(|(k, v)| Ok((k.clone(), int(v)?))).collect()
-            })
-            .collect(),
-        v => Err(format!("`for` must be a table or a list of tables, not {v}")),
+        toml::Value::Array(items) => {
+            if items.len() > MAX_INSTANCES {
+                return Err(too_many());
+            }
+            items
+                .iter()
+                .map(|item| {
+                    let t = item.as_table().ok_or("`for` lists must hold tables like { n = 4 }")?;
+                    t.iter().map(|(k, v)| Ok((k.clone(), int(v)?))).collect()
+                })
+                .collect()
+        }
+        v => Err(format!("`for` must be a table or a list of tables, not {}", shown(&v))),
     }
 }
 
@@ -377,7 +422,8 @@ pub struct Outcome {
 /// Checks one claim of a registry.
 pub fn check(registry: &Registry, claim: &Claim) -> Result<Outcome> {
     let at = |msg: String| {
-        Error::InvalidRegistry(format!("claim `{}` (line {}): {msg}", claim.id, claim.line))
+        let id = escaped(&claim.id);
+        Error::InvalidRegistry(format!("claim `{id}` (line {}): {msg}", claim.line))
     };
     let order = registry.order_of(claim);
     let puzzle = Puzzle::parse(&claim.puzzle, None).map_err(|e| at(e.to_string()))?;
@@ -427,10 +473,10 @@ pub fn check_all(registry: &Registry, source: Option<&str>) -> Result<Vec<Outcom
 fn env_for(claim: &Claim, puzzle: &Puzzle, order: Order) -> std::result::Result<Env, String> {
     let mut env = Env::new().with_order(order);
     for (k, v) in &claim.bind {
-        env.bind(puzzle, k, v).map_err(|e| format!("binding {k}: {e}"))?;
+        env.bind(puzzle, k, v).map_err(|e| format!("binding {}: {e}", escaped(k)))?;
     }
     for (k, v) in &claim.define {
-        env.define(k, v).map_err(|e| format!("definition of {k}: {e}"))?;
+        env.define(k, v).map_err(|e| format!("definition of {}: {e}", escaped(k)))?;
     }
     Ok(env)
 }

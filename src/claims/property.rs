@@ -27,6 +27,7 @@ use num_bigint::BigUint;
 use serde::Deserialize;
 
 use super::cells::{Shape, normalize_cycles, parse_cells, parse_cycles};
+use crate::error::escaped;
 use crate::group::cycles::{Colour, colour_cycles, cycle_type, cycles, format_cycles};
 use crate::puzzle::sequence::Env;
 use crate::puzzle::{Board, Move, Puzzle, PuzzleSpec};
@@ -263,9 +264,9 @@ impl Property {
             let mut holds = true;
             let mut seen = Vec::new();
             for rule in self.sends.as_ref().unwrap() {
-                let (from, to) = rule
-                    .split_once("->")
-                    .ok_or_else(|| format!("`{rule}` is not of the form `cells -> cells`"))?;
+                let (from, to) = rule.split_once("->").ok_or_else(|| {
+                    format!("`{}` is not of the form `cells -> cells`", escaped(rule))
+                })?;
                 let from = parse_cells(from, sh)?;
                 let mut want = parse_cells(to, sh)?;
                 let mut got: Vec<usize> =
@@ -298,6 +299,9 @@ impl Property {
             let b = self.belt_shift.as_ref().unwrap();
             let sh = shape(s.puzzle);
             let belt = parse_cells(&b.belt, sh)?;
+            if belt.is_empty() {
+                return Err("`belt_shift.belt` names no cells".into());
+            }
             Ok(check_belt(s, &belt, b.by))
         });
         run(self.meets.is_some(), &|s| {
@@ -410,6 +414,7 @@ fn compare_cycles(label: &str, got: Vec<Vec<usize>>, want: Vec<Vec<usize>>) -> F
     }
 }
 
+/// `belt` is not empty (checked by the caller: a shift of nothing has no meaning).
 fn check_belt(s: &Subject, belt: &[usize], by: i64) -> Finding {
     let len = belt.len() as i64;
     let index = |c: usize| belt.iter().position(|&b| b == c);

@@ -1,8 +1,15 @@
 //! Placeholders of parametrised claims: `{n}`, `{n+1}`, `{2*n-3}` in any string of a claim
 //! are replaced by their integer value for each board size. Expressions use integers, the
-//! claim's variables, `+ - * /` (integer division, rounding down), `%` and parentheses.
+//! claim's variables, `+ - * /` (integer division, rounding down), `%` and parentheses, nested
+//! at most [`MAX_DEPTH`] deep.
 
 use std::collections::BTreeMap;
+
+use crate::error::escaped;
+
+/// How deep parentheses and unary minus signs may nest in one expression: the evaluator
+/// recurses once per level, and no template needs more than a few.
+pub const MAX_DEPTH: usize = 64;
 
 /// The values of a claim's variables for one instance (`n = 6`).
 pub type Vars = BTreeMap<String, i64>;
@@ -14,13 +21,14 @@ pub fn substitute(text: &str, vars: &Vars) -> Result<String, String> {
     while let Some(open) = rest.find('{') {
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
-        let close = after.find('}').ok_or_else(|| format!("`{{` without `}}` in `{text}`"))?;
+        let close =
+            after.find('}').ok_or_else(|| format!("`{{` without `}}` in `{}`", escaped(text)))?;
         let expr = &after[..close];
         out.push_str(&eval(expr, vars)?.to_string());
         rest = &after[close + 1..];
     }
     if rest.contains('}') {
-        return Err(format!("`}}` without `{{` in `{text}`"));
+        return Err(format!("`}}` without `{{` in `{}`", escaped(text)));
     }
     out.push_str(rest);
     Ok(out)
@@ -38,13 +46,11 @@ pub fn whole_placeholder(text: &str, vars: &Vars) -> Option<Result<i64, String>>
 /// Evaluates an integer expression.
 pub fn eval(expr: &str, vars: &Vars) -> Result<i64, String> {
     let tokens: Vec<char> = expr.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut p = Parser { tokens: &tokens, pos: 0, vars, expr };
+    let mut p = Parser { tokens: &tokens, pos: 0, depth: 0, vars, expr: escaped(expr) };
     let v = p.sum()?;
     if p.pos != tokens.len() {
-        return Err(format!(
-            "cannot read `{{{expr}}}` past `{}`",
-            tokens[..p.pos].iter().collect::<String>()
-        ));
+        let read: String = tokens[..p.pos].iter().collect();
+        return Err(format!("cannot read `{{{}}}` past `{}`", p.expr, escaped(&read)));
     }
     Ok(v)
 }
@@ -52,8 +58,11 @@ pub fn eval(expr: &str, vars: &Vars) -> Result<i64, String> {
 struct Parser<'a> {
     tokens: &'a [char],
     pos: usize,
+    /// Parentheses and minus signs entered so far.
+    depth: usize,
     vars: &'a Vars,
-    expr: &'a str,
+    /// The expression, escaped for messages.
+    expr: String,
 }
 
 impl Parser<'_> {
@@ -95,6 +104,12 @@ impl Parser<'_> {
     }
 
     fn atom(&mut self) -> Result<i64, String> {
+        if matches!(self.peek(), Some('(' | '-')) {
+            self.depth += 1;
+            if self.depth > MAX_DEPTH {
+                return Err(format!("`{{{}}}` nests more than {MAX_DEPTH} deep", self.expr));
+            }
+        }
         match self.peek() {
             Some('(') => {
                 self.pos += 1;
@@ -103,11 +118,14 @@ impl Parser<'_> {
                     return Err(format!("unbalanced parenthesis in `{{{}}}`", self.expr));
                 }
                 self.pos += 1;
+                self.depth -= 1;
                 Ok(v)
             }
             Some('-') => {
                 self.pos += 1;
-                self.atom()?.checked_neg().ok_or_else(|| self.overflow())
+                let v = self.atom()?.checked_neg().ok_or_else(|| self.overflow())?;
+                self.depth -= 1;
+                Ok(v)
             }
             Some(c) if c.is_ascii_digit() => {
                 let start = self.pos;
@@ -125,7 +143,8 @@ impl Parser<'_> {
                 let name: String = self.tokens[start..self.pos].iter().collect();
                 self.vars.get(&name).copied().ok_or_else(|| {
                     format!(
-                        "unknown variable `{name}` in `{{{}}}` (declare it in `for`)",
+                        "unknown variable `{}` in `{{{}}}` (declare it in `for`)",
+                        escaped(&name),
                         self.expr
                     )
                 })
@@ -166,5 +185,13 @@ mod tests {
         assert!(substitute("{(n+1}", &v).unwrap_err().contains("unbalanced"));
         assert!(substitute("{n n}", &v).is_err());
         assert!(substitute("{9223372036854775807+1}", &v).unwrap_err().contains("overflows"));
+        // Deep nesting is an error, not a stack overflow; 64 levels are fine.
+        let deep = format!("{{{}n{}}}", "(".repeat(100_000), ")".repeat(100_000));
+        assert!(substitute(&deep, &v).unwrap_err().contains("nests more than 64 deep"));
+        let minus = format!("{{{}n}}", "-".repeat(100_000));
+        assert!(substitute(&minus, &v).unwrap_err().contains("nests more than 64 deep"));
+        let ok = format!("{{{}n{}}}", "(".repeat(64), ")".repeat(64));
+        assert_eq!(substitute(&ok, &v).unwrap(), "6");
+        assert_eq!(substitute(&format!("{{{}n}}", "-".repeat(64)), &v).unwrap(), "6");
     }
 }

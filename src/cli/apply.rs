@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
+use twirl::error::escaped;
 use twirl::group::cycles::{CycleStructure, format_cycles};
 use twirl::puzzle::sequence::{Env, Order};
 
@@ -80,7 +81,7 @@ fn split_list(text: &str) -> Vec<&str> {
 fn split_binding(text: &str) -> anyhow::Result<(&str, &str)> {
     text.split_once('=')
         .map(|(l, v)| (l.trim(), v.trim()))
-        .ok_or_else(|| anyhow::anyhow!("`{text}` is not a binding LETTER=MOVES"))
+        .ok_or_else(|| anyhow::anyhow!("`{}` is not a binding LETTER=MOVES", escaped(text)))
 }
 
 /// Runs `twirl apply`.

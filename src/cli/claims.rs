@@ -7,6 +7,7 @@ use anyhow::Context;
 use clap::Args;
 
 use twirl::claims::{self, Registry, Verdict};
+use twirl::error::{escaped, one_line};
 
 use super::bfs::write_json;
 
@@ -32,9 +33,9 @@ pub struct ClaimsArgs {
 pub fn run(args: &ClaimsArgs) -> anyhow::Result<bool> {
     let registry = match &args.registry {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?;
-            Registry::parse(&text).with_context(|| path.display().to_string())?
+            let shown = one_line(&path.display().to_string());
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {shown}"))?;
+            Registry::parse(&text).with_context(|| shown.clone())?
         }
         None => Registry::builtin(),
     };
@@ -42,7 +43,11 @@ pub fn run(args: &ClaimsArgs) -> anyhow::Result<bool> {
         && !registry.sources.contains_key(s)
     {
         let known: Vec<&str> = registry.sources.keys().map(|k| k.as_str()).collect();
-        anyhow::bail!("unknown source `{s}` (the registry has {})", known.join(", "));
+        anyhow::bail!(
+            "unknown source `{}` (the registry has {})",
+            escaped(s),
+            one_line(&known.join(", "))
+        );
     }
     let outcomes = claims::check_all(&registry, args.source.as_deref())?;
     let mut out = std::io::stdout().lock();

@@ -191,7 +191,12 @@ pub fn main() -> i32 {
                 let _ = writeln!(std::io::stderr(), "twirl: interrupted; nothing was written");
                 return INTERRUPTED;
             }
-            let _ = writeln!(std::io::stderr(), "twirl: error: {e:#}");
+            // One line whatever the message repeats (a path or an input with a newline).
+            let _ = writeln!(
+                std::io::stderr(),
+                "twirl: error: {}",
+                twirl::error::one_line(&format!("{e:#}"))
+            );
             2
         }
     }

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use clap::Args;
 
-use twirl::plot::histogram_svg;
+use twirl::error::one_line;
+use twirl::plot::{histogram_svg, read_report};
 use twirl::report::Report;
 
 /// Arguments of `twirl plot`.
@@ -24,13 +25,9 @@ pub struct PlotArgs {
 
 /// Runs `twirl plot`.
 pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.result)
-        .with_context(|| format!("reading {}", args.result.display()))?;
-    let report: Report = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a twirl result", args.result.display()))?;
-    if report.histogram.is_empty() {
-        bail!("{} has an empty histogram", args.result.display());
-    }
+    let shown = one_line(&args.result.display().to_string());
+    let text = std::fs::read_to_string(&args.result).with_context(|| format!("reading {shown}"))?;
+    let report = read_report(&text).with_context(|| shown.clone())?;
     let out = args.output.clone().unwrap_or_else(|| args.result.with_extension("svg"));
     write_plot(&out, &report, args.log_scale)?;
     println!("{}", out.display());
@@ -40,8 +37,11 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
 /// Writes the histogram picture of a result.
 pub fn write_plot(path: &Path, report: &Report, log: bool) -> anyhow::Result<()> {
     if path.extension().and_then(|e| e.to_str()) != Some("svg") {
-        bail!("{}: plots are written as SVG; name the file *.svg", path.display());
+        bail!(
+            "{}: plots are written as SVG; name the file *.svg",
+            one_line(&path.display().to_string())
+        );
     }
     std::fs::write(path, histogram_svg(report, log))
-        .with_context(|| format!("writing {}", path.display()))
+        .with_context(|| format!("writing {}", one_line(&path.display().to_string())))
 }

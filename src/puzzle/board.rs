@@ -6,6 +6,7 @@
 //! (may be omitted), `<` turned a quarter counter-clockwise, `v` upside-down, `>` a quarter
 //! clockwise.
 
+use crate::error::escaped;
 use crate::{Error, Result};
 
 /// How orientations are written.
@@ -70,9 +71,10 @@ impl Board {
         let mut seen = vec![false; n];
         for tok in tokens {
             let (number, o) = split_orientation(tok, style)
-                .ok_or_else(|| bad(format!("`{tok}` is not a tile of this puzzle")))?;
-            let k: usize =
-                number.parse().map_err(|_| bad(format!("`{tok}` is not a tile number")))?;
+                .ok_or_else(|| bad(format!("`{}` is not a tile of this puzzle", escaped(tok))))?;
+            let k: usize = number
+                .parse()
+                .map_err(|_| bad(format!("`{}` is not a tile number", escaped(tok))))?;
             if k == 0 || k > n {
                 return Err(bad(format!("tile {k} is out of range 1..{n}")));
             }

@@ -13,6 +13,12 @@
 //! - Parentheses group: `(X Y^2 X^-1 Y X^-1 Y^2)^35`. Juxtaposition is the product; spaces and
 //!   `*` between factors are optional. The empty sequence is the identity.
 //!
+//! # Limits
+//! Any input gives an element or an error, never a crash or a hang: parentheses nest at most
+//! [`MAX_NESTING`] deep (and letters defined through other letters at most 256 levels of
+//! parentheses and definitions together), every definition is evaluated once, and exponents of
+//! any size are exact, kept modulo a multiple of every element's order ([`Exponent`]).
+//!
 //! # Order
 //! twirl reads a product left to right: the first factor written acts first (Lam's "we read
 //! algorithms from left to right", Sutherland's "the permutation αβ applies α and then β").
@@ -20,9 +26,23 @@
 //! rightmost factor first), for sources or readings that need it.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use num_bigint::BigUint;
 
 use super::{Move, Puzzle, PuzzleSpec, nrp, spin};
+use crate::error::escaped;
 use crate::{Error, Result};
+
+/// How deep parentheses may nest (and, while evaluating, parentheses and letter definitions
+/// together). Sources nest three or four levels; the limit keeps the recursive parser and
+/// evaluator far from the stack's end even on a test thread's 2 MiB stack.
+pub const MAX_NESTING: usize = 64;
+
+/// How deep evaluation may go: groups inside letter definitions inside groups... A definition
+/// parses within [`MAX_NESTING`], but letters defined through other letters stack their
+/// depths; 256 frames of the evaluator still use well under 1 MiB of stack.
+const MAX_EVAL_DEPTH: usize = 4 * MAX_NESTING;
 
 /// Which factor of a written product acts first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -57,7 +77,7 @@ impl Order {
             "left-to-right" => Ok(Order::LeftToRight),
             "right-to-left" => Ok(Order::RightToLeft),
             _ => Err(Error::InvalidSequence {
-                text: text.into(),
+                text: escaped(text),
                 reason: "unknown order (expected left-to-right or right-to-left)".into(),
             }),
         }
@@ -80,8 +100,72 @@ pub enum Term {
 pub struct Factor {
     /// The base.
     pub term: Term,
-    /// The exponent: 1 plain, -1 inverse, 0 identity.
-    pub power: i64,
+    /// The exponent.
+    pub power: Exponent,
+}
+
+/// An exponent of any size, exact: it is kept modulo [`Exponent::period`], a multiple of the
+/// order of every element of every puzzle, so `X^k` and `X^(k mod period)` are the same
+/// element and `X^-1` is stored as `period - 1`. Evaluation reduces it further modulo the
+/// order of the element raised ([`Move::order`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exponent(BigUint);
+
+impl Exponent {
+    /// A multiple of every element's order: the lcm of 1..=256 squared. An element's order is
+    /// the lcm over its cycles of `length * turns`, where a cycle has at most 256 cells
+    /// (cells are bytes) and its turns divide the orientation count (at most 256), so each
+    /// term divides lcm(1..=256)^2.
+    pub fn period() -> &'static BigUint {
+        static PERIOD: OnceLock<BigUint> = OnceLock::new();
+        PERIOD.get_or_init(|| {
+            let mut lcm = BigUint::from(1u32);
+            for p in 2u32..=256 {
+                if (2..p).take_while(|q| q * q <= p).all(|q| p % q != 0) {
+                    let mut power = p;
+                    while power * p <= 256 {
+                        power *= p;
+                    }
+                    lcm *= power;
+                }
+            }
+            &lcm * &lcm
+        })
+    }
+
+    /// The exponent `k`.
+    pub fn from_i64(k: i64) -> Exponent {
+        let magnitude = Exponent(BigUint::from(k.unsigned_abs()) % Exponent::period());
+        if k < 0 { magnitude.negated() } else { magnitude }
+    }
+
+    /// Reads decimal digits, reducing as it goes so a long literal costs time linear in its
+    /// length (a whole-number parse of 100,000 digits would be quadratic).
+    fn from_digits(digits: &str) -> Exponent {
+        let period = Exponent::period();
+        let mut acc = BigUint::ZERO;
+        for chunk in digits.as_bytes().chunks(18) {
+            let value: u64 = chunk.iter().fold(0, |v, d| v * 10 + u64::from(d - b'0'));
+            acc = (acc * 10u64.pow(chunk.len() as u32) + value) % period;
+        }
+        Exponent(acc)
+    }
+
+    /// `-k`.
+    fn negated(&self) -> Exponent {
+        Exponent((Exponent::period() - &self.0) % Exponent::period())
+    }
+
+    /// `k * other` (stacked powers: `X^a^b` is `X^(a*b)`).
+    fn times(&self, other: &Exponent) -> Exponent {
+        Exponent(&self.0 * &other.0 % Exponent::period())
+    }
+
+    /// The exponent modulo `order`, as a number between 0 and `order - 1`.
+    pub fn modulo(&self, order: u128) -> u128 {
+        let r = &self.0 % BigUint::from(order);
+        r.iter_u64_digits().rev().fold(0u128, |acc, d| (acc << 64) | u128::from(d))
+    }
 }
 
 /// A parsed sequence: a product of factors.
@@ -99,14 +183,14 @@ enum Token {
     Letter(char),
     Open,
     Close,
-    Power(i64),
+    Power(Exponent),
     Inverse,
 }
 
 impl Sequence {
     /// Parses the notation described in the module docs.
     pub fn parse(text: &str) -> Result<Sequence> {
-        let bad = |reason: String| Error::InvalidSequence { text: text.into(), reason };
+        let bad = |reason: String| Error::InvalidSequence { text: escaped(text), reason };
         let tokens = tokenize(text).map_err(bad)?;
         let mut pos = 0;
         let factors = parse_product(&tokens, &mut pos, 0).map_err(bad)?;
@@ -140,7 +224,7 @@ fn tokenize(text: &str) -> std::result::Result<Vec<Token>, String> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
-    let number = |i: &mut usize| -> std::result::Result<i64, String> {
+    let number = |i: &mut usize| -> std::result::Result<Exponent, String> {
         let start = *i;
         while *i < chars.len() && chars[*i].is_ascii_digit() {
             *i += 1;
@@ -149,7 +233,7 @@ fn tokenize(text: &str) -> std::result::Result<Vec<Token>, String> {
         if digits.is_empty() {
             return Err(format!("expected a number at column {}", start + 1));
         }
-        digits.parse::<i64>().map_err(|_| format!("exponent overflow: `{digits}` is too large"))
+        Ok(Exponent::from_digits(&digits))
     };
     while i < chars.len() {
         let c = chars[i];
@@ -184,7 +268,7 @@ fn tokenize(text: &str) -> std::result::Result<Vec<Token>, String> {
                     }
                     i += 1;
                 }
-                out.push(Token::Power(if negative { -k } else { k }));
+                out.push(Token::Power(if negative { k.negated() } else { k }));
             }
             '0'..='9' => {
                 let k = number(&mut i)?;
@@ -209,7 +293,7 @@ fn tokenize(text: &str) -> std::result::Result<Vec<Token>, String> {
                 });
                 if !ok {
                     let raw: String = chars[start..i].iter().collect();
-                    return Err(format!("`{raw}` is not a spin (expected [p1,p2])"));
+                    return Err(format!("`{}` is not a spin (expected [p1,p2])", escaped(&raw)));
                 }
                 out.push(Token::Move(format!("[{inner}]")));
             }
@@ -235,7 +319,10 @@ fn tokenize(text: &str) -> std::result::Result<Vec<Token>, String> {
                 out.push(Token::Letter(c));
                 i += 1;
             }
-            _ => return Err(format!("unexpected `{c}` at column {}", i + 1)),
+            _ => {
+                let shown = escaped(&c.to_string());
+                return Err(format!("unexpected `{shown}` at column {}", i + 1));
+            }
         }
     }
     Ok(out)
@@ -252,6 +339,9 @@ fn parse_product(
             Token::Close if depth > 0 => return Ok(factors),
             Token::Close => return Err("unbalanced parenthesis: `)` without a matching `(`".into()),
             Token::Open => {
+                if depth >= MAX_NESTING {
+                    return Err(format!("parentheses nested more than {MAX_NESTING} deep"));
+                }
                 *pos += 1;
                 let inner = parse_product(tokens, pos, depth + 1)?;
                 if *pos >= tokens.len() {
@@ -266,14 +356,13 @@ fn parse_product(
             }
         };
         *pos += 1;
-        let mut power: i64 = 1;
+        let mut power = Exponent::from_i64(1);
         while *pos < tokens.len() {
-            let k = match tokens[*pos] {
-                Token::Power(k) => k,
-                Token::Inverse => -1,
+            power = match &tokens[*pos] {
+                Token::Power(k) => power.times(k),
+                Token::Inverse => power.negated(),
                 _ => break,
             };
-            power = power.checked_mul(k).ok_or_else(|| "exponent overflow".to_string())?;
             *pos += 1;
         }
         factors.push(Factor { term, power });
@@ -377,7 +466,7 @@ impl Env {
         let seq = Sequence::parse(text)?;
         if let Some(l) = seq.letters().into_iter().next() {
             return Err(Error::InvalidSequence {
-                text: text.into(),
+                text: escaped(text),
                 reason: format!(
                     "the binding of {c} uses the letter {l}; bind letters to moves (use a definition for sub-sequences)"
                 ),
@@ -421,9 +510,9 @@ impl Env {
 
     /// Evaluates a sequence on a puzzle to one element.
     pub fn eval(&self, puzzle: &Puzzle, seq: &Sequence) -> Result<Move> {
-        let mut stack = Vec::new();
-        self.eval_factors(puzzle, &seq.factors, &mut stack)
-            .map_err(|reason| Error::InvalidSequence { text: seq.text.clone(), reason })
+        let mut scope = Scope { defining: Vec::new(), values: BTreeMap::new(), depth: 0 };
+        self.eval_factors(puzzle, &seq.factors, &mut scope)
+            .map_err(|reason| Error::InvalidSequence { text: escaped(&seq.text), reason })
     }
 
     /// Parses and evaluates.
@@ -435,39 +524,82 @@ impl Env {
         &self,
         puzzle: &Puzzle,
         factors: &[Factor],
-        stack: &mut Vec<char>,
+        scope: &mut Scope,
     ) -> std::result::Result<Move, String> {
+        scope.depth += 1;
+        if scope.depth > MAX_EVAL_DEPTH {
+            return Err(format!(
+                "parentheses and letter definitions nested more than {MAX_EVAL_DEPTH} deep"
+            ));
+        }
         let n = puzzle.n_positions();
         let om = puzzle.orient_mod;
         let mut acc = Move::identity(n);
         let mut step = |f: &Factor, acc: &mut Move| -> std::result::Result<(), String> {
             let base = match &f.term {
                 Term::Move(name) => named_move(puzzle, name)?,
-                Term::Group(g) => self.eval_factors(puzzle, g, stack)?,
-                Term::Letter(c) => {
-                    if let Some(m) = self.bound.get(c) {
-                        m.clone()
-                    } else if let Some(seq) = self.defined.get(c) {
-                        if stack.contains(c) {
-                            return Err(format!("the definition of {c} refers to itself"));
-                        }
-                        stack.push(*c);
-                        let m = self.eval_factors(puzzle, &seq.factors, stack)?;
-                        stack.pop();
-                        m
-                    } else {
-                        return Err(format!("letter {c} is not bound to a move"));
-                    }
-                }
+                Term::Group(g) => self.eval_factors(puzzle, g, scope)?,
+                Term::Letter(c) => self.letter_value(puzzle, *c, scope)?,
             };
-            *acc = acc.then(&base.power(f.power, om), om);
+            *acc = acc.then(&raised(&base, &f.power, om), om);
             Ok(())
         };
         match self.order {
             Order::LeftToRight => factors.iter().try_for_each(|f| step(f, &mut acc))?,
             Order::RightToLeft => factors.iter().rev().try_for_each(|f| step(f, &mut acc))?,
         }
+        scope.depth -= 1;
         Ok(acc)
+    }
+
+    /// The element a letter stands for. A defined letter is evaluated once per evaluation and
+    /// remembered: definitions that each use the previous one twice would otherwise cost
+    /// 2^(number of letters) evaluations.
+    fn letter_value(
+        &self,
+        puzzle: &Puzzle,
+        c: char,
+        scope: &mut Scope,
+    ) -> std::result::Result<Move, String> {
+        if let Some(m) = self.bound.get(&c) {
+            return Ok(m.clone());
+        }
+        if let Some(m) = scope.values.get(&c) {
+            return Ok(m.clone());
+        }
+        let Some(seq) = self.defined.get(&c) else {
+            return Err(format!("letter {c} is not bound to a move"));
+        };
+        if scope.defining.contains(&c) {
+            return Err(format!("the definition of {c} refers to itself"));
+        }
+        scope.defining.push(c);
+        let m = self.eval_factors(puzzle, &seq.factors, scope)?;
+        scope.defining.pop();
+        scope.values.insert(c, m.clone());
+        Ok(m)
+    }
+}
+
+/// The state of one evaluation: the definitions being expanded (to catch a letter defined
+/// through itself), the values of defined letters met so far, and the nesting depth.
+struct Scope {
+    defining: Vec<char>,
+    values: BTreeMap<char, Move>,
+    depth: usize,
+}
+
+/// `base` raised to an exponent: reduced modulo the element's order, then the shorter way
+/// round (`X^(order-1)` is computed as one inverse, not order-1 products).
+fn raised(base: &Move, power: &Exponent, orient_mod: u8) -> Move {
+    let order = base.order(orient_mod);
+    let k = power.modulo(order);
+    if k == 0 {
+        Move::identity(base.perm.len())
+    } else if k <= order - k {
+        base.power_unsigned(k, orient_mod)
+    } else {
+        base.inverse(orient_mod, String::new()).power_unsigned(order - k, orient_mod)
     }
 }
 
@@ -482,7 +614,7 @@ fn single_letter(letter: &str) -> Result<char> {
     match (chars.next(), chars.next()) {
         (Some(c), None) if c.is_ascii_alphabetic() => Ok(c),
         _ => Err(Error::InvalidSequence {
-            text: letter.into(),
+            text: escaped(letter),
             reason: "letters are single ASCII letters (A-Z, a-z)".into(),
         }),
     }
@@ -505,25 +637,20 @@ mod tests {
     fn parses_powers_groups_and_letters() {
         let s = Sequence::parse("(X Y^2 X^-1 Y X^{-1} Y^2)^35").unwrap();
         assert_eq!(s.factors.len(), 1);
-        assert_eq!(s.factors[0].power, 35);
+        assert_eq!(s.factors[0].power, Exponent::from_i64(35));
         let Term::Group(g) = &s.factors[0].term else { panic!() };
-        let powers: Vec<i64> = g.iter().map(|f| f.power).collect();
-        assert_eq!(powers, vec![1, 2, -1, 1, -1, 2]);
+        let powers: Vec<Exponent> = g.iter().map(|f| f.power.clone()).collect();
+        let want: Vec<Exponent> = [1, 2, -1, 1, -1, 2].map(Exponent::from_i64).into();
+        assert_eq!(powers, want);
         let s = Sequence::parse("XYYXY^-1X^-1").unwrap();
         assert_eq!(s.factors.len(), 6);
         assert_eq!(s.letters().into_iter().collect::<String>(), "XY");
         let s = Sequence::parse("R2C3' R1C1^2 R1C2 2 [1,6] [ 2 , 5 ]'^3").unwrap();
-        let got: Vec<(Term, i64)> = s.factors.iter().map(|f| (f.term.clone(), f.power)).collect();
-        assert_eq!(
-            got,
-            vec![
-                (Term::Move("R2C3".into()), -1),
-                (Term::Move("R1C1".into()), 2),
-                (Term::Move("R1C2".into()), 2),
-                (Term::Move("[1,6]".into()), 1),
-                (Term::Move("[2,5]".into()), -3),
-            ]
-        );
+        let got: Vec<(Term, Exponent)> =
+            s.factors.iter().map(|f| (f.term.clone(), f.power.clone())).collect();
+        let want = [("R2C3", -1), ("R1C1", 2), ("R1C2", 2), ("[1,6]", 1), ("[2,5]", -3)]
+            .map(|(m, k)| (Term::Move(m.into()), Exponent::from_i64(k)));
+        assert_eq!(got, want);
         assert!(Sequence::parse("").unwrap().factors.is_empty());
     }
 
@@ -532,8 +659,12 @@ mod tests {
         let err = |s: &str| Sequence::parse(s).unwrap_err().to_string();
         assert!(err("(X Y").contains("never closed"));
         assert!(err("X Y)").contains("without a matching"));
-        assert!(err("X^99999999999999999999").contains("exponent overflow"));
-        assert!(err("X^4294967296^4294967296").contains("exponent overflow"));
+        let deep = format!("{}X{}", "(".repeat(60_000), ")".repeat(60_000));
+        assert!(err(&deep).contains("nested more than 64 deep"));
+        let deep = format!("{}X{}", "(".repeat(64), ")".repeat(64));
+        assert!(Sequence::parse(&deep).is_ok());
+        assert!(err("X\n%").contains("unexpected `%`"));
+        assert_eq!(err("X\n%").lines().count(), 1);
         assert!(err("^2 X").contains("must follow"));
         assert!(err("R2 X").contains("not a block name"));
         assert!(err("[1;6]").contains("not a spin"));
@@ -582,6 +713,29 @@ mod tests {
         // Mirrored letters turn clockwise.
         let mirror = env.mirrored(p.orient_mod);
         assert_eq!(board_after(&p, &mirror, "X"), board_after(&p, &env, "R2C1'"));
+        // Definitions that each use the previous one twice are evaluated once each: 2^50
+        // products would never finish.
+        let mut chain = Env::new();
+        chain.bind(&p, "a", "R1C1").unwrap();
+        let letters: Vec<char> = ('b'..='z').chain('A'..='Z').collect();
+        let mut prev = 'a';
+        for &c in &letters {
+            chain.define(&c.to_string(), &format!("{prev} {prev}")).unwrap();
+            prev = c;
+        }
+        // Z is R1C1^(2^51), and 2^51 = 0 (mod 4).
+        assert!(chain.eval_text(&p, "Z").unwrap().is_identity());
+        // Definitions nest their parentheses: 51 letters of 6 levels each (5 parentheses and
+        // the definition) exceed 256.
+        let mut deep = Env::new();
+        deep.bind(&p, "a", "R1C1").unwrap();
+        let mut prev = 'a';
+        for &c in &letters {
+            deep.define(&c.to_string(), &format!("((((({prev})))))")).unwrap();
+            prev = c;
+        }
+        let err = deep.eval_text(&p, "Z").unwrap_err().to_string();
+        assert!(err.contains("nested more than 256 deep"), "{err}");
         // A definition that refers to itself is an error, not a stack overflow.
         env.define("D", "X D").unwrap();
         assert!(env.eval_text(&p, "D").unwrap_err().to_string().contains("refers to itself"));
@@ -602,6 +756,39 @@ mod tests {
         assert_eq!(board_after(&p, &env, "R1C1^0"), "1 2 3 / 4 5 6 / 7 8 9");
         // Nested powers multiply without overflow: (4 * 2^32)^(2^32) turns is the identity.
         assert_eq!(board_after(&p, &env, "(R1C1^17179869184)^4294967296"), "1 2 3 / 4 5 6 / 7 8 9");
+        // Beyond 64 bits: 10^20 = 0 and 10^20 + 1 = 1 (mod 4); -2^63 = 0 (mod 4), and
+        // -(2^63 + 1) = -1: the clockwise turn.
+        let id = "1 2 3 / 4 5 6 / 7 8 9";
+        assert_eq!(board_after(&p, &env, "R1C1^100000000000000000000"), id);
+        assert_eq!(
+            board_after(&p, &env, "R1C1^100000000000000000001"),
+            board_after(&p, &env, "R1C1")
+        );
+        assert_eq!(board_after(&p, &env, "(R1C1)^-9223372036854775808"), id);
+        assert_eq!(
+            board_after(&p, &env, "(R1C1)^-9223372036854775809"),
+            board_after(&p, &env, "R1C1'")
+        );
+        // Stacked huge powers multiply exactly: (10^30)(10^30)(-1) = 0 (mod 4), and
+        // (10^30 + 1)^2 = 1 (mod 4).
+        let big = format!("1{}", "0".repeat(30));
+        assert_eq!(board_after(&p, &env, &format!("R1C1^{big}^{big}'")), id);
+        let odd = format!("1{}1", "0".repeat(29));
+        assert_eq!(
+            board_after(&p, &env, &format!("R1C1^{odd}^{odd}")),
+            board_after(&p, &env, "R1C1")
+        );
+        // An element with turns on the oriented board: its order is the first identity power.
+        let q = Puzzle::parse("nrp:3x3:2:orient", None).unwrap();
+        let x = env.eval_text(&q, "R1C1 R2C2'").unwrap();
+        let order = x.order(q.orient_mod);
+        let mut acc = Move::identity(9);
+        for k in 1..=order {
+            acc = acc.then(&x, q.orient_mod);
+            assert_eq!(acc.is_identity(), k == order, "power {k} of order {order}");
+        }
+        let huge = format!("(R1C1 R2C2')^{}{}", order, "0".repeat(40));
+        assert!(env.eval_text(&q, &huge).unwrap().is_identity());
     }
 
     #[test]

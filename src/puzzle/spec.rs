@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::board::BoardStyle;
+use crate::error::escaped;
 use crate::{Error, Result};
 
 /// Which moves count as one.
@@ -26,6 +27,7 @@ impl Metric {
             "htm" => Ok(Metric::Htm),
             "cw" => Ok(Metric::Cw),
             _ => {
+                let s = escaped(s);
                 Err(Error::InvalidMetric(format!("unknown metric `{s}` (expected qtm, htm or cw)")))
             }
         }
@@ -93,7 +95,7 @@ const MAX_CELLS: usize = 255;
 impl PuzzleSpec {
     /// Parses `nrp:3x3:2`, `nrp:3x3:2:orient`, `spin:3x3` or `spin:3x3:1x1,1x2`.
     pub fn parse(text: &str) -> Result<PuzzleSpec> {
-        let bad = |reason: String| Error::InvalidPuzzle { spec: text.to_string(), reason };
+        let bad = |reason: String| Error::InvalidPuzzle { spec: escaped(text), reason };
         let parts: Vec<&str> = text.trim().split(':').collect();
         let kind = parts[0].to_ascii_lowercase();
         match kind.as_str() {
@@ -102,13 +104,14 @@ impl PuzzleSpec {
                     return Err(bad("expected nrp:<rows>x<cols>:<block>, e.g. nrp:3x3:2".into()));
                 }
                 let (rows, cols) = parse_dims(parts[1]).map_err(bad)?;
-                let block: usize = parts[2]
-                    .parse()
-                    .map_err(|_| bad(format!("block size `{}` is not a number", parts[2])))?;
+                let block: usize = parts[2].parse().map_err(|_| {
+                    bad(format!("block size `{}` is not a number", escaped(parts[2])))
+                })?;
                 let oriented = match parts.get(3) {
                     None => false,
                     Some(&"orient") => true,
                     Some(other) => {
+                        let other = escaped(other);
                         return Err(bad(format!("unknown option `{other}` (expected `orient`)")));
                     }
                 };
@@ -150,7 +153,7 @@ impl PuzzleSpec {
                 types.dedup();
                 Ok(PuzzleSpec::Spin { rows, cols, types })
             }
-            _ => Err(bad(format!("unknown puzzle `{}` (expected nrp or spin)", parts[0]))),
+            _ => Err(bad(format!("unknown puzzle `{}` (expected nrp or spin)", escaped(parts[0])))),
         }
     }
 
@@ -239,9 +242,11 @@ pub fn all_spin_types(rows: usize, cols: usize) -> Vec<SpinType> {
 fn parse_dims(text: &str) -> std::result::Result<(usize, usize), String> {
     let (a, b) = text
         .split_once(['x', 'X'])
-        .ok_or_else(|| format!("`{text}` is not of the form <rows>x<cols>"))?;
-    let rows: usize = a.trim().parse().map_err(|_| format!("`{a}` is not a number"))?;
-    let cols: usize = b.trim().parse().map_err(|_| format!("`{b}` is not a number"))?;
+        .ok_or_else(|| format!("`{}` is not of the form <rows>x<cols>", escaped(text)))?;
+    let number = |s: &str| -> std::result::Result<usize, String> {
+        s.trim().parse().map_err(|_| format!("`{}` is not a number", escaped(s)))
+    };
+    let (rows, cols) = (number(a)?, number(b)?);
     if rows == 0 || cols == 0 {
         return Err(format!(
             "a {rows}x{cols} board has no cells: rows and columns must be at least 1"

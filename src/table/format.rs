@@ -28,6 +28,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::error::escaped;
 use crate::rank::record::RankingRecord;
 use crate::{Error, Result};
 
@@ -127,7 +128,7 @@ impl Header {
             return Err(bad("corrupted header (its checksum does not match)".into()));
         }
         let header: Header = serde_json::from_slice(json)
-            .map_err(|e| bad(format!("unreadable header: {}", one_line(&e.to_string()))))?;
+            .map_err(|e| bad(format!("unreadable header: {}", escaped(&e.to_string()))))?;
         header.check_sizes().map_err(bad)?;
         Ok(header)
     }
@@ -193,19 +194,6 @@ impl Header {
         file.write_all_at(&bytes, 0).map_err(|e| Error::io(path, e))?;
         file.sync_data().map_err(|e| Error::io(path, e))
     }
-}
-
-/// `text` on one line, control characters escaped (error messages quote file contents).
-pub fn one_line(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars().take(300) {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The checksum a complete table records: of its body and of everything its header says
