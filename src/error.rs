@@ -77,6 +77,10 @@ pub enum Error {
         "counting unique solutions needs a table with unique-solution bits (one made with --unique)"
     )]
     NoUniqueBits,
+    /// A table whose marks do not lead a descent to the solved board within its God's
+    /// number: corrupted, or written by a faulty search.
+    #[error("table is inconsistent: {0}")]
+    InconsistentTable(String),
 }
 
 impl Error {
