@@ -80,6 +80,10 @@ pub enum Error {
     /// A result file (`twirl bfs --json`) that cannot be read or drawn.
     #[error("not a twirl result: {0}")]
     InvalidReport(String),
+    /// A table whose marks do not lead a descent to the solved board within its God's
+    /// number: corrupted, or written by a faulty search.
+    #[error("table is inconsistent: {0}")]
+    InconsistentTable(String),
 }
 
 impl Error {

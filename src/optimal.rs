@@ -24,11 +24,17 @@ fn closer(mark: u8) -> u8 {
 }
 
 /// A shortest solution of `board`: indices into `puzzle.moves`, applied in order.
+///
+/// `max_moves` is the table's God's number (its largest distance). A consistent table always
+/// yields a solution within it, so a descent that would go further ends with
+/// [`Error::InconsistentTable`] instead of walking on: with swapped or corrupted marks the
+/// mark-descending moves can lead round a cycle that never reaches the solved board.
 pub fn solve(
     puzzle: &Puzzle,
     space: &StateSpace,
     table: &DistanceTable,
     board: &Board,
+    max_moves: u32,
 ) -> Result<Vec<usize>> {
     let solved = space.rank_board(&puzzle.solved())?;
     let rank = space.rank_board(board)?;
@@ -41,10 +47,19 @@ pub fn solve(
         let r = space.rank_board(&next).expect("a move keeps a board reachable");
         (next, r)
     };
+    let too_long = || {
+        Error::InconsistentTable(format!(
+            "no descent from this board reaches the solved board within God's number \
+             ({max_moves}) moves"
+        ))
+    };
     if puzzle.undirected {
         let (mut b, mut r, mut mark) = (board.clone(), rank, mark);
         let mut moves = Vec::new();
         while r != solved {
+            if moves.len() >= max_moves as usize {
+                return Err(too_long());
+            }
             let want = closer(mark);
             let (m, next, nr) = (0..puzzle.moves.len())
                 .map(|m| {
@@ -52,7 +67,7 @@ pub fn solve(
                     (m, next, nr)
                 })
                 .find(|&(_, _, nr)| table.get(nr) == want)
-                .ok_or_else(|| inconsistent(moves.len()))?;
+                .ok_or_else(|| no_move_closer(moves.len()))?;
             moves.push(m);
             (b, r, mark) = (next, nr, want);
         }
@@ -62,8 +77,12 @@ pub fn solve(
     let mut parent: HashMap<u64, (u64, usize)> = HashMap::new();
     let mut layer = vec![(board.clone(), rank)];
     let mut mark = mark;
+    let mut depth = 0u32;
     parent.insert(rank, (rank, usize::MAX));
     while !layer.iter().any(|&(_, r)| r == solved) {
+        if depth >= max_moves {
+            return Err(too_long());
+        }
         let want = closer(mark);
         let mut next_layer = Vec::new();
         for (b, r) in &layer {
@@ -76,14 +95,14 @@ pub fn solve(
             }
         }
         if next_layer.is_empty() {
-            return Err(inconsistent(parent.len()));
+            return Err(no_move_closer(depth as usize));
         }
         if parent.len() > MAX_VISITED {
             return Err(Error::TooLarge(format!(
                 "more than {MAX_VISITED} boards visited looking for a shortest solution"
             )));
         }
-        (layer, mark) = (next_layer, want);
+        (layer, mark, depth) = (next_layer, want, depth + 1);
     }
     let mut moves = Vec::new();
     let mut r = solved;
@@ -96,13 +115,10 @@ pub fn solve(
     Ok(moves)
 }
 
-fn inconsistent(at: usize) -> Error {
-    Error::BadTable {
-        path: "the table".into(),
-        reason: format!(
-            "inconsistent marks: no move leads closer to the solved board (after {at} steps)"
-        ),
-    }
+fn no_move_closer(at: usize) -> Error {
+    Error::InconsistentTable(format!(
+        "no move leads closer to the solved board (after {at} moves of the descent)"
+    ))
 }
 
 #[cfg(test)]
@@ -117,7 +133,8 @@ mod tests {
         let puzzle = Puzzle::parse(spec, metric).unwrap();
         let space = StateSpace::build(&puzzle).unwrap();
         let table = DistanceTable::in_memory(space.n_states()).unwrap();
-        search_puzzle(&puzzle, &space, &table, &Config::new(1), &NoProgress).unwrap();
+        let outcome = search_puzzle(&puzzle, &space, &table, &Config::new(1), &NoProgress).unwrap();
+        let god = outcome.histogram.len() as u32 - 1;
         // Distances to solve, by a search backwards from the solved board over boards.
         let inverse = puzzle.inverse_moves();
         let mut dist: HashMap<Vec<(u8, u8)>, usize> = HashMap::new();
@@ -142,7 +159,7 @@ mod tests {
         assert_eq!(dist.len() as u64, space.n_states());
         for r in (0..space.n_states()).step_by(stride as usize) {
             let board = space.board(r);
-            let moves = solve(&puzzle, &space, &table, &board).unwrap();
+            let moves = solve(&puzzle, &space, &table, &board, god).unwrap();
             let mut b = board.clone();
             for &m in &moves {
                 b = puzzle.apply(&b, &puzzle.moves[m]);
@@ -161,5 +178,58 @@ mod tests {
         check_all("spin:2x2", None, 1);
         check_all("nrp:3x3:2", None, 101);
         check_all("nrp:3x3:2", Some(Metric::Cw), 101);
+    }
+
+    /// Marks along a closed walk of the mark-descending kind (each board's successor marked
+    /// one closer), away from the solved board: the descent would circle it for ever.
+    fn cycling_table(spec: &str, metric: Option<Metric>) -> (Puzzle, StateSpace, DistanceTable) {
+        let puzzle = Puzzle::parse(spec, metric).unwrap();
+        let space = StateSpace::build(&puzzle).unwrap();
+        let solved = puzzle.solved();
+        // A start off the solved board, and three moves whose repetition returns to it after
+        // a number of moves divisible by 3 without passing the solved board.
+        let start = puzzle.apply(&solved, &puzzle.moves[0]);
+        let n = puzzle.moves.len();
+        let triples = (0..n).flat_map(|i| (0..n).flat_map(move |j| (0..n).map(move |k| [i, j, k])));
+        for word in triples {
+            let mut walk = vec![start.clone()];
+            let closed = loop {
+                let m = word[(walk.len() - 1) % 3];
+                let next = puzzle.apply(walk.last().unwrap(), &puzzle.moves[m]);
+                if next == start || walk.len() > 300 {
+                    break next == start;
+                }
+                walk.push(next);
+            };
+            let distinct = walk.iter().collect::<std::collections::HashSet<_>>().len();
+            if !closed || walk.len() % 3 != 0 || distinct != walk.len() || walk.contains(&solved) {
+                continue;
+            }
+            let table = DistanceTable::in_memory(space.n_states()).unwrap();
+            for (k, b) in walk.iter().enumerate() {
+                let mark = [3, 2, 1][k % 3];
+                assert!(table.mark_if_unseen(space.rank_board(b).unwrap(), mark));
+            }
+            return (puzzle, space, table);
+        }
+        panic!("{spec}: no closed walk of a length divisible by 3 found");
+    }
+
+    #[test]
+    fn a_table_with_cycling_marks_gives_an_error_not_a_hang() {
+        for (spec, metric) in [("nrp:3x3:2", None), ("nrp:3x3:2", Some(Metric::Cw))] {
+            let (puzzle, space, table) = cycling_table(spec, metric);
+            let board = puzzle.apply(&puzzle.solved(), &puzzle.moves[0]);
+            let err = solve(&puzzle, &space, &table, &board, 12).unwrap_err();
+            assert!(matches!(err, Error::InconsistentTable(_)), "{spec}: {err}");
+            let text = err.to_string();
+            assert!(text.starts_with("table is inconsistent: "), "{text}");
+            assert!(!text.contains("unsupported move group"), "{text}");
+        }
+        // Undirected: the greedy walk goes round the cycle until God's number runs out.
+        let (puzzle, space, table) = cycling_table("nrp:3x3:2", None);
+        let board = puzzle.apply(&puzzle.solved(), &puzzle.moves[0]);
+        let err = solve(&puzzle, &space, &table, &board, 12).unwrap_err().to_string();
+        assert!(err.contains("within God's number (12) moves"), "{err}");
     }
 }

@@ -486,9 +486,33 @@ impl Level {
     }
 }
 
-/// The moves a step tries board by board: those outside the cell runs, or all.
-fn moves_outside_runs<S: StateRanking>(space: &S, runs: Option<&CellRuns>) -> Vec<usize> {
-    runs.map_or_else(|| (0..space.n_moves()).collect(), |r| r.rest.clone())
+/// The frame of both board-by-board steps: tasks over `groups`, each given the moves it
+/// tries board by board (those outside the cell runs, or all) and, with cell runs, its own
+/// [`RunImages`] for `direction`. Generic in `task`, so each step's loop stays monomorphic.
+#[inline]
+fn in_board_tasks<'r, S: StateRanking>(
+    step: &Step<'_, S>,
+    runs: Option<&'r CellRuns>,
+    groups: std::ops::Range<usize>,
+    direction: Direction,
+    task: impl Fn(std::ops::Range<usize>, &[usize], Option<RunImages<'r, S>>) -> Level + Sync,
+) -> LevelCount {
+    let rest: Vec<usize> =
+        runs.map_or_else(|| (0..step.space.n_moves()).collect(), |r| r.rest.clone());
+    step.in_group_tasks(groups, |t| task(t, &rest, runs.map(|r| RunImages::new(r, direction))))
+}
+
+/// The board of `rank`: unranked from the current run's first boards when walking runs.
+#[inline(always)]
+fn current_board<S: StateRanking>(
+    space: &S,
+    images: &Option<RunImages<'_, S>>,
+    rank: u64,
+) -> S::State {
+    match images {
+        Some(images) => images.board(space),
+        None => space.unrank(rank),
+    }
 }
 
 /// Ranks buffered before their table words are touched, so the prefetches have landed.
@@ -502,10 +526,8 @@ pub fn expand_frontier<S: StateRanking>(
     groups: std::ops::Range<usize>,
 ) -> LevelCount {
     let (space, table) = (step.space, step.table);
-    let rest = moves_outside_runs(space, runs);
-    step.in_group_tasks(groups, |task| {
+    in_board_tasks(step, runs, groups, Direction::Forward, |task, rest, mut images| {
         let mut level = Level::default();
-        let mut images = runs.map(|r| RunImages::new(r, Direction::Forward));
         let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + rest.len());
         let flush = |pending: &mut Vec<u64>, level: &mut Level| {
             for &r in pending.iter() {
@@ -529,11 +551,8 @@ pub fn expand_frontier<S: StateRanking>(
                 if rest.is_empty() {
                     continue;
                 }
-                let s = match &images {
-                    Some(images) => images.board(space),
-                    None => space.unrank(rank),
-                };
-                for &m in &rest {
+                let s = current_board(space, &images, rank);
+                for &m in rest {
                     let r = space.rank(&space.scramble_step(&s, m));
                     table.prefetch(r);
                     pending.push(r);
@@ -652,10 +671,8 @@ pub fn expand_unseen<S: StateRanking>(
     groups: std::ops::Range<usize>,
 ) -> LevelCount {
     let (space, table) = (step.space, step.table);
-    let rest = moves_outside_runs(space, runs);
-    step.in_group_tasks(groups, |task| {
+    in_board_tasks(step, runs, groups, Direction::Backward, |task, rest, mut images| {
         let mut level = Level::default();
-        let mut images = runs.map(|r| RunImages::new(r, Direction::Backward));
         // Each pending board: its rank and its working state.
         let mut batch: Vec<(u64, S::State)> = Vec::with_capacity(BATCH);
         let mut neighbours = [0u64; BATCH * ROUND];
@@ -677,11 +694,7 @@ pub fn expand_unseen<S: StateRanking>(
                         }
                     }
                     if !rest.is_empty() {
-                        let s = match &images {
-                            Some(images) => images.board(space),
-                            None => space.unrank(rank),
-                        };
-                        batch.push((rank, s));
+                        batch.push((rank, current_board(space, &images, rank)));
                     }
                 }
                 for first in (0..rest.len()).step_by(ROUND) {

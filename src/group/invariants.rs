@@ -19,6 +19,7 @@
 //! bound is exact for most puzzles; [`crate::rank`] checks it against the exact group order
 //! from a stabilizer chain before trusting it.
 
+use bitvec::vec::BitVec;
 use num_bigint::BigUint;
 
 use crate::puzzle::Puzzle;
@@ -353,8 +354,8 @@ impl Invariants {
         let elements: Vec<Vec<u8>> = self.coupling.iter().map(|&c| self.decode(c)).collect();
         let vanishes = |lam: &[u8]| elements.iter().all(|v| self.pairs_to_zero(lam, v));
         let mut chosen: Vec<Vec<u8>> = Vec::new();
-        let mut covered = vec![false; space as usize];
-        covered[0] = true;
+        let mut covered = BitVec::<usize>::repeat(false, space as usize);
+        covered.set(0, true);
         for code in 1..space {
             let lam = self.decode(code);
             if covered[code as usize] || !vanishes(&lam) {
@@ -364,7 +365,7 @@ impl Invariants {
             // Mark everything the chosen functionals span.
             let gens = chosen.clone();
             for c in self.span(&gens, space as usize) {
-                covered[c as usize] = true;
+                covered.set(c as usize, true);
             }
         }
         chosen

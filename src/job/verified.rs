@@ -170,10 +170,8 @@ impl VerifiedTable {
     }
 }
 
-/// [`optimal::solve`] on a table whose largest distance is `gods_number`, never longer
-/// than that: with an undirected move set a greedy walk down the marks (the descent's own
-/// rule) must reach the solved board within `gods_number` moves before the descent runs, and
-/// every solution is checked against the bound. A table that breaks it is inconsistent.
+/// [`optimal::solve`] on a table whose largest distance is `gods_number`: a descent that
+/// would take more moves ends with "table is inconsistent" ([`Error::InconsistentTable`]).
 pub fn bounded_solve(
     puzzle: &Puzzle,
     space: &StateSpace,
@@ -181,37 +179,5 @@ pub fn bounded_solve(
     board: &Board,
     gods_number: u32,
 ) -> Result<Vec<usize>> {
-    let inconsistent = || Error::BadTable {
-        path: "the table".into(),
-        reason: format!(
-            "the table is inconsistent: no descent from this board reaches the solved board \
-             within God's number ({gods_number}) moves"
-        ),
-    };
-    if puzzle.undirected {
-        let solved = space.rank_board(&puzzle.solved())?;
-        let (mut b, mut r) = (board.clone(), space.rank_board(board)?);
-        for _ in 0..gods_number {
-            if r == solved {
-                break;
-            }
-            let mark = table.get(r);
-            let closer = if mark == 1 { 3 } else { mark.wrapping_sub(1) };
-            let next = puzzle.moves.iter().find_map(|m| {
-                let next = puzzle.apply(&b, m);
-                let nr = space.rank_board(&next).ok()?;
-                (table.get(nr) == closer).then_some((next, nr))
-            });
-            let Some(step) = next else { return Err(inconsistent()) };
-            (b, r) = step;
-        }
-        if r != solved {
-            return Err(inconsistent());
-        }
-    }
-    let moves = optimal::solve(puzzle, space, table, board)?;
-    if moves.len() > gods_number as usize {
-        return Err(inconsistent());
-    }
-    Ok(moves)
+    optimal::solve(puzzle, space, table, board, gods_number)
 }

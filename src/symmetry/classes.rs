@@ -5,6 +5,8 @@
 
 use std::collections::BTreeMap;
 
+use bitvec::vec::BitVec;
+
 use super::Symmetries;
 use crate::puzzle::Puzzle;
 use crate::rank::StateSpace;
@@ -44,7 +46,7 @@ pub fn count_classes(puzzle: &Puzzle, space: &StateSpace, with_inversion: bool) 
     let syms = Symmetries::of(puzzle);
     let order = syms.order_with(with_inversion);
     let n = space.n_states();
-    let mut seen = vec![false; n as usize];
+    let mut seen = BitVec::<usize>::repeat(false, n as usize);
     let mut representatives = Vec::new();
     for rank in 0..n {
         if seen[rank as usize] {
@@ -63,7 +65,7 @@ pub fn count_classes(puzzle: &Puzzle, space: &StateSpace, with_inversion: bool) 
         // Ranks are walked upwards: the first one met is the smallest of its class.
         debug_assert_eq!(orbit[0], rank);
         for &r in &orbit {
-            seen[r as usize] = true;
+            seen.set(r as usize, true);
         }
         representatives.push((rank, orbit.len() as u32));
     }
