@@ -109,7 +109,7 @@ fn apply_rejects_bad_sequences() {
     assert_rejected(&["apply", "nrp:3x3:2", "[1,2]"], "not a move of nrp:3x3:2");
     assert_rejected(&["apply", "spin:3x3:1x2", "[1,3]"], "(1x3) is not a move");
     assert_rejected(&["apply", "spin:3x3", "R1C1"], "spins are written");
-    assert_rejected(&["apply", "nrp:3x3:2", "X", "--bind", "X"], "not a binding");
+    assert_rejected(&["apply", "nrp:3x3:2", "X", "--bind", "X"], "expected a binding LETTER=MOVES");
     assert_rejected(&["apply", "nrp:3x3:2", "X", "--bind", "X=Y"], "uses the letter Y");
     assert_rejected(&["apply", "nrp:3x3:2", "R1C1", "--board", "1 2 3"], "expected 9 tiles");
 }

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use twirl::error::escaped;
 use twirl::group::cycles::{CycleStructure, format_cycles};
 use twirl::puzzle::sequence::{Env, Order};
 
@@ -59,43 +58,16 @@ struct ApplyJson {
     summary: String,
 }
 
-/// Splits `X=R2C1,S=[1,6]` at the commas outside brackets and parentheses.
-fn split_list(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    for (i, c) in text.char_indices() {
-        match c {
-            '[' | '(' | '{' => depth += 1,
-            ']' | ')' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(&text[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&text[start..]);
-    out.into_iter().filter(|s| !s.trim().is_empty()).collect()
-}
-
-fn split_binding(text: &str) -> anyhow::Result<(&str, &str)> {
-    text.split_once('=')
-        .map(|(l, v)| (l.trim(), v.trim()))
-        .ok_or_else(|| anyhow::anyhow!("`{}` is not a binding LETTER=MOVES", escaped(text)))
-}
-
 /// Runs `twirl apply`.
 pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
     let puzzle = args.puzzle.puzzle()?;
     let order = if args.right_to_left { Order::RightToLeft } else { Order::LeftToRight };
     let mut env = Env::new().with_order(order);
-    for b in args.bind.iter().flat_map(|b| split_list(b)) {
-        let (l, v) = split_binding(b)?;
-        env.bind(&puzzle, l, v)?;
+    for list in &args.bind {
+        env.bind_list(&puzzle, list)?;
     }
-    for d in args.define.iter().flat_map(|d| split_list(d)) {
-        let (l, v) = split_binding(d)?;
-        env.define(l, v)?;
+    for list in &args.define {
+        env.define_list(list)?;
     }
     let start = match &args.board {
         Some(b) => puzzle.parse_board(b)?,

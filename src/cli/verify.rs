@@ -6,11 +6,10 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use num_bigint::BigUint;
 use twirl::verify::lam;
 
 use super::bfs::write_json;
-use twirl::verify::spin::{self, StatementCheck, THEOREM_3, UnionReport};
+use twirl::verify::spin::{self, StatementCheck, UnionReport};
 
 /// What to verify.
 #[derive(Subcommand)]
@@ -129,17 +128,7 @@ fn run_lam(args: &LamArgs) -> anyhow::Result<bool> {
     let broken: Vec<&lam::LamRow> = rows.iter().filter(|r| !r.agrees()).collect();
     writeln!(out, "\nDisagreements: {} of {} boards", broken.len(), rows.len())?;
     for r in &broken {
-        let ratio = if r.group_order > BigUint::ZERO
-            && (&r.theorem_count % &r.group_order) == BigUint::ZERO
-        {
-            format!("theorem = {} x exact", &r.theorem_count / &r.group_order)
-        } else if r.theorem_count > BigUint::ZERO
-            && (&r.group_order % &r.theorem_count) == BigUint::ZERO
-        {
-            format!("exact = {} x theorem", &r.group_order / &r.theorem_count)
-        } else {
-            format!("theorem / exact = {} / {}", r.theorem_count, r.group_order)
-        };
+        let ratio = r.ratio();
         writeln!(
             out,
             "- ({},{},{}) {}: theorem {}, exact {} ({ratio})",
@@ -202,13 +191,8 @@ fn run_spin(args: &SpinArgs) -> anyhow::Result<bool> {
         .collect();
     let boards: Vec<UnionReport> = dims.iter().map(|&(m, n)| spin::unions(m, n)).collect();
     let statements = spin::statements(5);
-    let mut theorem: Vec<Vec<String>> =
-        THEOREM_3.iter().map(|u| u.iter().map(|s| s.to_string()).collect()).collect();
-    theorem.sort();
     let three = boards.iter().find(|b| (b.rows, b.cols) == (3, 3)).expect("3x3 is in the sweep");
-    let mut found = three.minimal_generating_unions.clone();
-    found.sort();
-    let theorem_3_agrees = found == theorem;
+    let theorem_3_agrees = spin::theorem_3_agrees(three);
 
     let mut out = std::io::stdout().lock();
     writeln!(out, "# Spinpossible generating sets (exact, by stabilizer chains)\n")?;

@@ -438,6 +438,33 @@ fn spin_cells(name: &str) -> Option<(usize, usize)> {
     Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
 }
 
+/// Splits `X=R2C1,S=[1,6]` at the commas outside brackets and parentheses.
+fn split_list(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out.into_iter().filter(|s| !s.trim().is_empty()).collect()
+}
+
+/// `LETTER=TEXT`, both trimmed.
+fn split_binding(text: &str) -> Result<(&str, &str)> {
+    text.split_once('=').map(|(l, v)| (l.trim(), v.trim())).ok_or_else(|| Error::InvalidSequence {
+        text: escaped(text),
+        reason: "expected a binding LETTER=MOVES".into(),
+    })
+}
+
 /// What the letters of a sequence mean, and how to read products.
 ///
 /// *Bound* letters stand for letter-free sequences (`X = "R2C1"`, Lee's `A = "R1C1'"`, or
@@ -475,6 +502,25 @@ impl Env {
         let element = Env::new().with_order(self.order).eval(puzzle, &seq)?;
         self.defined.remove(&c);
         self.bound.insert(c, element);
+        Ok(())
+    }
+
+    /// Binds every `LETTER=MOVES` of a comma-separated list (`X=R2C1,S=[1,6]`; commas inside
+    /// brackets and parentheses belong to the moves), as [`Env::bind`].
+    pub fn bind_list(&mut self, puzzle: &Puzzle, list: &str) -> Result<()> {
+        for item in split_list(list) {
+            let (letter, text) = split_binding(item)?;
+            self.bind(puzzle, letter, text)?;
+        }
+        Ok(())
+    }
+
+    /// Defines every `LETTER=SEQUENCE` of a comma-separated list, as [`Env::define`].
+    pub fn define_list(&mut self, list: &str) -> Result<()> {
+        for item in split_list(list) {
+            let (letter, text) = split_binding(item)?;
+            self.define(letter, text)?;
+        }
         Ok(())
     }
 

@@ -40,6 +40,19 @@ impl LamRow {
         self.theorem_count == self.group_order
             && self.bfs_count.is_none_or(|c| BigUint::from(c) == self.group_order)
     }
+
+    /// How the theorem's count relates to the exact one: `theorem = 2 x exact`, `exact = 3 x
+    /// theorem`, or the plain fraction when neither divides the other.
+    pub fn ratio(&self) -> String {
+        let (t, g) = (&self.theorem_count, &self.group_order);
+        if *g > BigUint::ZERO && (t % g) == BigUint::ZERO {
+            format!("theorem = {} x exact", t / g)
+        } else if *t > BigUint::ZERO && (g % t) == BigUint::ZERO {
+            format!("exact = {} x theorem", g / t)
+        } else {
+            format!("theorem / exact = {t} / {g}")
+        }
+    }
 }
 
 /// The case of Theorem 1.1 for `(n, m, b)` and the count it states, as written: `b = n = m`

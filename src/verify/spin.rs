@@ -167,6 +167,17 @@ pub fn statements(max: usize) -> Vec<StatementCheck> {
     out
 }
 
+/// Whether Theorem 3 holds on 3x3: its minimal generating unions are exactly [`THEOREM_3`].
+/// `three` is the report of the 3x3 board.
+pub fn theorem_3_agrees(three: &UnionReport) -> bool {
+    let mut theorem: Vec<Vec<String>> =
+        THEOREM_3.iter().map(|u| u.iter().map(|s| s.to_string()).collect()).collect();
+    theorem.sort();
+    let mut found = three.minimal_generating_unions.clone();
+    found.sort();
+    found == theorem
+}
+
 /// The six unions of Theorem 3 (sufficient on boards at least 3x3, and on 3x3 necessary).
 pub const THEOREM_3: [&[&str]; 6] = [
     &["1x1", "1x2"],
