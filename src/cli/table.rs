@@ -10,7 +10,7 @@ use clap::Args;
 
 use twirl::bfs::{self, Config, NoProgress};
 use twirl::group::solvable::{Checker, Verdict};
-use twirl::job::{bounded_solve, open_table};
+use twirl::job::open_table;
 use twirl::puzzle::{Board, Puzzle};
 use twirl::rank::StateSpace;
 use twirl::table::{DistanceTable, mark_of, table_bytes};
@@ -89,7 +89,7 @@ struct Loaded {
 impl Loaded {
     /// A shortest solution, never longer than God's number (else "table is inconsistent").
     fn solve(&self, board: &Board) -> anyhow::Result<Vec<usize>> {
-        Ok(bounded_solve(&self.puzzle, &self.space, &self.table, board, self.gods_number)?)
+        Ok(twirl::optimal::solve(&self.puzzle, &self.space, &self.table, board, self.gods_number)?)
     }
 }
 
@@ -114,7 +114,7 @@ fn load_in_memory(puzzle: Puzzle) -> anyhow::Result<Loaded> {
         );
     }
     let table = DistanceTable::in_memory(space.n_states())?;
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let threads = super::default_threads();
     let out = bfs::search_puzzle(&puzzle, &space, &table, &Config::new(threads), &NoProgress)?;
     Ok(Loaded { puzzle, space, table, gods_number: out.gods_number() })
 }
@@ -209,7 +209,7 @@ pub fn run_solve(args: &SolveArgs) -> anyhow::Result<i32> {
 
 /// Runs `twirl export`.
 pub fn run_export(args: &ExportArgs) -> anyhow::Result<()> {
-    let threads = std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1);
+    let threads = super::default_threads() as u32;
     let stop = stop_flag(false);
     let done =
         twirl::archive::export(&args.table, &args.output, args.level, threads, args.force, &stop)?;

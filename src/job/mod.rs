@@ -44,7 +44,7 @@ use crate::table::format::HEADER_BYTES;
 use crate::table::{TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
 
-pub use verified::{VerifiedTable, bounded_solve, open_table};
+pub use verified::{VerifiedTable, open_table};
 
 /// How a job runs; none of it is recorded in the table.
 #[derive(Clone, Debug)]
@@ -343,7 +343,7 @@ fn describe_existing(path: &Path) -> String {
 }
 
 /// How to start a search over whose table cannot be resumed.
-fn start_again_hint(file: &TableFile) -> String {
+pub(super) fn start_again_hint(file: &TableFile) -> String {
     format!(
         "; start it again with `twirl bfs {} --metric {} --table {} --force`",
         file.header.puzzle,

@@ -81,10 +81,8 @@ pub(super) fn check_record(
             path: file.path.clone(),
             reason: format!(
                 "no distance of its search was finished (stopped while the table was being \
-                 made); start it again with `twirl bfs {} --metric {} --table {} --force`",
-                h.puzzle,
-                h.metric,
-                file.path.display()
+                 made){}",
+                super::start_again_hint(file)
             ),
         });
     }

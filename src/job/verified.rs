@@ -1,6 +1,6 @@
 //! Opening a finished table for reading, verified the same way by every command that reads
 //! one (`distance`, `solve`, `export`, `import`, `resume` of a finished search): see
-//! [`open_table`]. Also the bounded descent that reads solutions from it.
+//! [`open_table`]. Solutions are read from it by the bounded descent of [`optimal::solve`].
 
 use std::path::Path;
 
@@ -8,7 +8,7 @@ use crate::bfs::SAMPLE;
 use crate::optimal;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::StateSpace;
-use crate::table::{DistanceTable, TableFile, UNSEEN, mark_of};
+use crate::table::{TableFile, UNSEEN, mark_of};
 use crate::{Error, Result};
 
 /// A finished table that passed every check of [`open_table`], with its puzzle and ranking.
@@ -164,20 +164,8 @@ impl VerifiedTable {
     }
 
     /// A shortest solution of `board` (move indices), or "table is inconsistent" if the
-    /// descent would take more than God's number moves (see [`bounded_solve`]).
+    /// descent would take more than God's number moves (see [`optimal::solve`]).
     pub fn solve(&self, board: &Board) -> Result<Vec<usize>> {
-        bounded_solve(&self.puzzle, &self.space, &self.file.table, board, self.gods_number())
+        optimal::solve(&self.puzzle, &self.space, &self.file.table, board, self.gods_number())
     }
-}
-
-/// [`optimal::solve`] on a table whose largest distance is `gods_number`: a descent that
-/// would take more moves ends with "table is inconsistent" ([`Error::InconsistentTable`]).
-pub fn bounded_solve(
-    puzzle: &Puzzle,
-    space: &StateSpace,
-    table: &DistanceTable,
-    board: &Board,
-    gods_number: u32,
-) -> Result<Vec<usize>> {
-    optimal::solve(puzzle, space, table, board, gods_number)
 }
