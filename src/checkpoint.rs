@@ -221,11 +221,6 @@ impl FileJournal {
         self.elapsed_before + self.started.elapsed().as_secs_f64()
     }
 
-    /// The table header as last written.
-    pub fn header(&self) -> Header {
-        self.header.lock().unwrap().clone()
-    }
-
     /// Flushes the table and records the level under way (after a stop, or from `tick`).
     pub fn save_under_way(&self, table: &DistanceTable) -> Result<()> {
         let mut state = self.state.lock().unwrap();
@@ -252,9 +247,7 @@ impl Journal for FileJournal {
         state.write(&self.path)?;
         // Then the table's own record (see the module docs for the order).
         let mut header = self.header.lock().unwrap();
-        header.histogram = outcome.histogram.clone();
-        header.unique_histogram = outcome.unique_histogram.clone();
-        header.antipodes = outcome.antipodes.clone();
+        header.record_levels(outcome);
         let file = table.storage().file().expect("a file-backed table");
         header.write_to(file, &self.table_path)?;
         *self.last.lock().unwrap() = Instant::now();

@@ -315,7 +315,6 @@ impl Job {
                 ),
             });
         }
-        self.file.header = journal.header();
         let elapsed_seconds = journal.elapsed_seconds();
         self.file.finish(&outcome, elapsed_seconds)?;
         std::fs::remove_file(&ck_path).map_err(|e| Error::io(&ck_path, e))?;

@@ -117,21 +117,11 @@ impl TableFile {
         }
     }
 
-    /// Records finished levels in the header (the marks must already be flushed).
-    pub fn record_progress(&mut self, outcome: &Outcome) -> Result<()> {
-        self.header.histogram = outcome.histogram.clone();
-        self.header.unique_histogram = outcome.unique_histogram.clone();
-        self.header.antipodes = outcome.antipodes.clone();
-        self.write_header()
-    }
-
     /// Records the finished search: flushes the body, then writes the header with the
     /// histogram, antipodes, elapsed seconds, `complete` and the body's checksum.
     pub fn finish(&mut self, outcome: &Outcome, elapsed_seconds: f64) -> Result<()> {
         self.table.flush()?;
-        self.header.histogram = outcome.histogram.clone();
-        self.header.unique_histogram = outcome.unique_histogram.clone();
-        self.header.antipodes = outcome.antipodes.clone();
+        self.header.record_levels(outcome);
         self.header.complete = true;
         self.header.elapsed_seconds = elapsed_seconds;
         self.header.checksum = None;
@@ -142,5 +132,14 @@ impl TableFile {
     fn write_header(&self) -> Result<()> {
         let file = self.table.storage().file().expect("a file-backed table");
         self.header.write_to(file, &self.path)
+    }
+}
+
+impl Header {
+    /// Records the finished levels of `outcome`: histogram, unique counts, antipodes.
+    pub fn record_levels(&mut self, outcome: &Outcome) {
+        self.histogram = outcome.histogram.clone();
+        self.unique_histogram = outcome.unique_histogram.clone();
+        self.antipodes = outcome.antipodes.clone();
     }
 }
