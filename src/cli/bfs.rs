@@ -95,7 +95,7 @@ impl RunArgs {
         Ok(match self.threads {
             Some(0) => bail!("--threads must be at least 1"),
             Some(n) => n,
-            None => std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            None => super::default_threads(),
         })
     }
 

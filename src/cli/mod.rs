@@ -202,6 +202,11 @@ pub fn main() -> i32 {
     }
 }
 
+/// Worker threads when none are asked for: one per core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
 /// Exit code of a command stopped by Ctrl-C or SIGTERM (128 + SIGINT).
 pub const INTERRUPTED: i32 = 130;
 

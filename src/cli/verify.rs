@@ -102,9 +102,7 @@ fn run_lam(args: &LamArgs) -> anyhow::Result<bool> {
     if args.max == 0 || args.max > 16 {
         anyhow::bail!("--max must be between 1 and 16");
     }
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let threads = args.threads.unwrap_or_else(super::default_threads);
     let rows = lam::sweep(args.max, args.bfs_limit, threads)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "# Lam, Theorem 1.1, against exact counts (n <= m <= {})\n", args.max)?;
