@@ -66,6 +66,10 @@ pub struct Checkpoint {
     pub elapsed_seconds: f64,
     /// The distance being searched when the record was written inside a level.
     pub level_under_way: Option<u32>,
+    /// Boards at each finished distance, for a table of symmetry classes (whose
+    /// `histogram` counts entries); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boards: Vec<u64>,
 }
 
 /// Where the record of the table at `table` lives: `TABLE.checkpoint`.
@@ -90,6 +94,7 @@ impl Checkpoint {
             antipodes: Vec::new(),
             elapsed_seconds: 0.0,
             level_under_way: None,
+            boards: Vec::new(),
         }
     }
 
@@ -159,6 +164,7 @@ impl Checkpoint {
             antipodes: self.antipodes.clone(),
             unique_histogram: self.unique.then(|| self.unique_histogram.clone()),
             complete: false,
+            boards: (!self.boards.is_empty()).then(|| self.boards.clone()),
         }
     }
 
@@ -175,6 +181,7 @@ impl Checkpoint {
             })
             .collect();
         self.antipodes = outcome.antipodes.clone();
+        self.boards = outcome.boards.clone().unwrap_or_default();
     }
 }
 
@@ -288,6 +295,7 @@ mod tests {
             antipodes: vec![3, 9],
             elapsed_seconds: 0.3,
             level_under_way: Some(3),
+            boards: Vec::new(),
         }
     }
 

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bfs::Outcome;
 use crate::puzzle::Puzzle;
-use crate::rank::StateSpace;
+use crate::rank::{StateRanking, StateSpace};
 
 /// A finished enumeration. Field names are the JSON format.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -35,6 +35,27 @@ pub struct Report {
     /// Their total (`--unique` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unique_total: Option<u64>,
+    /// The symmetry reduction of the table (searches of symmetry classes only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symmetry: Option<SymmetryReport>,
+}
+
+/// How a table of symmetry classes was reduced. Field names are the JSON format.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SymmetryReport {
+    /// The order of the symmetry group (inversion not included).
+    pub order: u64,
+    /// The symmetries, by name.
+    pub elements: Vec<String>,
+    /// Classes of boards under the group (exact).
+    pub classes: u64,
+    /// Table entries: the classes, and a second entry for a class whose boards' key tiles
+    /// are placed symmetrically (see `twirl::symmetry::ranking`).
+    pub entries: u64,
+    /// The key cells (numbered from 1) whose tiles make the first part of an entry.
+    pub key_cells: Vec<u8>,
+    /// Table entries at each distance.
+    pub entry_histogram: Vec<u64>,
 }
 
 impl Report {
@@ -48,13 +69,22 @@ impl Report {
         threads: usize,
         table_bytes: u64,
     ) -> Report {
+        let boards = outcome.board_histogram();
+        let symmetry = space.classes().map(|c| SymmetryReport {
+            order: c.order(),
+            elements: c.symmetries().elements.iter().map(|s| s.name.clone()).collect(),
+            classes: c.exact_classes(),
+            entries: c.n_states(),
+            key_cells: c.key_cells().iter().map(|k| k + 1).collect(),
+            entry_histogram: outcome.histogram.clone(),
+        });
         Report {
             puzzle: spec.to_string(),
             metric: puzzle.metric.name().to_string(),
-            states: outcome.states(),
+            states: boards.iter().sum(),
             gods_number: outcome.gods_number(),
-            histogram: outcome.histogram.clone(),
-            antipodes: *outcome.histogram.last().unwrap(),
+            histogram: boards.to_vec(),
+            antipodes: *boards.last().unwrap(),
             antipode_boards: outcome
                 .antipodes
                 .iter()
@@ -65,6 +95,7 @@ impl Report {
             table_bytes,
             unique_histogram: outcome.unique_histogram.clone(),
             unique_total: outcome.unique_histogram.as_ref().map(|u| u.iter().sum()),
+            symmetry,
         }
     }
 }

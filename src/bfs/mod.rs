@@ -151,6 +151,9 @@ pub struct Outcome {
     /// Whether the search ran to the end (false: stopped; the table holds the levels in
     /// `histogram` and part of the next).
     pub complete: bool,
+    /// With a ranking of classes ([`StateRanking::class_ranking`]), where `histogram`
+    /// counts table entries: the boards at each distance.
+    pub boards: Option<Vec<u64>>,
 }
 
 impl Outcome {
@@ -163,6 +166,21 @@ impl Outcome {
     pub fn gods_number(&self) -> u32 {
         self.histogram.len() as u32 - 1
     }
+
+    /// Boards at each distance: `histogram`, or with a ranking of classes `boards`.
+    pub fn board_histogram(&self) -> &[u64] {
+        self.boards.as_deref().unwrap_or(&self.histogram)
+    }
+}
+
+/// The boards at the last distance of `histogram` (entries of a ranking of classes), from
+/// `excess`, by how many boards `order` per entry overcounts every entry with that
+/// distance's mark (see [`ClassRanking::complete_level`]), and the boards of the earlier
+/// distances.
+fn level_boards(order: u64, histogram: &[u64], boards: &[u64], excess: u64) -> u64 {
+    let d = histogram.len() - 1;
+    let earlier: u64 = (d % 3..d).step_by(3).map(|k| order * histogram[k] - boards[k]).sum();
+    order * histogram[d] - (excess - earlier)
 }
 
 /// Number of antipodes kept as examples.
@@ -214,6 +232,7 @@ impl SearchSpace for StateSpace {
         match &self.ranking {
             Ranking::Layout(l) => search(l, start, table, config, progress, journal, resume),
             Ranking::Enumerated(e) => search(e, start, table, config, progress, journal, resume),
+            Ranking::Classes(c) => search(c, start, table, config, progress, journal, resume),
         }
     }
 }
@@ -259,6 +278,11 @@ fn search<S: StateRanking>(
     journal: &dyn Journal,
     resume: Option<Outcome>,
 ) -> crate::Result<Outcome> {
+    if config.unique && space.class_ranking().is_some() {
+        return Err(crate::Error::Unsupported(
+            "unique solutions cannot be counted on a table of symmetry classes".into(),
+        ));
+    }
     let use_runs = config.runs && !config.unique;
     let xor_bits = space.xor_block_bits().filter(|_| use_runs);
     let cell_runs = space.cell_runs().filter(|_| use_runs);
@@ -274,7 +298,14 @@ fn search<S: StateRanking>(
                 antipodes: vec![start],
                 unique_histogram: config.unique.then(|| vec![1]),
                 complete: false,
+                boards: None,
             };
+            let mut out = out;
+            if let Some(classes) = space.class_ranking() {
+                let (twins, excess) = classes.complete_level(table, mark_of(0), true);
+                out.histogram[0] += twins.found;
+                out.boards = Some(vec![level_boards(classes.order(), &out.histogram, &[], excess)]);
+            }
             journal.level_done(table, &out)?;
             (out, 0)
         }
@@ -331,6 +362,14 @@ fn search<S: StateRanking>(
         }
         let resumed = std::mem::take(&mut partial);
         level.found += resumed;
+        let mut excess = 0;
+        if let Some(classes) = space.class_ranking() {
+            // A forward step marks one entry of each class it meets: mark the others.
+            let (twins, by_mark) =
+                classes.complete_level(table, step.next, direction == Direction::Forward);
+            level.absorb(twins);
+            excess = by_mark;
+        }
         if level.found == 0 {
             break;
         }
@@ -339,13 +378,17 @@ fn search<S: StateRanking>(
         out.level_seconds.push(secs);
         out.directions.push(direction);
         out.antipodes = level.smallest;
+        if let (Some(classes), Some(boards)) = (space.class_ranking(), &mut out.boards) {
+            boards.push(level_boards(classes.order(), &out.histogram, boards, excess));
+        }
         if let Some(uh) = &mut out.unique_histogram {
             uh.push(unique::count_level(table, d + 1, uh));
             table.clear_fresh();
         }
         seen += level.found - resumed;
         journal.level_done(table, &out)?;
-        progress.level_done(d + 1, level.found, secs);
+        let boards = *out.board_histogram().last().expect("a level");
+        progress.level_done(d + 1, boards, secs);
     }
     out.complete = true;
     Ok(out)
@@ -477,7 +520,7 @@ impl Level {
         }
     }
 
-    fn merge(mut self, other: Level) -> Level {
+    pub(crate) fn merge(mut self, other: Level) -> Level {
         self.found += other.found;
         self.smallest.extend(other.smallest);
         self.smallest.sort_unstable();
@@ -656,6 +699,16 @@ pub struct LevelCount {
     pub found: u64,
     /// Up to [`SAMPLE`] of the smallest new ranks, sorted.
     pub smallest: Vec<u64>,
+}
+
+impl LevelCount {
+    /// Adds what another pass over the same level found.
+    fn absorb(&mut self, other: Level) {
+        let merged = Level { found: self.found, smallest: std::mem::take(&mut self.smallest) }
+            .merge(other);
+        self.found = merged.found;
+        self.smallest = merged.smallest;
+    }
 }
 
 /// Unseen boards per batch whose neighbours are ranked and prefetched together.

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use twirl::group::analysis::Analysis;
-use twirl::rank::{Ranking, StateSpace};
+use twirl::rank::{Ranking, StateSpace, SymmetryMode};
 use twirl::symmetry::Symmetries;
 use twirl::table::table_bytes;
 
@@ -69,6 +69,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         Ranking::Enumerated(_) => {
             "listed board by board (the group is smaller than its invariants allow)"
         }
+        Ranking::Classes(_) => "classes of boards under the symmetries",
     };
     writeln!(out, "ranking: {ranking}")?;
     if let Ranking::Layout(l) = &space.ranking {
@@ -93,5 +94,30 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     }
     let bytes = table_bytes(space.n_states());
     writeln!(out, "table: {} entries, {} bytes ({})", space.n_states(), bytes, human(bytes))?;
+    match StateSpace::for_search(&puzzle, SymmetryMode::On, false) {
+        Ok(reduced) => {
+            let c = reduced.classes().expect("a ranking of classes");
+            let cells: Vec<String> = c.key_cells().iter().map(|k| (k + 1).to_string()).collect();
+            writeln!(
+                out,
+                "symmetry classes (bfs --symmetry on, the default): the tiles on cells {} \
+                 take {} placements in {} classes, times {} rests",
+                cells.join(" "),
+                c.placements(),
+                c.placement_classes(),
+                c.rest_count()
+            )?;
+            let reduced_bytes = table_bytes(reduced.n_states());
+            writeln!(
+                out,
+                "table with symmetry: {} entries, {} bytes ({}), {:.2}x smaller",
+                reduced.n_states(),
+                reduced_bytes,
+                human(reduced_bytes),
+                bytes as f64 / reduced_bytes as f64
+            )?;
+        }
+        Err(e) => writeln!(out, "table with symmetry: none: {e}")?,
+    }
     Ok(())
 }

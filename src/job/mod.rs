@@ -38,7 +38,7 @@ use crate::bfs::{self, Config, Direction, Outcome, Progress};
 use crate::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
 use crate::durable::{TempPath, free_disk, with_suffix};
 use crate::puzzle::Puzzle;
-use crate::rank::StateSpace;
+use crate::rank::{StateSpace, SymmetryMode};
 use crate::report::Report;
 use crate::table::format::HEADER_BYTES;
 use crate::table::{TableFile, table_bytes, unique_bytes};
@@ -134,6 +134,18 @@ impl Job {
     /// Starts a new search of `puzzle` in a table file at `path`. An existing file is
     /// replaced only with `force`; the disk must have room for the whole table.
     pub fn start(path: &Path, puzzle: &Puzzle, unique: bool, force: bool) -> Result<Job> {
+        Job::start_with(path, puzzle, unique, force, SymmetryMode::Off)
+    }
+
+    /// [`Job::start`], ranking classes of boards under the puzzle's symmetries as `symmetry`
+    /// asks (see [`StateSpace::for_search`]).
+    pub fn start_with(
+        path: &Path,
+        puzzle: &Puzzle,
+        unique: bool,
+        force: bool,
+        symmetry: SymmetryMode,
+    ) -> Result<Job> {
         let existing = std::fs::metadata(path).ok();
         if let Some(meta) = &existing {
             if meta.is_dir() {
@@ -157,7 +169,7 @@ impl Job {
                 });
             }
         }
-        let space = StateSpace::build(puzzle)?;
+        let space = StateSpace::for_search(puzzle, symmetry, unique)?;
         let n = space.n_states();
         let file_bytes = HEADER_BYTES + table_bytes(n) + if unique { unique_bytes(n) } else { 0 };
         // The new table is made beside the old one and renamed over it when ready, so the
@@ -218,6 +230,7 @@ impl Job {
                 antipodes: h.antipodes.clone(),
                 unique_histogram: h.unique_histogram.clone(),
                 complete: true,
+                boards: table.space.classes().map(|_| h.boards.clone()),
             };
             let elapsed_seconds = h.elapsed_seconds;
             return Ok(Resumed::Complete(Box::new(Finished {
@@ -239,7 +252,7 @@ impl Job {
                 ),
             });
         };
-        let resume = resume::check_record(&record, &ck_path, &file)?;
+        let resume = resume::check_record(&record, &ck_path, &file, &space)?;
         Ok(Resumed::Continue(Box::new(Job { file, puzzle, space, record, resume: Some(resume) })))
     }
 

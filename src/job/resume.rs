@@ -3,9 +3,10 @@
 
 use std::path::Path;
 
-use super::verified::{check_antipodes, check_histogram, check_marks, short_list};
+use super::verified::{check_antipodes, check_boards, check_histogram, check_marks, short_list};
 use crate::bfs::Outcome;
 use crate::checkpoint::Checkpoint;
+use crate::rank::StateSpace;
 use crate::table::TableFile;
 use crate::{Error, Result};
 
@@ -72,6 +73,7 @@ pub(super) fn check_record(
     record: &Checkpoint,
     ck_path: &Path,
     file: &TableFile,
+    space: &StateSpace,
 ) -> Result<Outcome> {
     check_identity(record, ck_path, file)?;
     let h = &file.header;
@@ -118,6 +120,18 @@ pub(super) fn check_record(
         other => other,
     })?;
     check_marks(file, &record.histogram, false)?;
+    if !file.header.boards.is_empty() && !record.boards.starts_with(&file.header.boards) {
+        return Err(disagrees(
+            ck_path,
+            file,
+            format!(
+                "its boards per distance {} are not the table's {}",
+                short_list(&record.boards),
+                short_list(&file.header.boards)
+            ),
+        ));
+    }
+    check_boards(file, space, &record.histogram, &record.boards, false)?;
     check_antipodes(file, &record.antipodes, &record.histogram, ck_path)?;
     Ok(record.resume())
 }

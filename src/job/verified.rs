@@ -7,7 +7,8 @@ use std::path::Path;
 use crate::bfs::SAMPLE;
 use crate::optimal;
 use crate::puzzle::{Board, Puzzle};
-use crate::rank::StateSpace;
+use crate::rank::record::CLASSES;
+use crate::rank::{StateSpace, SymmetryMode};
 use crate::table::{TableFile, UNSEEN, mark_of};
 use crate::{Error, Result};
 
@@ -43,6 +44,7 @@ pub fn open_table(path: &Path) -> Result<VerifiedTable> {
     check_histogram(&file, &h.histogram, h.unique_histogram.as_deref())?;
     check_antipodes(&file, &h.antipodes, &h.histogram, path)?;
     check_marks(&file, &h.histogram, true)?;
+    check_boards(&file, &space, &h.histogram, &h.boards, true)?;
     file.verify()?;
     Ok(VerifiedTable { file, puzzle, space })
 }
@@ -51,7 +53,11 @@ pub fn open_table(path: &Path) -> Result<VerifiedTable> {
 /// the one the table records.
 pub(crate) fn puzzle_and_space(file: &TableFile) -> Result<(Puzzle, StateSpace)> {
     let puzzle = file.puzzle()?;
-    let space = StateSpace::build(&puzzle)?;
+    let space = if file.header.ranking.kind.starts_with(CLASSES) {
+        StateSpace::for_search(&puzzle, SymmetryMode::On, false)?
+    } else {
+        StateSpace::build(&puzzle)?
+    };
     file.check_ranking(&space.ranking_record())?;
     Ok((puzzle, space))
 }
@@ -120,6 +126,50 @@ pub(crate) fn check_marks(file: &TableFile, histogram: &[u64], complete: bool) -
                 [expected[1], expected[2], expected[3]],
             ),
         });
+    }
+    Ok(())
+}
+
+/// The boards per distance of a table of symmetry classes against its entries and marks:
+/// one count per distance, between the entries and `order` times them, and for each mark
+/// the boards the classes' sizes take off `order` per entry equal to what the marks say
+/// (the mark of a level under way, when not `complete`, aside). Other tables record none.
+pub(crate) fn check_boards(
+    file: &TableFile,
+    space: &StateSpace,
+    histogram: &[u64],
+    boards: &[u64],
+    complete: bool,
+) -> Result<()> {
+    let bad = |reason: String| Error::BadTable { path: file.path.clone(), reason };
+    let Some(classes) = space.classes() else {
+        if boards.is_empty() {
+            return Ok(());
+        }
+        return Err(bad("inconsistent header: boards per distance on a table of boards".into()));
+    };
+    let order = classes.order();
+    let fits = boards.len() == histogram.len()
+        && boards.iter().zip(histogram).all(|(&b, &e)| b >= e && b <= e.saturating_mul(order));
+    if !fits {
+        return Err(bad(format!(
+            "inconsistent header: boards per distance {} do not fit its entries {}",
+            short_list(boards),
+            short_list(histogram)
+        )));
+    }
+    let mut expected = [0u64; 4];
+    for (d, (&b, &e)) in boards.iter().zip(histogram).enumerate() {
+        expected[mark_of(d as u32) as usize] += e * order - b;
+    }
+    let found = classes.excess_by_mark(&file.table);
+    let next = mark_of(histogram.len() as u32) as usize;
+    if (1..4).any(|m| (complete || m != next) && found[m] != expected[m]) {
+        return Err(bad(format!(
+            "the table is corrupted or inconsistent: its boards per distance {} disagree with \
+             the marks of its symmetric classes",
+            short_list(boards)
+        )));
     }
     Ok(())
 }

@@ -49,6 +49,9 @@ struct OrbitLayout {
     shuffle: [u8; 32],
     /// The orbit's tiles as a bit mask.
     tile_mask: u32,
+    /// The orbit's tiles in increasing order: the order of its orientation digits, whatever
+    /// the order of `cells` (flip ranks read them as bits, lowest tile first).
+    orient_tiles: Vec<u8>,
 }
 
 /// Dense ranks of the boards that satisfy a puzzle's invariants.
@@ -80,9 +83,18 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// Builds the layout from the invariants. Fails if the board has more than
-    /// [`MAX_CELLS`] cells or the space does not fit 64-bit ranks.
+    /// Builds the layout from the invariants, with cell runs where the moves allow them.
+    /// Fails if the board has more than [`MAX_CELLS`] cells or the space does not fit 64-bit
+    /// ranks.
     pub fn new(puzzle: &Puzzle, invariants: Invariants) -> Result<Layout> {
+        let mut layout = Layout::without_runs(puzzle, invariants)?;
+        layout.cell_runs = CellRuns::build(&mut layout, &puzzle.moves);
+        Ok(layout)
+    }
+
+    /// [`Layout::new`] without cell runs: every orbit keeps its cells in increasing order
+    /// until [`Layout::reorder_orbit`] changes it.
+    pub fn without_runs(puzzle: &Puzzle, invariants: Invariants) -> Result<Layout> {
         let n = puzzle.n_positions();
         if n > MAX_CELLS {
             return Err(Error::TooLarge(format!(
@@ -122,6 +134,7 @@ impl Layout {
                 weights,
                 shuffle,
                 tile_mask: o.cells.iter().fold(0, |m, &c| m | 1 << c),
+                orient_tiles: o.cells.clone(),
             });
         }
         n_states = n_states.checked_mul(orient_count).ok_or_else(too_large)?;
@@ -161,7 +174,7 @@ impl Layout {
         });
         let xor_block_bits = xor_blocks(&invariants, sums_space, orient_count);
         let flips_only = invariants.orbits.iter().all(|o| o.free_mod <= 2);
-        let mut layout = Layout {
+        Ok(Layout {
             xor_block_bits,
             cell_runs: None,
             flips_only,
@@ -176,9 +189,7 @@ impl Layout {
             invariants,
             solve,
             scramble,
-        };
-        layout.cell_runs = CellRuns::build(&mut layout, &puzzle.moves);
-        Ok(layout)
+        })
     }
 
     /// Runs of ranks that moves keeping a set of cells map onto runs, if the puzzle has them.
@@ -228,26 +239,71 @@ impl Layout {
     }
 
     /// Number of orbits.
-    pub(super) fn n_orbits(&self) -> usize {
+    pub(crate) fn n_orbits(&self) -> usize {
         self.orbits.len()
     }
 
     /// The cells of orbit `j`, in Lehmer order.
-    pub(super) fn orbit_cells(&self, j: usize) -> &[u8] {
+    pub(crate) fn orbit_cells(&self, j: usize) -> &[u8] {
         &self.orbits[j].cells
     }
 
     /// Puts the last orbit's cells in a new Lehmer order (before any rank is taken).
     pub(super) fn reorder_last_orbit(&mut self, order: &[u8]) {
-        // The flip ranks read orientation bits in increasing tile order.
-        debug_assert!(self.plain_permutations());
-        let o = self.orbits.last_mut().expect("a board has an orbit");
+        self.reorder_orbit(self.orbits.len() - 1, order);
+    }
+
+    /// Puts orbit `j`'s cells in a new Lehmer order (before any rank is taken); the
+    /// orientation digits keep their order.
+    pub(crate) fn reorder_orbit(&mut self, j: usize, order: &[u8]) {
+        let o = &mut self.orbits[j];
         debug_assert_eq!(o.cells.len(), order.len());
         o.cells = order.to_vec();
         o.shuffle[..order.len()].copy_from_slice(order);
         for (i, &c) in order.iter().enumerate() {
             self.local[c as usize] = i as u8;
         }
+    }
+
+    /// The radix of orbit `j`'s permutation digit (`n!/2`, or less with a ranked-out prefix).
+    pub(crate) fn orbit_radix(&self, j: usize) -> u64 {
+        self.orbits[j].perm_radix
+    }
+
+    /// The index of a tile within its orbit's Lehmer order.
+    #[inline(always)]
+    pub(crate) fn local_of(&self, tile: u8) -> u8 {
+        self.local[(tile & TILE_MASK) as usize]
+    }
+
+    /// The radix of everything below the permutation digits: coupling and orientations.
+    pub(crate) fn low_radix(&self) -> u64 {
+        self.coupling.len() as u64 * self.orient_count
+    }
+
+    /// Number of cells.
+    pub(crate) fn n_cells(&self) -> usize {
+        self.n_cells
+    }
+
+    /// The same ranking with the first `prefix[j]` Lehmer digits of each orbit `j` left
+    /// out: boards that differ only in the tiles on those cells get the same rank, and the
+    /// ranks of the boards with one set of tiles there are `0..n_states` densely. Each
+    /// `prefix[j]` must leave at least two cells of its orbit. No runs (they would cross).
+    pub(crate) fn prefix_ranked_out(&self, prefix: &[usize]) -> Layout {
+        let mut out = self.clone();
+        out.cell_runs = None;
+        out.xor_block_bits = None;
+        let mut n_states = out.low_radix();
+        for (o, &k) in out.orbits.iter_mut().zip(prefix) {
+            let n = o.cells.len();
+            assert!(k == 0 || k + 2 <= n, "a ranked-out prefix leaves two cells of its orbit");
+            o.weights[..k].fill(0);
+            o.perm_radix = half_factorial(n - k);
+            n_states *= o.perm_radix;
+        }
+        out.n_states = n_states;
+        out
     }
 
     /// Number of elements of the coupling group `H`.
@@ -366,11 +422,11 @@ impl Layout {
             }
             for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
                 let e = o.free_mod as u32;
-                let last = o.cells.len() - 1;
-                let mut sum = tile_orient[o.cells[last] as usize] as u32;
+                let last = o.orient_tiles.len() - 1;
+                let mut sum = tile_orient[o.orient_tiles[last] as usize] as u32;
                 // The first tile is the least significant digit.
                 let mut digits = 0u64;
-                for &t in o.cells[..last].iter().rev() {
+                for &t in o.orient_tiles[..last].iter().rev() {
                     let u = tile_orient[t as usize] as u32;
                     sum += u;
                     digits = digits * e as u64 + u as u64;
@@ -414,15 +470,16 @@ impl Layout {
             let e = o.free_mod as u64;
             let sum = sums_code as u64 % e;
             sums_code /= e as u32;
-            let last = o.cells.len() - 1;
+            let last = o.orient_tiles.len() - 1;
             let mut acc = 0u64;
             for i in 0..last {
                 let u = orient_rank % e;
                 orient_rank /= e;
-                tile_orient[o.cells[i] as usize] = u as u8;
+                tile_orient[o.orient_tiles[i] as usize] = u as u8;
                 acc += u;
             }
-            tile_orient[o.cells[last] as usize] = ((sum + e * last as u64 - acc) % e) as u8;
+            tile_orient[o.orient_tiles[last] as usize] =
+                ((sum + e * last as u64 - acc) % e) as u8;
         }
         for b in out.iter_mut().take(self.n_cells) {
             *b |= tile_orient[*b as usize] << TILE_BITS;

@@ -26,6 +26,7 @@ pub use runs::CellRuns;
 
 use crate::group::analysis::Analysis;
 use crate::puzzle::{Board, Puzzle};
+use crate::symmetry::ClassRanking;
 use crate::{Error, Result};
 
 /// A ranking as the search engine walks it: ranks and unranks working states, and applies
@@ -62,6 +63,11 @@ pub trait StateRanking: Sync {
     /// The board at `offset` of a run (see [`Layout::unrank_in_run`]).
     fn unrank_in_run(&self, bases: &[Self::State], _parity: usize, _offset: u64) -> Self::State {
         bases[0]
+    }
+    /// `Some` for a ranking of classes of boards: an entry then stands for several boards,
+    /// and a level is completed and counted through it (see [`ClassRanking`]).
+    fn class_ranking(&self) -> Option<&ClassRanking> {
+        None
     }
 }
 
@@ -143,6 +149,20 @@ pub enum Ranking {
     Layout(Layout),
     /// A sorted list of every reachable board.
     Enumerated(Enumerated),
+    /// One entry per class of boards under the puzzle's symmetries.
+    Classes(ClassRanking),
+}
+
+/// Whether a search ranks classes of boards under the puzzle's symmetries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SymmetryMode {
+    /// Classes whenever the puzzle has symmetries and the ranking allows it.
+    #[default]
+    Auto,
+    /// Classes, or an error saying why not.
+    On,
+    /// One entry per board.
+    Off,
 }
 
 impl StateSpace {
@@ -176,29 +196,73 @@ impl StateSpace {
         Ok(StateSpace { analysis, ranking })
     }
 
-    /// Number of ranks: the number of reachable boards.
+    /// [`StateSpace::build`], ranking classes of boards as `mode` asks. `unique` (a search
+    /// counting unique solutions, which classes cannot) turns `Auto` off and `On` into an
+    /// error.
+    pub fn for_search(puzzle: &Puzzle, mode: SymmetryMode, unique: bool) -> Result<StateSpace> {
+        let analysis = Analysis::of(puzzle)?;
+        if mode == SymmetryMode::Off || (unique && mode == SymmetryMode::Auto) {
+            return StateSpace::from_analysis(puzzle, analysis);
+        }
+        if unique {
+            return Err(Error::Unsupported(
+                "unique solutions cannot be counted on a table of symmetry classes: use \
+                 --symmetry off with --unique"
+                    .into(),
+            ));
+        }
+        let classes = if analysis.invariants_are_exact() {
+            Layout::without_runs(puzzle, analysis.invariants.clone())
+                .and_then(|layout| ClassRanking::new(puzzle, layout))
+        } else {
+            Err(Error::Unsupported(format!(
+                "no symmetry reduction for {}: its boards are listed one by one (the group is \
+                 smaller than its invariants allow)",
+                puzzle.spec
+            )))
+        };
+        match (classes, mode) {
+            (Ok(c), _) => Ok(StateSpace { analysis, ranking: Ranking::Classes(c) }),
+            (Err(e), SymmetryMode::On) => Err(e),
+            (Err(_), _) => StateSpace::from_analysis(puzzle, analysis),
+        }
+    }
+
+    /// The ranking of classes, if the space ranks classes of boards.
+    pub fn classes(&self) -> Option<&ClassRanking> {
+        match &self.ranking {
+            Ranking::Classes(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Number of ranks: the number of reachable boards (of classes of them, for a
+    /// ranking of classes).
     pub fn n_states(&self) -> u64 {
         match &self.ranking {
             Ranking::Layout(l) => l.n_states(),
             Ranking::Enumerated(e) => e.n_states(),
+            Ranking::Classes(c) => c.n_states(),
         }
     }
 
-    /// The rank of a board, or why it is not reachable.
+    /// The rank of a board (of its class's entry), or why it is not reachable.
     pub fn rank_board(&self, board: &Board) -> Result<u64> {
         match &self.ranking {
             Ranking::Layout(l) => Ok(l.rank(&l.cells_of(board)?)),
             Ranking::Enumerated(e) => e.rank_of(board).map(|r| r as u64).ok_or_else(|| {
                 Error::InvalidBoard("the board is not reachable from the solved board".into())
             }),
+            Ranking::Classes(c) => c.entry_of_board(board),
         }
     }
 
-    /// The board with a given rank.
+    /// The board with a given rank (the representative board of an entry).
     pub fn board(&self, rank: u64) -> Board {
         match &self.ranking {
             Ranking::Layout(l) => l.board_of(&l.unrank(rank)),
             Ranking::Enumerated(e) => e.board(rank as u32).clone(),
+            Ranking::Classes(c) => c.board(rank),
         }
     }
 }
@@ -213,7 +277,7 @@ mod tests {
         let s = StateSpace::build(&p).unwrap();
         match s.ranking {
             Ranking::Layout(l) => (p, l),
-            Ranking::Enumerated(_) => panic!("{spec}: expected the fast layout"),
+            _ => panic!("{spec}: expected the fast layout"),
         }
     }
 

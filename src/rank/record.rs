@@ -15,6 +15,9 @@ use super::{Ranking, StateSpace};
 /// Version of the ranking scheme. Bump it whenever the rank of any board may change.
 pub const RANKING_SCHEME: u32 = 1;
 
+/// How a ranking of classes of boards begins its `kind`.
+pub const CLASSES: &str = "classes";
+
 /// Number of ranks whose boards make the fingerprint.
 const SAMPLES: u64 = 257;
 
@@ -74,11 +77,19 @@ impl StateSpace {
         }
         RankingRecord {
             scheme: RANKING_SCHEME,
-            kind: match self.ranking {
-                Ranking::Layout(_) => "layout",
-                Ranking::Enumerated(_) => "enumerated",
-            }
-            .to_string(),
+            kind: match &self.ranking {
+                Ranking::Layout(_) => "layout".to_string(),
+                Ranking::Enumerated(_) => "enumerated".to_string(),
+                Ranking::Classes(c) => {
+                    let cells: Vec<String> =
+                        c.key_cells().iter().map(|k| (k + 1).to_string()).collect();
+                    format!(
+                        "{CLASSES} of {} symmetries, key cells {}",
+                        c.order(),
+                        cells.join(" ")
+                    )
+                }
+            },
             n_states: n,
             fingerprint: format!("{:016x}", hash.digest()),
         }

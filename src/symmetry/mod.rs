@@ -62,6 +62,9 @@
 
 pub mod classes;
 pub mod placements;
+pub mod ranking;
+#[cfg(test)]
+mod ranking_tests;
 #[cfg(test)]
 mod tests;
 
@@ -72,6 +75,7 @@ use crate::puzzle::{Board, Move, Puzzle};
 
 pub use classes::{ClassCount, burnside, count_classes};
 pub use placements::PlacementTable;
+pub use ranking::ClassRanking;
 
 /// One map of the board: where each cell goes and whether orientations are reversed.
 #[derive(Clone, Debug, PartialEq, Eq)]

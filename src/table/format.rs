@@ -69,6 +69,10 @@ pub struct Header {
     pub elapsed_seconds: f64,
     /// Hex xxh3-64 checksum of everything after the header (complete tables only).
     pub checksum: Option<String>,
+    /// Boards at each completed distance, for a table of symmetry classes (whose
+    /// `histogram` counts entries, one per class); absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boards: Vec<u64>,
 }
 
 impl Header {
@@ -246,6 +250,7 @@ mod tests {
             antipodes: vec![7],
             elapsed_seconds: 0.5,
             checksum: Some(body_checksum(&[0u8; 32])),
+            boards: Vec::new(),
         }
     }
 

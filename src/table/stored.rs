@@ -43,6 +43,7 @@ impl TableFile {
             antipodes: Vec::new(),
             elapsed_seconds: 0.0,
             checksum: None,
+            boards: Vec::new(),
         };
         let storage = Storage::create_file(path, header.body_bytes + header.unique_bytes)?;
         let file = storage.file().expect("a file-backed map");
@@ -141,5 +142,6 @@ impl Header {
         self.histogram = outcome.histogram.clone();
         self.unique_histogram = outcome.unique_histogram.clone();
         self.antipodes = outcome.antipodes.clone();
+        self.boards = outcome.boards.clone().unwrap_or_default();
     }
 }

@@ -1,0 +1,528 @@
+//! A ranking of classes of boards: one table entry per class of boards under the puzzle's
+//! symmetries (or as close as the first part allows), for searches too large for one entry
+//! per board.
+//!
+//! An entry is `(class of the first part, rest)`:
+//! - the **first part** is which tiles stand on a set of *key cells*, a union of cell orbits
+//!   of the symmetry group chosen so that the placements number between [`MIN_PLACEMENTS`]
+//!   and [`MAX_PLACEMENTS`] (corners first). A precomputed table gives, per placement, its
+//!   class (the smallest placement of its orbit under the group is the representative) and
+//!   a symmetry taking it there;
+//! - the **rest** is the board conjugated by that symmetry, ranked by the puzzle's own
+//!   [`Layout`] with the key cells first in each orbit's Lehmer order and their digits left
+//!   out ([`Layout::prefix_ranked_out`]): every placement leaves the same number of rests.
+//!
+//! Every entry stands for `|G| / |stab(representative)|` boards (the orbit of its placement,
+//! each with one board per rest), so histograms in boards are exact. When a representative
+//! has a nontrivial stabilizer `H`, the entries `(r, h·rest)` for `h` in `H` are one class:
+//! [`ClassRanking::complete_level`] marks them together after a forward step, and
+//! [`ClassRanking::exact_classes`] counts such repeats once.
+//!
+//! Inversion (`g -> g^-1`) is not used: the first part of `g^-1` is where the key tiles
+//! stand, another coordinate, so a board would have to be canonicalized in both.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use super::{Symmetries, Symmetry};
+use crate::bfs::Level;
+use crate::puzzle::{Board, Puzzle};
+use crate::rank::layout::MAX_CELLS;
+use crate::rank::{Cells, Layout, StateRanking};
+use crate::table::DistanceTable;
+use crate::{Error, Result};
+
+/// Key cells are added (corner orbits first) until the placements number at least this.
+pub const MIN_PLACEMENTS: u64 = 100_000;
+/// No orbit of key cells is added that would make more placements than this (the table
+/// holds four bytes per placement).
+pub const MAX_PLACEMENTS: u64 = 4_000_000;
+
+/// Bits of a placement's code that name the symmetry (the group has at most 8 elements).
+const SYM_BITS: u32 = 3;
+
+/// A symmetry acting on boards in working form: the tile on cell `p` goes to cell `to[p]`,
+/// its byte rewritten by the map at `bytes[map[p]..]`.
+#[derive(Clone, Debug)]
+struct Conjugation {
+    to: [u8; MAX_CELLS],
+    map: [u32; MAX_CELLS],
+}
+
+/// One entry per class of boards (see the module docs).
+#[derive(Debug)]
+pub struct ClassRanking {
+    /// The puzzle's ranking, key cells first in each orbit.
+    full: Layout,
+    /// The same with the key cells' digits left out: the rank of the rest.
+    rest: Layout,
+    syms: Symmetries,
+    /// Key cells per orbit of the layout, in Lehmer order.
+    key: Vec<Vec<u8>>,
+    /// Placements per orbit: `n! / (n - k)!` for `k` key cells of an `n`-cell orbit.
+    orbit_placements: Vec<u64>,
+    /// Per placement: its class, shifted by [`SYM_BITS`], and the symmetry taking it to the
+    /// representative.
+    placement: Vec<u32>,
+    /// Per class: its representative placement.
+    representative: Vec<u32>,
+    /// The classes whose representative a symmetry besides the identity fixes, each with
+    /// the bit mask of those symmetries.
+    twins: Vec<(u32, u8)>,
+    conjugations: Vec<Conjugation>,
+    /// The byte maps of the conjugations, 256 bytes each, shared where equal.
+    bytes: Vec<u8>,
+    rest_count: u64,
+    n_states: u64,
+}
+
+impl ClassRanking {
+    /// The class ranking of a puzzle whose boards `layout` ranks (built without runs), or
+    /// why there is none: a trivial group, or no key cells (every orbit too small).
+    pub fn new(puzzle: &Puzzle, mut full: Layout) -> Result<ClassRanking> {
+        let syms = Symmetries::of(puzzle);
+        let cannot = |why: &str| Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec));
+        if syms.order() < 2 {
+            return Err(cannot("the moves have no symmetry besides the identity"));
+        }
+        let key = choose_key_cells(&full, &syms);
+        if key.iter().all(Vec::is_empty) {
+            return Err(cannot("no orbit of the board has room for key cells"));
+        }
+        for (j, cells) in key.iter().enumerate() {
+            let mut order = cells.clone();
+            order.extend(full.orbit_cells(j).iter().filter(|c| !cells.contains(c)));
+            order[cells.len()..].sort_unstable();
+            full.reorder_orbit(j, &order);
+        }
+        let prefix: Vec<usize> = key.iter().map(Vec::len).collect();
+        let rest = full.prefix_ranked_out(&prefix);
+        let orbit_placements: Vec<u64> = (0..full.n_orbits())
+            .map(|j| falling(full.orbit_cells(j).len(), prefix[j]))
+            .collect();
+        let mut bytes = Vec::new();
+        let mut shared = HashMap::new();
+        let conjugations = syms
+            .elements
+            .iter()
+            .map(|s| conjugation(&full, s, &mut bytes, &mut shared))
+            .collect::<Result<Vec<_>>>()?;
+        let mut out = ClassRanking {
+            full,
+            rest,
+            syms,
+            key,
+            orbit_placements,
+            placement: Vec::new(),
+            representative: Vec::new(),
+            twins: Vec::new(),
+            conjugations,
+            bytes,
+            rest_count: 0,
+            n_states: 0,
+        };
+        out.reduce_placements();
+        out.rest_count = out.rest.n_states();
+        out.n_states = (out.representative.len() as u64)
+            .checked_mul(out.rest_count)
+            .ok_or_else(|| Error::TooLarge("more classes than 64-bit ranks can count".into()))?;
+        Ok(out)
+    }
+
+    /// Lists every placement's class and symmetry.
+    fn reduce_placements(&mut self) {
+        let total: u64 = self.orbit_placements.iter().product();
+        let order = self.syms.order();
+        // Per placement: the smallest image, the first symmetry giving it, the stabilizer.
+        let images: Vec<(u32, u8, u8)> = (0..total)
+            .into_par_iter()
+            .map(|p| {
+                let board = self.placement_board(p);
+                let mut best = (u64::MAX, 0u8);
+                let mut fixed = 0u8;
+                for e in 0..order {
+                    let image = self.placement_of(&self.conjugate(e, &board));
+                    if image < best.0 {
+                        best = (image, e as u8);
+                    }
+                    if image == p {
+                        fixed |= 1 << e;
+                    }
+                }
+                (best.0 as u32, best.1, fixed)
+            })
+            .collect();
+        let mut class_of = vec![u32::MAX; total as usize];
+        self.placement = Vec::with_capacity(total as usize);
+        for (p, &(smallest, sym, fixed)) in images.iter().enumerate() {
+            if smallest as usize == p {
+                let class = self.representative.len() as u32;
+                class_of[p] = class;
+                self.representative.push(p as u32);
+                if fixed.count_ones() > 1 {
+                    self.twins.push((class, fixed));
+                }
+            }
+            // The representative comes first among its orbit: its class is known.
+            self.placement.push(class_of[smallest as usize] << SYM_BITS | sym as u32);
+        }
+    }
+
+    /// The order of the symmetry group.
+    pub fn order(&self) -> u64 {
+        self.syms.order() as u64
+    }
+
+    /// The symmetries.
+    pub fn symmetries(&self) -> &Symmetries {
+        &self.syms
+    }
+
+    /// The key cells (numbered from 0), orbit by orbit.
+    pub fn key_cells(&self) -> Vec<u8> {
+        self.key.concat()
+    }
+
+    /// Number of classes of first parts (representative placements).
+    pub fn placement_classes(&self) -> u64 {
+        self.representative.len() as u64
+    }
+
+    /// Number of placements of the key tiles.
+    pub fn placements(&self) -> u64 {
+        self.placement.len() as u64
+    }
+
+    /// Number of rests per placement.
+    pub fn rest_count(&self) -> u64 {
+        self.rest_count
+    }
+
+    /// The puzzle's ranking the entries are made from (key cells first).
+    pub fn layout(&self) -> &Layout {
+        &self.full
+    }
+
+    /// How many boards an entry stands for.
+    pub fn weight(&self, entry: u64) -> u64 {
+        let class = (entry / self.rest_count) as u32;
+        match self.twins.binary_search_by_key(&class, |t| t.0) {
+            Ok(i) => self.order() / self.twins[i].1.count_ones() as u64,
+            Err(_) => self.order(),
+        }
+    }
+
+    /// A board with only the key cells' tiles in place (the others in Lehmer order).
+    fn placement_board(&self, mut p: u64) -> Cells {
+        let mut full_rank = 0u64;
+        let mut parts = vec![0u64; self.key.len()];
+        for j in (0..self.key.len()).rev() {
+            parts[j] = p % self.orbit_placements[j];
+            p /= self.orbit_placements[j];
+        }
+        for (j, part) in parts.iter().enumerate() {
+            let rest = self.rest.orbit_radix(j);
+            full_rank = full_rank * self.full.orbit_radix(j) + part * rest;
+        }
+        self.full.unrank(full_rank * self.full.low_radix())
+    }
+
+    /// The index of the placement of the key tiles on a board.
+    #[inline(always)]
+    fn placement_of(&self, s: &Cells) -> u64 {
+        let mut index = 0u64;
+        for (j, cells) in self.key.iter().enumerate() {
+            let n = self.full.orbit_cells(j).len() as u64;
+            let mut used = 0u32;
+            for (i, &c) in cells.iter().enumerate() {
+                let x = self.full.local_of(s.0[c as usize]) as u32;
+                let digit = x - (used & ((1u32 << x) - 1)).count_ones();
+                used |= 1 << x;
+                index = index * (n - i as u64) + digit as u64;
+            }
+        }
+        index
+    }
+
+    /// The board `s g s^-1` for the `e`-th symmetry `s`, in working form.
+    #[inline(always)]
+    pub(crate) fn conjugate(&self, e: usize, board: &Cells) -> Cells {
+        let c = &self.conjugations[e];
+        let mut out = [0u8; MAX_CELLS];
+        for p in 0..self.full.n_cells() {
+            out[c.to[p] as usize] = self.bytes[c.map[p] as usize + board.0[p] as usize];
+        }
+        Cells(out)
+    }
+
+    /// The entry of a board in working form (of the full layout).
+    #[inline(always)]
+    pub fn entry(&self, s: &Cells) -> u64 {
+        let code = self.placement[self.placement_of(s) as usize];
+        let (class, sym) = (code >> SYM_BITS, (code & ((1 << SYM_BITS) - 1)) as usize);
+        let rest = if sym == 0 { self.rest.rank(s) } else { self.rest.rank(&self.conjugate(sym, s)) };
+        class as u64 * self.rest_count + rest
+    }
+
+    /// The board of an entry: the representative of its class whose first part is the
+    /// representative placement.
+    #[inline]
+    pub fn entry_board(&self, entry: u64) -> Cells {
+        let (class, rest) = (entry / self.rest_count, entry % self.rest_count);
+        let mut p = self.representative[class as usize] as u64;
+        let low_radix = self.full.low_radix();
+        let low = rest % low_radix;
+        let mut perm_rest = rest / low_radix;
+        let orbits = self.key.len();
+        let mut full_parts = [0u64; MAX_CELLS];
+        for j in (0..orbits).rev() {
+            let radix = self.rest.orbit_radix(j);
+            let r = perm_rest % radix;
+            perm_rest /= radix;
+            let part = p % self.orbit_placements[j];
+            p /= self.orbit_placements[j];
+            full_parts[j] = part * radix + r;
+        }
+        let mut full = 0u64;
+        for (j, &part) in full_parts.iter().enumerate().take(orbits) {
+            full = full * self.full.orbit_radix(j) + part;
+        }
+        self.full.unrank(full * low_radix + low)
+    }
+
+    /// The entry of a board, or why the board is not reachable.
+    pub fn entry_of_board(&self, board: &Board) -> Result<u64> {
+        Ok(self.entry(&self.full.cells_of(board)?))
+    }
+
+    /// The board of an entry.
+    pub fn board(&self, entry: u64) -> Board {
+        self.full.board_of(&self.entry_board(entry))
+    }
+
+    /// The entries of the classes with a nontrivial stabilizer, as ranges.
+    fn twin_ranges(&self) -> impl ParallelIterator<Item = (std::ops::Range<u64>, u8)> + '_ {
+        self.twins.par_iter().map(move |&(class, fixed)| {
+            let first = class as u64 * self.rest_count;
+            (first..first + self.rest_count, fixed)
+        })
+    }
+
+    /// After a level is marked `mark` in `table`: with `mark_twins` (after a forward step,
+    /// which marks one entry per class it meets), marks every other entry of the same class
+    /// (`(r, h·rest)`, `h` fixing the representative `r`) still unseen. Returns those newly
+    /// marked and the number of boards by which `order` boards per entry overcounts the
+    /// entries marked `mark` (every level with that mark, not only the last).
+    pub(crate) fn complete_level(
+        &self,
+        table: &DistanceTable,
+        mark: u8,
+        mark_twins: bool,
+    ) -> (Level, u64) {
+        let order = self.order();
+        self.twin_ranges()
+            .map(|(range, fixed)| {
+                let mut found = Level::default();
+                for_each_marked(table, range.clone(), mark, |e| {
+                    if mark_twins {
+                        let board = self.entry_board(e);
+                        for h in 1..self.syms.order() {
+                            if fixed & (1 << h) == 0 {
+                                continue;
+                            }
+                            let twin = range.start + self.rest.rank(&self.conjugate(h, &board));
+                            if table.mark_if_unseen(twin, mark) {
+                                found.note(twin);
+                            }
+                        }
+                    }
+                });
+                let mut count = 0u64;
+                for_each_marked(table, range, mark, |_| count += 1);
+                (found, count * (order - order / fixed.count_ones() as u64))
+            })
+            .reduce(|| (Level::default(), 0), |(a, x), (b, y)| (a.merge(b), x + y))
+    }
+
+    /// For each mark, the boards by which `order` boards per entry overcount the entries
+    /// with that mark (see [`ClassRanking::complete_level`]).
+    pub fn excess_by_mark(&self, table: &DistanceTable) -> [u64; 4] {
+        let order = self.order();
+        self.twin_ranges()
+            .map(|(range, fixed)| {
+                let mut counts = [0u64; 4];
+                for m in 0..4u8 {
+                    for_each_marked(table, range.clone(), m, |_| counts[m as usize] += 1);
+                }
+                let excess = order - order / fixed.count_ones() as u64;
+                counts.map(|c| c * excess)
+            })
+            .reduce(|| [0; 4], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]])
+    }
+
+    /// The number of classes of boards: entries, less the repeats of classes whose
+    /// representative placement has a nontrivial stabilizer (each class's entries are the
+    /// `H`-images of one rest; the smallest of them is counted).
+    pub fn exact_classes(&self) -> u64 {
+        let repeats: u64 = self
+            .twin_ranges()
+            .map(|(range, fixed)| {
+                let mut repeats = 0u64;
+                for e in range.clone() {
+                    let board = self.entry_board(e);
+                    let smallest = (1..self.syms.order())
+                        .filter(|h| fixed & (1 << h) != 0)
+                        .all(|h| range.start + self.rest.rank(&self.conjugate(h, &board)) >= e);
+                    repeats += !smallest as u64;
+                }
+                repeats
+            })
+            .sum();
+        self.n_states - repeats
+    }
+}
+
+/// Calls `f` with every rank of `range` marked `mark`.
+fn for_each_marked(table: &DistanceTable, range: std::ops::Range<u64>, mark: u8, mut f: impl FnMut(u64)) {
+    const PER_GROUP: u64 = 32;
+    if range.is_empty() {
+        return;
+    }
+    let (first, last) = ((range.start / PER_GROUP) as usize, ((range.end - 1) / PER_GROUP) as usize);
+    for group in first..=last {
+        for r in table.marked(group, mark) {
+            if range.contains(&r) {
+                f(r);
+            }
+        }
+    }
+}
+
+/// `n! / (n - k)!`.
+fn falling(n: usize, k: usize) -> u64 {
+    (n - k + 1..=n).map(|x| x as u64).product()
+}
+
+/// Chooses the key cells: whole orbits of cells under the symmetries, largest first (ties:
+/// smallest cell), until the placements reach [`MIN_PLACEMENTS`]; an orbit is skipped if it
+/// would leave fewer than two cells of an orbit of the moves, or make more than
+/// [`MAX_PLACEMENTS`].
+fn choose_key_cells(layout: &Layout, syms: &Symmetries) -> Vec<Vec<u8>> {
+    let n = layout.n_cells();
+    let orbits = layout.n_orbits();
+    let mut orbit_of = vec![0usize; n];
+    for j in 0..orbits {
+        for &c in layout.orbit_cells(j) {
+            orbit_of[c as usize] = j;
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut cell_orbits: Vec<Vec<u8>> = Vec::new();
+    for p in 0..n {
+        if seen[p] {
+            continue;
+        }
+        let mut o: Vec<u8> = syms.elements.iter().map(|s| s.cells[p]).collect();
+        o.sort_unstable();
+        o.dedup();
+        for &c in &o {
+            seen[c as usize] = true;
+        }
+        cell_orbits.push(o);
+    }
+    cell_orbits.sort_by_key(|o| (std::cmp::Reverse(o.len()), o[0]));
+    let sizes: Vec<usize> = (0..orbits).map(|j| layout.orbit_cells(j).len()).collect();
+    let count = |key: &[Vec<u8>]| -> u64 {
+        key.iter().zip(&sizes).map(|(k, &n)| falling(n, k.len())).product()
+    };
+    let mut key: Vec<Vec<u8>> = vec![Vec::new(); orbits];
+    for o in cell_orbits {
+        if count(&key) >= MIN_PLACEMENTS {
+            break;
+        }
+        let mut trial = key.clone();
+        for &c in &o {
+            trial[orbit_of[c as usize]].push(c);
+        }
+        let fits = trial.iter().zip(&sizes).all(|(k, &n)| k.is_empty() || k.len() + 2 <= n);
+        if fits && count(&trial) <= MAX_PLACEMENTS {
+            key = trial;
+        }
+    }
+    key
+}
+
+/// Compiles a symmetry for boards in working form: per cell, a byte map taking (tile,
+/// reduced orientation) to its image, as [`Symmetry::conjugate_board`] defines it.
+fn conjugation(
+    layout: &Layout,
+    s: &Symmetry,
+    bytes: &mut Vec<u8>,
+    shared: &mut HashMap<Vec<u8>, u32>,
+) -> Result<Conjugation> {
+    let inv = layout.invariants();
+    let k = inv.orient_mod;
+    let n = layout.n_cells();
+    let mut to = [0u8; MAX_CELLS];
+    let mut map = [0u32; MAX_CELLS];
+    for p in 0..n {
+        let orbit = &inv.orbits[inv.orbit_of[p] as usize];
+        let p2 = s.cells[p] as usize;
+        let orbit2 = &inv.orbits[inv.orbit_of[p2] as usize];
+        let mut bytemap = vec![0u8; 256];
+        for &t in &orbit.cells {
+            let t2 = s.cells[t as usize];
+            for u in 0..orbit.free_mod {
+                let o = (u * orbit.tied_mod + inv.potential[p] + k - inv.potential[t as usize]) % k;
+                let o2 = s.turn(o, k);
+                let raw = (o2 + k - inv.potential[p2] + inv.potential[t2 as usize]) % k;
+                if raw % orbit2.tied_mod != 0 {
+                    return Err(Error::Unsupported(format!(
+                        "{} does not keep the orientations the moves allow",
+                        s.name
+                    )));
+                }
+                let u2 = (raw / orbit2.tied_mod) % orbit2.free_mod;
+                bytemap[(t | u << 5) as usize] = t2 | u2 << 5;
+            }
+        }
+        let next = bytes.len() as u32;
+        let at = *shared.entry(bytemap.clone()).or_insert_with(|| {
+            bytes.extend_from_slice(&bytemap);
+            next
+        });
+        to[p] = p2 as u8;
+        map[p] = at;
+    }
+    Ok(Conjugation { to, map })
+}
+
+impl StateRanking for ClassRanking {
+    type State = Cells;
+    fn n_states(&self) -> u64 {
+        self.n_states
+    }
+    fn n_moves(&self) -> usize {
+        self.full.solve_moves().len()
+    }
+    #[inline(always)]
+    fn rank(&self, s: &Cells) -> u64 {
+        self.entry(s)
+    }
+    #[inline(always)]
+    fn unrank(&self, rank: u64) -> Cells {
+        self.entry_board(rank)
+    }
+    #[inline(always)]
+    fn solve_step(&self, s: &Cells, m: usize) -> Cells {
+        self.full.apply(s, &self.full.solve_moves()[m])
+    }
+    #[inline(always)]
+    fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
+        self.full.apply(s, &self.full.scramble_moves()[m])
+    }
+    fn class_ranking(&self) -> Option<&ClassRanking> {
+        Some(self)
+    }
+}

@@ -1,0 +1,139 @@
+//! The ranking of classes against the unreduced one: every entry a valid class, working-form
+//! conjugation equal to board conjugation, and searches with the same histogram in boards,
+//! the same class counts as a brute-force orbit count, and the same distance for every board.
+
+use super::*;
+use crate::bfs::{self, Config, Direction, NoProgress};
+use crate::puzzle::Metric;
+use crate::rank::{StateRanking, StateSpace, SymmetryMode};
+use crate::table::{DistanceTable, mark_of};
+
+fn reduced(spec: &str, metric: Metric) -> (Puzzle, StateSpace, StateSpace) {
+    let p = Puzzle::parse(spec, Some(metric)).unwrap();
+    let plain = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
+    let classes = StateSpace::for_search(&p, SymmetryMode::On, false).unwrap();
+    assert!(classes.classes().is_some(), "{spec} {metric:?}: expected classes");
+    (p, plain, classes)
+}
+
+fn search(p: &Puzzle, space: &StateSpace, direction: Option<Direction>) -> (bfs::Outcome, DistanceTable) {
+    let table = DistanceTable::in_memory(space.n_states()).unwrap();
+    let mut config = Config::new(2);
+    config.direction = direction;
+    let out = bfs::search_puzzle(p, space, &table, &config, &NoProgress).unwrap();
+    assert!(out.complete);
+    (out, table)
+}
+
+/// A small deterministic generator (xorshift).
+fn next(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
+}
+
+const CASES: [(&str, Metric); 9] = [
+    ("nrp:3x3:2", Metric::Qtm),
+    ("nrp:3x3:2", Metric::Htm),
+    ("nrp:3x3:2", Metric::Cw),
+    ("nrp:2x4:2", Metric::Qtm),
+    ("nrp:2x4:2", Metric::Cw),
+    ("nrp:2x4:2:orient", Metric::Qtm),
+    ("spin:2x3", Metric::Htm),
+    ("spin:2x4:1x2,2x2", Metric::Htm),
+    ("nrp:3x4:2", Metric::Qtm),
+];
+
+#[test]
+fn class_entries_round_trip_and_conjugation_matches_boards() {
+    for (spec, metric) in CASES {
+        let (p, plain, classes) = reduced(spec, metric);
+        let c = classes.classes().unwrap();
+        let layout = c.layout();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            let e = next(&mut x) % c.n_states();
+            let board = c.entry_board(e);
+            assert_eq!(c.entry(&board), e, "{spec}: entry {e} does not rank back");
+            let b = plain.board(next(&mut x) % plain.n_states());
+            let cells = layout.cells_of(&b).unwrap();
+            // The entries of a class: one, or the images of one rest under the stabilizer of
+            // a representative placement; every board of the class meets all of them.
+            let entries_of = |b: &Board| {
+                let mut set: Vec<u64> = c
+                    .symmetries()
+                    .images(b, false)
+                    .iter()
+                    .map(|i| c.entry_of_board(i).unwrap())
+                    .collect();
+                set.sort_unstable();
+                set.dedup();
+                set
+            };
+            let class = entries_of(&b);
+            assert!(class.contains(&c.entry(&cells)), "{spec}");
+            for (i, s) in c.symmetries().elements.iter().enumerate() {
+                let image = s.conjugate_board(&b, p.orient_mod);
+                assert_eq!(
+                    c.conjugate(i, &cells),
+                    layout.cells_of(&image).unwrap(),
+                    "{spec}: {} in working form",
+                    s.name
+                );
+                assert_eq!(entries_of(&image), class, "{spec}");
+            }
+        }
+    }
+}
+
+#[test]
+fn class_searches_count_the_boards_of_the_full_search() {
+    for (spec, metric) in CASES {
+        let (p, plain, classes) = reduced(spec, metric);
+        let (full, _) = search(&p, &plain, None);
+        for direction in [None, Some(Direction::Forward), Some(Direction::Backward)] {
+            let (out, _) = search(&p, &classes, direction);
+            assert_eq!(out.board_histogram(), &full.histogram[..], "{spec} {metric:?} {direction:?}");
+            assert_eq!(out.states(), classes.n_states(), "{spec}: every entry marked");
+        }
+    }
+}
+
+#[test]
+fn class_counts_equal_a_brute_force_orbit_count() {
+    for (spec, metric) in CASES {
+        let (p, plain, classes) = reduced(spec, metric);
+        let brute = count_classes(&p, &plain, false).classes();
+        let c = classes.classes().unwrap();
+        assert_eq!(c.exact_classes(), brute, "{spec} {metric:?}");
+        assert!(c.n_states() >= brute);
+    }
+}
+
+#[test]
+fn class_tables_give_every_board_its_distance() {
+    for (spec, metric) in CASES {
+        let (p, plain, classes) = reduced(spec, metric);
+        let (full, full_table) = search(&p, &plain, None);
+        let (_, table) = search(&p, &classes, None);
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..3000 {
+            let r = next(&mut x) % plain.n_states();
+            let board = plain.board(r);
+            let e = classes.rank_board(&board).unwrap();
+            assert_eq!(table.get(e), full_table.get(r), "{spec}: board {board:?}");
+        }
+        let _ = (full, mark_of(0));
+    }
+}
+
+#[test]
+fn class_weights_sum_to_the_boards() {
+    for (spec, metric) in CASES {
+        let (_, plain, classes) = reduced(spec, metric);
+        let c = classes.classes().unwrap();
+        let total: u64 = (0..c.n_states()).map(|e| c.weight(e)).sum();
+        assert_eq!(total, plain.n_states(), "{spec} {metric:?}");
+    }
+}
