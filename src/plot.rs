@@ -249,6 +249,7 @@ mod tests {
             table_bytes: 32,
             unique_histogram: None,
             unique_total: None,
+            symmetry: None,
         }
     }
 

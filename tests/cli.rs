@@ -79,10 +79,15 @@ fn bfs_prints_the_histogram_and_writes_json() {
 fn file_backed_table_is_complete_or_absent() {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("t.tbl");
-    let o = twirl(&["bfs", "spin:2x3", "--table", table.to_str().unwrap(), "-q"]);
+    let o =
+        twirl(&["bfs", "spin:2x3", "--table", table.to_str().unwrap(), "-q", "--symmetry", "off"]);
     assert!(o.status.success(), "{}", stderr(&o));
     // The 64 KiB header, then two bits per board.
     assert_eq!(std::fs::metadata(&table).unwrap().len(), 65536 + 46080 / 4);
+    // By default, two bits per class entry: 13,312 of them.
+    let o = twirl(&["bfs", "spin:2x3", "--table", table.to_str().unwrap(), "-q", "--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::metadata(&table).unwrap().len(), 65536 + 13312 / 4);
     assert!(!Path::new(&format!("{}.checkpoint", table.display())).exists());
     let bad = dir.path().join("bad.tbl");
     let o = twirl(&["bfs", "nrp:3x3:9", "--table", bad.to_str().unwrap()]);

@@ -73,7 +73,7 @@ fn resume_to_end(
     panic!("the search did not complete");
 }
 
-fn killed_runs_resume_to_identical_histograms(spec: &str, extra: &[&str]) {
+fn killed_runs_resume_to_identical_histograms(spec: &str, solved: &str, extra: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let reference = dir.path().join("ref.json");
     let t0 = Instant::now();
@@ -105,7 +105,7 @@ fn killed_runs_resume_to_identical_histograms(spec: &str, extra: &[&str]) {
             assert_eq!(got[key], want[key], "{spec}: {key} after a kill at {fraction} of the run");
         }
         assert!(!Path::new(&format!("{}.checkpoint", table.display())).exists());
-        let o = twirl(&["distance", s(&table), "1 2 3 4 5 / 6 7 8 9 10"]);
+        let o = twirl(&["distance", s(&table), solved]);
         assert_eq!(stdout(&o).lines().next(), Some("0"), "{}", stderr(&o));
     }
     assert!(interrupted >= 3, "only {interrupted} runs were still going when killed");
@@ -114,12 +114,30 @@ fn killed_runs_resume_to_identical_histograms(spec: &str, extra: &[&str]) {
 #[test]
 fn sigkill_at_any_point_then_resume_gives_the_same_histogram() {
     // NRP (2,5,2): 3,628,800 boards.
-    killed_runs_resume_to_identical_histograms("nrp:2x5:2", &["--board-by-board"]);
+    killed_runs_resume_to_identical_histograms(
+        "nrp:2x5:2",
+        "1 2 3 4 5 / 6 7 8 9 10",
+        &["--board-by-board", "--symmetry", "off"],
+    );
+}
+
+#[test]
+fn sigkill_during_a_search_of_classes_then_resume_gives_the_same_histogram() {
+    // Spinpossible 3x3: 185,794,560 boards in 23,654,400 entries of classes.
+    killed_runs_resume_to_identical_histograms(
+        "spin:3x3",
+        "1 2 3 / 4 5 6 / 7 8 9",
+        &["--symmetry", "on"],
+    );
 }
 
 #[test]
 fn sigkill_during_a_unique_count_then_resume_gives_the_same_counts() {
-    killed_runs_resume_to_identical_histograms("nrp:2x5:2", &["--unique"]);
+    killed_runs_resume_to_identical_histograms(
+        "nrp:2x5:2",
+        "1 2 3 4 5 / 6 7 8 9 10",
+        &["--unique"],
+    );
 }
 
 /// Starts a search that pauses after distance 3, sends `signal` once that distance is
@@ -166,7 +184,7 @@ const NRP_3X3_2: [u64; 12] = [1, 8, 52, 328, 1996, 11336, 51582, 130042, 125929,
 
 fn small_table(dir: &Path) -> PathBuf {
     let table = dir.join("t.tbl");
-    let o = twirl(&["bfs", "nrp:3x3:2", "--table", s(&table), "-q"]);
+    let o = twirl(&["bfs", "nrp:3x3:2", "--table", s(&table), "-q", "--symmetry", "off"]);
     assert!(o.status.success(), "{}", stderr(&o));
     table
 }
@@ -719,4 +737,60 @@ proptest::proptest! {
         }
         proptest::prop_assert!(std::fs::metadata(&table).unwrap().len() <= size);
     }
+}
+
+/// A table of symmetry classes answers like a table of boards: the same histogram in boards,
+/// the same distance for every board tried, shortest solutions of that length, an export
+/// and import that keep it, and a re-signed header whose boards per distance were edited is
+/// refused.
+#[test]
+fn tables_of_classes_answer_like_tables_of_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = small_table(dir.path());
+    let classes = dir.path().join("c.tbl");
+    let json_path = dir.path().join("c.json");
+    let o = twirl(&[
+        "bfs",
+        "nrp:3x3:2",
+        "--table",
+        s(&classes),
+        "--symmetry",
+        "on",
+        "--json",
+        s(&json_path),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = json(&json_path);
+    assert_eq!(report["histogram"], serde_json::json!(NRP_3X3_2));
+    assert_eq!(report["symmetry"]["order"], 8);
+    // Brute force over the 362,880 boards (see the library's class tests).
+    assert_eq!(report["symmetry"]["classes"], 45_560);
+    assert_eq!(header_of(&classes).boards, NRP_3X3_2);
+    let puzzle = twirl::puzzle::Puzzle::parse("nrp:3x3:2", None).unwrap();
+    let space = twirl::rank::StateSpace::build(&puzzle).unwrap();
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..12 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let board = puzzle.format_board(&space.board(x % space.n_states()));
+        let d = |t: &Path| stdout(&twirl(&["distance", s(t), &board])).trim().to_string();
+        assert_eq!(d(&classes), d(&boards), "{board}");
+        let o = twirl(&["solve", s(&classes), &board]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let moves = stdout(&o).lines().next().unwrap().split_whitespace().count();
+        assert_eq!(moves.to_string(), d(&boards), "{board}");
+    }
+    let zst = dir.path().join("c.zst");
+    let back = dir.path().join("back.tbl");
+    assert!(twirl(&["export", s(&classes), s(&zst)]).status.success());
+    assert!(twirl(&["import", s(&zst), s(&back)]).status.success());
+    assert_eq!(distance_of(&back), distance_of(&boards));
+    // Boards moved from one distance to another, the header signed again.
+    rewrite_header(&classes, |h| {
+        h.boards[7] += 1;
+        h.boards[8] -= 1;
+    });
+    refused(&["distance", s(&classes), BOARD], &["boards per distance", "disagree"]);
 }

@@ -704,8 +704,8 @@ pub struct LevelCount {
 impl LevelCount {
     /// Adds what another pass over the same level found.
     fn absorb(&mut self, other: Level) {
-        let merged = Level { found: self.found, smallest: std::mem::take(&mut self.smallest) }
-            .merge(other);
+        let merged =
+            Level { found: self.found, smallest: std::mem::take(&mut self.smallest) }.merge(other);
         self.found = merged.found;
         self.smallest = merged.smallest;
     }

@@ -169,8 +169,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
         if args.resume {
             return resume_table(path, Some(&puzzle), &args.run, args.board_by_board);
         }
-        let job =
-            Job::start_with(path, &puzzle, args.unique, args.force, args.symmetry.mode())?;
+        let job = Job::start_with(path, &puzzle, args.unique, args.force, args.symmetry.mode())?;
         let bits = if args.unique { "4 bits" } else { "2 bits" };
         args.run.say(&format!(
             "table: {} x {bits} = {} in {}",
@@ -186,7 +185,11 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     let bytes = table_bytes(n_states) + if args.unique { unique_bytes(n_states) } else { 0 };
     let bits = if args.unique { "4 bits" } else { "2 bits" };
     let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
-    args.run.say(&format!("table: {} x {bits} = {} in memory", describe_entries(&space), human(bytes)));
+    args.run.say(&format!(
+        "table: {} x {bits} = {} in memory",
+        describe_entries(&space),
+        human(bytes)
+    ));
     if let Some(limit) = limit.filter(|&l| bytes > l) {
         bail!(
             "the table needs {} but only {} may be used in memory (raise --max-memory or use --table FILE)",

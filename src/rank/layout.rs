@@ -478,8 +478,7 @@ impl Layout {
                 tile_orient[o.orient_tiles[i] as usize] = u as u8;
                 acc += u;
             }
-            tile_orient[o.orient_tiles[last] as usize] =
-                ((sum + e * last as u64 - acc) % e) as u8;
+            tile_orient[o.orient_tiles[last] as usize] = ((sum + e * last as u64 - acc) % e) as u8;
         }
         for b in out.iter_mut().take(self.n_cells) {
             *b |= tile_orient[*b as usize] << TILE_BITS;

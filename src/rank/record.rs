@@ -83,11 +83,7 @@ impl StateSpace {
                 Ranking::Classes(c) => {
                     let cells: Vec<String> =
                         c.key_cells().iter().map(|k| (k + 1).to_string()).collect();
-                    format!(
-                        "{CLASSES} of {} symmetries, key cells {}",
-                        c.order(),
-                        cells.join(" ")
-                    )
+                    format!("{CLASSES} of {} symmetries, key cells {}", c.order(), cells.join(" "))
                 }
             },
             n_states: n,

@@ -82,7 +82,9 @@ impl ClassRanking {
     /// why there is none: a trivial group, or no key cells (every orbit too small).
     pub fn new(puzzle: &Puzzle, mut full: Layout) -> Result<ClassRanking> {
         let syms = Symmetries::of(puzzle);
-        let cannot = |why: &str| Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec));
+        let cannot = |why: &str| {
+            Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec))
+        };
         if syms.order() < 2 {
             return Err(cannot("the moves have no symmetry besides the identity"));
         }
@@ -98,9 +100,8 @@ impl ClassRanking {
         }
         let prefix: Vec<usize> = key.iter().map(Vec::len).collect();
         let rest = full.prefix_ranked_out(&prefix);
-        let orbit_placements: Vec<u64> = (0..full.n_orbits())
-            .map(|j| falling(full.orbit_cells(j).len(), prefix[j]))
-            .collect();
+        let orbit_placements: Vec<u64> =
+            (0..full.n_orbits()).map(|j| falling(full.orbit_cells(j).len(), prefix[j])).collect();
         let mut bytes = Vec::new();
         let mut shared = HashMap::new();
         let conjugations = syms
@@ -261,7 +262,8 @@ impl ClassRanking {
     pub fn entry(&self, s: &Cells) -> u64 {
         let code = self.placement[self.placement_of(s) as usize];
         let (class, sym) = (code >> SYM_BITS, (code & ((1 << SYM_BITS) - 1)) as usize);
-        let rest = if sym == 0 { self.rest.rank(s) } else { self.rest.rank(&self.conjugate(sym, s)) };
+        let rest =
+            if sym == 0 { self.rest.rank(s) } else { self.rest.rank(&self.conjugate(sym, s)) };
         class as u64 * self.rest_count + rest
     }
 
@@ -384,12 +386,18 @@ impl ClassRanking {
 }
 
 /// Calls `f` with every rank of `range` marked `mark`.
-fn for_each_marked(table: &DistanceTable, range: std::ops::Range<u64>, mark: u8, mut f: impl FnMut(u64)) {
+fn for_each_marked(
+    table: &DistanceTable,
+    range: std::ops::Range<u64>,
+    mark: u8,
+    mut f: impl FnMut(u64),
+) {
     const PER_GROUP: u64 = 32;
     if range.is_empty() {
         return;
     }
-    let (first, last) = ((range.start / PER_GROUP) as usize, ((range.end - 1) / PER_GROUP) as usize);
+    let (first, last) =
+        ((range.start / PER_GROUP) as usize, ((range.end - 1) / PER_GROUP) as usize);
     for group in first..=last {
         for r in table.marked(group, mark) {
             if range.contains(&r) {
@@ -477,7 +485,7 @@ fn conjugation(
                 let o = (u * orbit.tied_mod + inv.potential[p] + k - inv.potential[t as usize]) % k;
                 let o2 = s.turn(o, k);
                 let raw = (o2 + k - inv.potential[p2] + inv.potential[t2 as usize]) % k;
-                if raw % orbit2.tied_mod != 0 {
+                if !raw.is_multiple_of(orbit2.tied_mod) {
                     return Err(Error::Unsupported(format!(
                         "{} does not keep the orientations the moves allow",
                         s.name
