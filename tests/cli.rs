@@ -193,3 +193,32 @@ fn verify_lam_lists_disagreements() {
     let o = twirl(&["verify", "lam", "--max", "2", "--orient"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// `--symmetry auto` searches Spinpossible by boards (XOR runs are faster) unless only the
+/// classes fit in memory; NRP by classes; `on` and `off` force either; the JSON says which.
+#[test]
+fn symmetry_auto_picks_boards_or_classes() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path().join("r.json");
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--json", r.to_str().unwrap(), "-q"]);
+        let o = twirl(&all);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&r).unwrap()).unwrap();
+        assert_eq!(v["states"], if args[1] == "spin:2x3" { 46_080 } else { 362_880 });
+        v["symmetry"]["entries"].as_u64()
+    };
+    assert_eq!(run(&["bfs", "spin:2x3"]), None);
+    assert_eq!(run(&["bfs", "spin:2x3", "--max-memory", "5K"]), Some(13_312));
+    assert_eq!(run(&["bfs", "spin:2x3", "--symmetry", "on"]), Some(13_312));
+    assert_eq!(run(&["bfs", "nrp:3x3:2"]), Some(46_200));
+    assert_eq!(run(&["bfs", "nrp:3x3:2", "--symmetry", "off"]), None);
+    assert_eq!(run(&["bfs", "nrp:3x3:2", "--unique"]), None);
+    let o = twirl(&["bfs", "nrp:3x3:2", "--unique", "--symmetry", "on"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--symmetry off"), "{}", stderr(&o));
+    let o = twirl(&["bfs", "nrp:2x3:2", "--symmetry", "on"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no symmetry reduction"), "{}", stderr(&o));
+}

@@ -51,7 +51,9 @@ pub struct BfsArgs {
     /// One table entry per class of boards under the puzzle's symmetries (the maps of the
     /// board that keep its move set; `twirl info` lists them): about 4x smaller tables on
     /// rectangles, 8x on squares, with the histogram still counted in boards. `auto`: on
-    /// when the puzzle has symmetries and the ranking allows it (not with --unique).
+    /// when the puzzle has symmetries and the ranking allows it, except with --unique and
+    /// for puzzles whose boards move in XOR runs (Spinpossible) while their board table
+    /// fits in memory (searching boards is faster there).
     #[arg(long, value_enum, default_value_t = SymmetryArg::Auto)]
     symmetry: SymmetryArg,
     #[command(flatten)]
@@ -180,11 +182,18 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
         return run_job(job, &args.run, args.board_by_board);
     }
     let threads = args.run.threads()?;
-    let space = StateSpace::for_search(&puzzle, args.symmetry.mode(), args.unique)?;
+    let mut space = StateSpace::for_search(&puzzle, args.symmetry.mode(), args.unique)?;
+    let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
+    let too_large = |space: &StateSpace| limit.is_some_and(|l| table_bytes(space.n_states()) > l);
+    if args.symmetry == SymmetryArg::Auto && space.classes().is_none() && too_large(&space) {
+        // Boards were chosen for speed, but only classes fit.
+        if let Ok(classes) = StateSpace::for_search(&puzzle, SymmetryMode::On, args.unique) {
+            space = classes;
+        }
+    }
     let n_states = space.n_states();
     let bytes = table_bytes(n_states) + if args.unique { unique_bytes(n_states) } else { 0 };
     let bits = if args.unique { "4 bits" } else { "2 bits" };
-    let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
     args.run.say(&format!(
         "table: {} x {bits} = {} in memory",
         describe_entries(&space),
