@@ -100,7 +100,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             let cells: Vec<String> = c.key_cells().iter().map(|k| (k + 1).to_string()).collect();
             writeln!(
                 out,
-                "symmetry classes (bfs --symmetry on, the default): the tiles on cells {} \
+                "symmetry classes (bfs --symmetry on): the tiles on cells {} \
                  take {} placements in {} classes, times {} rests",
                 cells.join(" "),
                 c.placements(),
