@@ -207,12 +207,12 @@ impl StateSpace {
         if mode == SymmetryMode::Off || (unique && mode == SymmetryMode::Auto) {
             return StateSpace::from_analysis(puzzle, analysis);
         }
-        if mode == SymmetryMode::Auto && analysis.invariants_are_exact() {
-            if let Ok(layout) = Layout::new(puzzle, analysis.invariants.clone()) {
-                if layout.xor_block_bits().is_some() {
-                    return Ok(StateSpace { analysis, ranking: Ranking::Layout(layout) });
-                }
-            }
+        if mode == SymmetryMode::Auto
+            && analysis.invariants_are_exact()
+            && let Ok(layout) = Layout::new(puzzle, analysis.invariants.clone())
+            && layout.xor_block_bits().is_some()
+        {
+            return Ok(StateSpace { analysis, ranking: Ranking::Layout(layout) });
         }
         if unique {
             return Err(Error::Unsupported(
