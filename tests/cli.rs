@@ -84,8 +84,17 @@ fn file_backed_table_is_complete_or_absent() {
     assert!(o.status.success(), "{}", stderr(&o));
     // The 64 KiB header, then two bits per board.
     assert_eq!(std::fs::metadata(&table).unwrap().len(), 65536 + 46080 / 4);
-    // By default, two bits per class entry: 13,312 of them.
-    let o = twirl(&["bfs", "spin:2x3", "--table", table.to_str().unwrap(), "-q", "--force"]);
+    // By classes, two bits per entry: 13,312 of them.
+    let o = twirl(&[
+        "bfs",
+        "spin:2x3",
+        "--table",
+        table.to_str().unwrap(),
+        "-q",
+        "--force",
+        "--symmetry",
+        "on",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(std::fs::metadata(&table).unwrap().len(), 65536 + 13312 / 4);
     assert!(!Path::new(&format!("{}.checkpoint", table.display())).exists());

@@ -280,8 +280,9 @@ fn resume_table(
         }
         Resumed::Continue(job) => {
             let r = job.resumed_from().expect("a resumed job");
+            let unit = if job.space().classes().is_some() { "entries" } else { "boards" };
             run.say(&format!(
-                "resuming {} {}: distances 0..{} finished ({} of {} boards)",
+                "resuming {} {}: distances 0..{} finished ({} of {} {unit})",
                 job.puzzle().spec,
                 job.puzzle().metric,
                 r.histogram.len() - 1,
