@@ -35,6 +35,7 @@ pub mod unique;
 
 use crate::rank::runs::RunMove;
 use crate::rank::{CellRuns, Ranking, StateRanking, StateSpace};
+use crate::symmetry::ClassRanking;
 use crate::table::{DistanceTable, RankSet, mark_of};
 
 /// How a level was expanded.
@@ -177,10 +178,10 @@ impl Outcome {
 /// `excess`, by how many boards `order` per entry overcounts every entry with that
 /// distance's mark (see [`ClassRanking::complete_level`]), and the boards of the earlier
 /// distances.
-fn level_boards(order: u64, histogram: &[u64], boards: &[u64], excess: u64) -> u64 {
+fn level_boards(classes: &ClassRanking, histogram: &[u64], boards: &[u64], excess: u64) -> u64 {
     let d = histogram.len() - 1;
-    let earlier: u64 = (d % 3..d).step_by(3).map(|k| order * histogram[k] - boards[k]).sum();
-    order * histogram[d] - (excess - earlier)
+    let earlier = classes.recorded_excess(&histogram[..d], boards)[mark_of(d as u32) as usize];
+    classes.order() * histogram[d] - (excess - earlier)
 }
 
 /// Number of antipodes kept as examples.
@@ -291,7 +292,7 @@ fn search<S: StateRanking>(
         None => {
             table.mark_if_unseen(start, mark_of(0));
             progress.found(1);
-            let out = Outcome {
+            let mut out = Outcome {
                 histogram: vec![1],
                 level_seconds: vec![t0.elapsed().as_secs_f64()],
                 directions: Vec::new(),
@@ -300,11 +301,10 @@ fn search<S: StateRanking>(
                 complete: false,
                 boards: None,
             };
-            let mut out = out;
             if let Some(classes) = space.class_ranking() {
                 let (twins, excess) = classes.complete_level(table, mark_of(0), true);
                 out.histogram[0] += twins.found;
-                out.boards = Some(vec![level_boards(classes.order(), &out.histogram, &[], excess)]);
+                out.boards = Some(vec![level_boards(classes, &out.histogram, &[], excess)]);
             }
             journal.level_done(table, &out)?;
             (out, 0)
@@ -379,7 +379,7 @@ fn search<S: StateRanking>(
         out.directions.push(direction);
         out.antipodes = level.smallest;
         if let (Some(classes), Some(boards)) = (space.class_ranking(), &mut out.boards) {
-            boards.push(level_boards(classes.order(), &out.histogram, boards, excess));
+            boards.push(level_boards(classes, &out.histogram, boards, excess));
         }
         if let Some(uh) = &mut out.unique_histogram {
             uh.push(unique::count_level(table, d + 1, uh));

@@ -244,15 +244,12 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
 fn describe_entries(space: &StateSpace) -> String {
     match space.classes() {
         None => format!("{} boards", space.n_states()),
-        Some(c) => {
-            let cells: Vec<String> = c.key_cells().iter().map(|k| (k + 1).to_string()).collect();
-            format!(
-                "{} entries (classes of boards under {} symmetries, key cells {})",
-                space.n_states(),
-                c.order(),
-                cells.join(" ")
-            )
-        }
+        Some(c) => format!(
+            "{} entries (classes of boards under {} symmetries, key cells {})",
+            space.n_states(),
+            c.order(),
+            c.key_cells_text()
+        ),
     }
 }
 

@@ -97,12 +97,11 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     match StateSpace::for_search(&puzzle, SymmetryMode::On, false) {
         Ok(reduced) => {
             let c = reduced.classes().expect("a ranking of classes");
-            let cells: Vec<String> = c.key_cells().iter().map(|k| (k + 1).to_string()).collect();
             writeln!(
                 out,
                 "symmetry classes (bfs --symmetry on): the tiles on cells {} \
                  take {} placements in {} classes, times {} rests",
-                cells.join(" "),
+                c.key_cells_text(),
                 c.placements(),
                 c.placement_classes(),
                 c.rest_count()

@@ -158,10 +158,7 @@ pub(crate) fn check_boards(
             short_list(histogram)
         )));
     }
-    let mut expected = [0u64; 4];
-    for (d, (&b, &e)) in boards.iter().zip(histogram).enumerate() {
-        expected[mark_of(d as u32) as usize] += e * order - b;
-    }
+    let expected = classes.recorded_excess(histogram, boards);
     let found = classes.excess_by_mark(&file.table);
     let next = mark_of(histogram.len() as u32) as usize;
     if (1..4).any(|m| (complete || m != next) && found[m] != expected[m]) {

@@ -207,13 +207,6 @@ impl StateSpace {
         if mode == SymmetryMode::Off || (unique && mode == SymmetryMode::Auto) {
             return StateSpace::from_analysis(puzzle, analysis);
         }
-        if mode == SymmetryMode::Auto
-            && analysis.invariants_are_exact()
-            && let Ok(layout) = Layout::new(puzzle, analysis.invariants.clone())
-            && layout.xor_block_bits().is_some()
-        {
-            return Ok(StateSpace { analysis, ranking: Ranking::Layout(layout) });
-        }
         if unique {
             return Err(Error::Unsupported(
                 "unique solutions cannot be counted on a table of symmetry classes: use \
@@ -221,15 +214,21 @@ impl StateSpace {
                     .into(),
             ));
         }
-        let classes = if analysis.invariants_are_exact() {
-            Layout::without_runs(puzzle, analysis.invariants.clone())
-                .and_then(|layout| ClassRanking::new(puzzle, layout))
-        } else {
-            Err(Error::Unsupported(format!(
+        let layout = analysis
+            .invariants_are_exact()
+            .then(|| Layout::without_runs(puzzle, analysis.invariants.clone()));
+        if mode == SymmetryMode::Auto
+            && matches!(&layout, Some(Ok(l)) if l.xor_block_bits().is_some())
+        {
+            return StateSpace::from_analysis(puzzle, analysis);
+        }
+        let classes = match layout {
+            Some(layout) => layout.and_then(|layout| ClassRanking::new(puzzle, layout)),
+            None => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: its boards are listed one by one (the group is \
                  smaller than its invariants allow)",
                 puzzle.spec
-            )))
+            ))),
         };
         match (classes, mode) {
             (Ok(c), _) => Ok(StateSpace { analysis, ranking: Ranking::Classes(c) }),

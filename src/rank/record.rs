@@ -81,9 +81,11 @@ impl StateSpace {
                 Ranking::Layout(_) => "layout".to_string(),
                 Ranking::Enumerated(_) => "enumerated".to_string(),
                 Ranking::Classes(c) => {
-                    let cells: Vec<String> =
-                        c.key_cells().iter().map(|k| (k + 1).to_string()).collect();
-                    format!("{CLASSES} of {} symmetries, key cells {}", c.order(), cells.join(" "))
+                    format!(
+                        "{CLASSES} of {} symmetries, key cells {}",
+                        c.order(),
+                        c.key_cells_text()
+                    )
                 }
             },
             n_states: n,

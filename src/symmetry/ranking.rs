@@ -30,7 +30,7 @@ use crate::bfs::Level;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::layout::MAX_CELLS;
 use crate::rank::{Cells, Layout, StateRanking};
-use crate::table::DistanceTable;
+use crate::table::{DistanceTable, mark_of};
 use crate::{Error, Result};
 
 /// Key cells are added (corner orbits first) until the placements number at least this.
@@ -183,6 +183,12 @@ impl ClassRanking {
     /// The key cells (numbered from 0), orbit by orbit.
     pub fn key_cells(&self) -> Vec<u8> {
         self.key.concat()
+    }
+
+    /// The key cells numbered from 1, as text: `1 13 12 6 18 7`.
+    pub fn key_cells_text(&self) -> String {
+        let cells: Vec<String> = self.key_cells().iter().map(|k| (k + 1).to_string()).collect();
+        cells.join(" ")
     }
 
     /// Number of classes of first parts (representative placements).
@@ -361,6 +367,17 @@ impl ClassRanking {
                 counts.map(|c| c * excess)
             })
             .reduce(|| [0; 4], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]])
+    }
+
+    /// For each mark, the excess (as [`ClassRanking::excess_by_mark`] counts it) of the
+    /// distances recorded in `histogram` (entries) and `boards`: `order` boards per entry
+    /// less the boards.
+    pub fn recorded_excess(&self, histogram: &[u64], boards: &[u64]) -> [u64; 4] {
+        let mut excess = [0u64; 4];
+        for (d, (&e, &b)) in histogram.iter().zip(boards).enumerate() {
+            excess[mark_of(d as u32) as usize] += e * self.order() - b;
+        }
+        excess
     }
 
     /// The number of classes of boards: entries, less the repeats of classes whose
