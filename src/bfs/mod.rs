@@ -571,7 +571,7 @@ pub fn expand_frontier<S: StateRanking>(
     let (space, table) = (step.space, step.table);
     in_board_tasks(step, runs, groups, Direction::Forward, |task, rest, mut images| {
         let mut level = Level::default();
-        let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + rest.len());
+        let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + space.n_moves());
         let flush = |pending: &mut Vec<u64>, level: &mut Level| {
             for &r in pending.iter() {
                 if table.mark_if_unseen(r, step.next) {
@@ -584,21 +584,20 @@ pub fn expand_frontier<S: StateRanking>(
             for rank in table.marked(group, step.cur) {
                 if let Some(images) = &mut images {
                     images.go_to(space, rank);
+                    // Image runs lie anywhere in the table: prefetched like the others.
                     for k in 0..images.n_moves() {
                         let r = images.neighbour(k);
-                        if table.mark_if_unseen(r, step.next) {
-                            level.note(r);
-                        }
+                        table.prefetch(r);
+                        pending.push(r);
                     }
                 }
-                if rest.is_empty() {
-                    continue;
-                }
-                let s = current_board(space, &images, rank);
-                for &m in rest {
-                    let r = space.rank(&space.scramble_step(&s, m));
-                    table.prefetch(r);
-                    pending.push(r);
+                if !rest.is_empty() {
+                    let s = current_board(space, &images, rank);
+                    for &m in rest {
+                        let r = space.rank(&space.scramble_step(&s, m));
+                        table.prefetch(r);
+                        pending.push(r);
+                    }
                 }
                 if pending.len() >= PIPELINE {
                     flush(&mut pending, &mut level);

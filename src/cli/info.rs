@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use twirl::group::analysis::Analysis;
-use twirl::rank::{Ranking, StateSpace, SymmetryMode};
+use twirl::rank::{CellRuns, Ranking, StateRanking, StateSpace, SymmetryMode};
 use twirl::symmetry::Symmetries;
 use twirl::table::table_bytes;
 
@@ -81,15 +81,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             )?;
         }
         if let Some(runs) = l.cell_runs() {
-            let cells: Vec<String> = runs.cells.iter().map(|c| (c + 1).to_string()).collect();
-            writeln!(
-                out,
-                "search: runs of {} ranks over cells {}; {} of {} moves keep them",
-                runs.len,
-                cells.join(" "),
-                runs.solve.len(),
-                puzzle.moves.len()
-            )?;
+            writeln!(out, "search: {}", describe_runs(runs, puzzle.moves.len()))?;
         }
     }
     let bytes = table_bytes(space.n_states());
@@ -106,6 +98,9 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                 c.placement_classes(),
                 c.rest_count()
             )?;
+            if let Some(runs) = StateRanking::cell_runs(c) {
+                writeln!(out, "search with symmetry: {}", describe_runs(runs, puzzle.moves.len()))?;
+            }
             let reduced_bytes = table_bytes(reduced.n_states());
             writeln!(
                 out,
@@ -119,4 +114,16 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         Err(e) => writeln!(out, "table with symmetry: none: {e}")?,
     }
     Ok(())
+}
+
+/// Cell runs as one line: their length, cells and the moves that keep them.
+fn describe_runs(runs: &CellRuns, n_moves: usize) -> String {
+    let cells: Vec<String> = runs.cells.iter().map(|c| (c + 1).to_string()).collect();
+    format!(
+        "runs of {} ranks over cells {}; {} of {} moves keep them",
+        runs.len,
+        cells.join(" "),
+        runs.solve.len(),
+        n_moves
+    )
 }

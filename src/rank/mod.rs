@@ -367,36 +367,7 @@ mod tests {
         for (spec, kept) in [("nrp:3x4:2", 8), ("nrp:4x4:3", 8), ("nrp:3x3:2", 6), ("nrp:2x5:2", 6)]
         {
             let (_, l) = layout(spec);
-            let runs = l.cell_runs().unwrap_or_else(|| panic!("{spec}: expected cell runs"));
-            assert_eq!(runs.solve.len(), kept, "{spec}");
-            let mut x = 0x2545_F491_4F6C_DD1Du64;
-            for _ in 0..3000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let r = x % l.n_states();
-                let (run, off) = (r / runs.len, r % runs.len);
-                let p = l.run_parity(&l.unrank(run * runs.len));
-                let class_base = l.unrank(run * runs.len + off % runs.classes);
-                let s = l.unrank(r);
-                let bases: Vec<Cells> =
-                    (0..runs.classes).map(|c| l.unrank(run * runs.len + c)).collect();
-                assert_eq!(l.unrank_in_run(&bases, p, off), s, "{spec}");
-                for (moves, compiled) in
-                    [(&runs.solve, l.solve_moves()), (&runs.scramble, l.scramble_moves())]
-                {
-                    for rm in moves {
-                        let image_run =
-                            l.rank(&l.apply(&class_base, &compiled[rm.index])) / runs.len;
-                        let expected = l.rank(&l.apply(&s, &compiled[rm.index]));
-                        assert_eq!(
-                            image_run * runs.len + rm.offsets[p][off as usize] as u64,
-                            expected,
-                            "{spec}"
-                        );
-                    }
-                }
-            }
+            runs::check_against_direct_ranks(&l, kept, spec);
         }
     }
 

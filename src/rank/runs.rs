@@ -53,16 +53,24 @@ impl CellRuns {
     /// Picks `Q` among the last orbit's cells to keep as many moves as possible (at least a
     /// third), reorders that orbit so `Q` comes last, and builds the offset tables. `None` when
     /// boards carry orientation or no good `Q` exists.
-    pub(super) fn build(layout: &mut Layout, moves: &[Move]) -> Option<CellRuns> {
+    ///
+    /// `fixed` cells (the key cells of a ranking of classes) are left out of `Q` and keep their
+    /// place at the head of the orbit; a move keeps `Q` only if it also leaves each of them in
+    /// place, since moving a key tile may change the class.
+    pub(super) fn build(layout: &mut Layout, moves: &[Move], fixed: &[u8]) -> Option<CellRuns> {
         if !layout.plain_permutations() {
             return None;
         }
-        let last = layout.orbit_cells(layout.n_orbits() - 1).to_vec();
+        let orbit = layout.orbit_cells(layout.n_orbits() - 1).to_vec();
+        let (head, last): (Vec<u8>, Vec<u8>) = orbit.iter().partition(|c| fixed.contains(c));
         let n = last.len();
         if n < MIN_Q {
             return None;
         }
-        let keeps = |q: &[u8], m: &Move| q.iter().all(|&c| q.contains(&m.perm[c as usize]));
+        let keeps = |q: &[u8], m: &Move| {
+            fixed.iter().all(|&c| m.perm[c as usize] == c)
+                && q.iter().all(|&c| q.contains(&m.perm[c as usize]))
+        };
         // Most moves kept first; then the largest Q, whose runs amortize the per-run ranks.
         let mut best: Option<(usize, Vec<u8>)> = None;
         for size in MIN_Q..=n.min(MAX_Q) {
@@ -77,7 +85,8 @@ impl CellRuns {
         if count * 3 < moves.len() {
             return None;
         }
-        let mut order: Vec<u8> = last.iter().copied().filter(|c| !q.contains(c)).collect();
+        let mut order = head;
+        order.extend(last.iter().filter(|c| !q.contains(c)));
         order.extend(&q);
         layout.reorder_last_orbit(&order);
 
@@ -153,6 +162,46 @@ fn for_each_subset(items: &[u8], size: usize, mut f: impl FnMut(&[u8])) {
         idx[k - 1] += 1;
         for j in k..size {
             idx[j] = idx[j - 1] + 1;
+        }
+    }
+}
+
+/// Test support: on 3,000 random ranks of `space`, `kept` moves keep its cell runs, a board
+/// unranked within its run is the board of its rank, and the offset tables give the rank of
+/// every kept move's image.
+#[cfg(test)]
+pub(crate) fn check_against_direct_ranks<S: super::StateRanking>(space: &S, kept: usize, name: &str)
+where
+    S::State: PartialEq + std::fmt::Debug,
+{
+    let runs = space.cell_runs().unwrap_or_else(|| panic!("{name}: expected cell runs"));
+    assert_eq!(runs.solve.len(), kept, "{name}");
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..3000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let r = x % space.n_states();
+        let (run, off) = (r / runs.len, r % runs.len);
+        let p = space.run_parity(&space.unrank(run * runs.len));
+        let class_base = space.unrank(run * runs.len + off % runs.classes);
+        let s = space.unrank(r);
+        let bases: Vec<S::State> =
+            (0..runs.classes).map(|c| space.unrank(run * runs.len + c)).collect();
+        assert_eq!(space.unrank_in_run(&bases, p, off), s, "{name}");
+        for (moves, solving) in [(&runs.solve, true), (&runs.scramble, false)] {
+            let step = |b: &S::State, m: usize| {
+                if solving { space.solve_step(b, m) } else { space.scramble_step(b, m) }
+            };
+            for rm in moves {
+                let image_run = space.rank(&step(&class_base, rm.index)) / runs.len;
+                let expected = space.rank(&step(&s, rm.index));
+                assert_eq!(
+                    image_run * runs.len + rm.offsets[p][off as usize] as u64,
+                    expected,
+                    "{name}"
+                );
+            }
         }
     }
 }

@@ -29,7 +29,7 @@ use super::{Symmetries, Symmetry};
 use crate::bfs::Level;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::layout::MAX_CELLS;
-use crate::rank::{Cells, Layout, StateRanking};
+use crate::rank::{CellRuns, Cells, Layout, StateRanking};
 use crate::table::{DistanceTable, mark_of};
 use crate::{Error, Result};
 
@@ -48,6 +48,9 @@ const SYM_BITS: u32 = 3;
 struct Conjugation {
     to: [u8; MAX_CELLS],
     map: [u32; MAX_CELLS],
+    /// Boards without orientation: the tile relabelling and, per cell, the cell whose tile
+    /// lands there (0x80 past the board), for two byte shuffles instead of the loop.
+    shuffles: Option<([u8; MAX_CELLS], [u8; MAX_CELLS])>,
 }
 
 /// One entry per class of boards (see the module docs).
@@ -80,7 +83,17 @@ pub struct ClassRanking {
 impl ClassRanking {
     /// The class ranking of a puzzle whose boards `layout` ranks (built without runs), or
     /// why there is none: a trivial group, or no key cells (every orbit too small).
-    pub fn new(puzzle: &Puzzle, mut full: Layout) -> Result<ClassRanking> {
+    pub fn new(puzzle: &Puzzle, full: Layout) -> Result<ClassRanking> {
+        ClassRanking::with_min_placements(puzzle, full, MIN_PLACEMENTS)
+    }
+
+    /// [`ClassRanking::new`] with key cells added until the placements reach
+    /// `min_placements`: tests take fewer, which leaves small boards room for cell runs.
+    pub(crate) fn with_min_placements(
+        puzzle: &Puzzle,
+        mut full: Layout,
+        min_placements: u64,
+    ) -> Result<ClassRanking> {
         let syms = Symmetries::of(puzzle);
         let cannot = |why: &str| {
             Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec))
@@ -88,7 +101,7 @@ impl ClassRanking {
         if syms.order() < 2 {
             return Err(cannot("the moves have no symmetry besides the identity"));
         }
-        let key = choose_key_cells(&full, &syms);
+        let key = choose_key_cells(&full, &syms, min_placements);
         if key.iter().all(Vec::is_empty) {
             return Err(cannot("no orbit of the board has room for key cells"));
         }
@@ -98,6 +111,8 @@ impl ClassRanking {
             order[cells.len()..].sort_unstable();
             full.reorder_orbit(j, &order);
         }
+        // Moves that leave every key cell in place keep the class: runs of rests serve them.
+        full.add_runs_around(&puzzle.moves, &key.concat());
         let prefix: Vec<usize> = key.iter().map(Vec::len).collect();
         let rest = full.prefix_ranked_out(&prefix);
         let orbit_placements: Vec<u64> =
@@ -256,6 +271,12 @@ impl ClassRanking {
     #[inline(always)]
     pub(crate) fn conjugate(&self, e: usize, board: &Cells) -> Cells {
         let c = &self.conjugations[e];
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        if let Some((relabel, from)) = &c.shuffles {
+            use crate::rank::layout::{load32, shuffle32, store32};
+            let relabelled = shuffle32(load32(relabel), load32(&board.0));
+            return Cells(store32(shuffle32(relabelled, load32(from))));
+        }
         let mut out = [0u8; MAX_CELLS];
         for p in 0..self.full.n_cells() {
             out[c.to[p] as usize] = self.bytes[c.map[p] as usize + board.0[p] as usize];
@@ -430,10 +451,10 @@ fn falling(n: usize, k: usize) -> u64 {
 }
 
 /// Chooses the key cells: whole orbits of cells under the symmetries, largest first (ties:
-/// smallest cell), until the placements reach [`MIN_PLACEMENTS`]; an orbit is skipped if it
+/// smallest cell), until the placements reach `min_placements`; an orbit is skipped if it
 /// would leave fewer than two cells of an orbit of the moves, or make more than
 /// [`MAX_PLACEMENTS`].
-fn choose_key_cells(layout: &Layout, syms: &Symmetries) -> Vec<Vec<u8>> {
+fn choose_key_cells(layout: &Layout, syms: &Symmetries, min_placements: u64) -> Vec<Vec<u8>> {
     let n = layout.n_cells();
     let orbits = layout.n_orbits();
     let mut orbit_of = vec![0usize; n];
@@ -463,7 +484,7 @@ fn choose_key_cells(layout: &Layout, syms: &Symmetries) -> Vec<Vec<u8>> {
     };
     let mut key: Vec<Vec<u8>> = vec![Vec::new(); orbits];
     for o in cell_orbits {
-        if count(&key) >= MIN_PLACEMENTS {
+        if count(&key) >= min_placements {
             break;
         }
         let mut trial = key.clone();
@@ -520,7 +541,18 @@ fn conjugation(
         to[p] = p2 as u8;
         map[p] = at;
     }
-    Ok(Conjugation { to, map })
+    let shuffles = inv.orbits.iter().all(|o| o.free_mod == 1).then(|| {
+        let mut relabel = [0u8; MAX_CELLS];
+        let mut from = [0x80u8; MAX_CELLS];
+        for p in 0..n {
+            // Without orientation a tile's byte is the tile, and tile `p` belongs to the
+            // orbit of cell `p`, whose map relabels it.
+            relabel[p] = bytes[map[p] as usize + p];
+            from[to[p] as usize] = p as u8;
+        }
+        (relabel, from)
+    });
+    Ok(Conjugation { to, map, shuffles })
 }
 
 impl StateRanking for ClassRanking {
@@ -546,6 +578,15 @@ impl StateRanking for ClassRanking {
     #[inline(always)]
     fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
         self.full.apply(s, &self.full.scramble_moves()[m])
+    }
+    fn cell_runs(&self) -> Option<&CellRuns> {
+        self.rest.cell_runs()
+    }
+    fn run_parity(&self, base: &Cells) -> usize {
+        self.rest.run_parity(base)
+    }
+    fn unrank_in_run(&self, bases: &[Cells], parity: usize, offset: u64) -> Cells {
+        self.rest.unrank_in_run(bases, parity, offset)
     }
     fn class_ranking(&self) -> Option<&ClassRanking> {
         Some(self)

@@ -16,6 +16,30 @@ fn reduced(spec: &str, metric: Metric) -> (Puzzle, StateSpace, StateSpace) {
     (p, plain, classes)
 }
 
+/// Small boards ranked with key cells up to `FEW_PLACEMENTS` placements only, which leaves
+/// them cells for runs: the moves that fix the key cells then walk runs of rests. (Not `cw`:
+/// with rotations alone, the key cells 1 2 9 10 meet every block.)
+const FEW_KEYS: [(&str, Metric); 2] = [("nrp:2x5:2", Metric::Qtm), ("nrp:2x5:2", Metric::Htm)];
+const FEW_PLACEMENTS: u64 = 1000;
+
+fn reduced_few_keys(spec: &str, metric: Metric) -> (Puzzle, StateSpace, StateSpace) {
+    let p = Puzzle::parse(spec, Some(metric)).unwrap();
+    let plain = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
+    let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
+    let layout = crate::rank::Layout::without_runs(&p, analysis.invariants.clone()).unwrap();
+    let c = ClassRanking::with_min_placements(&p, layout, FEW_PLACEMENTS).unwrap();
+    assert!(c.cell_runs().is_some(), "{spec} {metric:?}: expected runs of rests");
+    (p, plain, StateSpace { analysis, ranking: crate::rank::Ranking::Classes(c) })
+}
+
+/// Every small case: the default key cells, then fewer key cells with runs of rests.
+fn small_cases() -> impl Iterator<Item = (&'static str, Metric, Puzzle, StateSpace, StateSpace)> {
+    let default = CASES.into_iter().map(|(spec, metric)| (spec, metric, reduced(spec, metric)));
+    let few =
+        FEW_KEYS.into_iter().map(|(spec, metric)| (spec, metric, reduced_few_keys(spec, metric)));
+    default.chain(few).map(|(spec, metric, (p, plain, classes))| (spec, metric, p, plain, classes))
+}
+
 fn search(
     p: &Puzzle,
     space: &StateSpace,
@@ -102,8 +126,7 @@ fn class_entries_round_trip_and_conjugation_matches_boards() {
 
 #[test]
 fn class_searches_count_the_boards_of_the_full_search() {
-    for (spec, metric) in CASES {
-        let (p, plain, classes) = reduced(spec, metric);
+    for (spec, metric, p, plain, classes) in small_cases() {
         let (full, _) = search(&p, &plain, None);
         for direction in [None, Some(Direction::Forward), Some(Direction::Backward)] {
             let (out, _) = search(&p, &classes, direction);
@@ -119,8 +142,7 @@ fn class_searches_count_the_boards_of_the_full_search() {
 
 #[test]
 fn class_counts_equal_a_brute_force_orbit_count() {
-    for (spec, metric) in CASES {
-        let (p, plain, classes) = reduced(spec, metric);
+    for (spec, metric, p, plain, classes) in small_cases() {
         let brute = count_classes(&p, &plain, false).classes();
         let c = classes.classes().unwrap();
         assert_eq!(c.exact_classes(), brute, "{spec} {metric:?}");
@@ -130,8 +152,7 @@ fn class_counts_equal_a_brute_force_orbit_count() {
 
 #[test]
 fn class_tables_give_every_board_its_distance() {
-    for (spec, metric) in CASES {
-        let (p, plain, classes) = reduced(spec, metric);
+    for (spec, _, p, plain, classes) in small_cases() {
         let (_, full_table) = search(&p, &plain, None);
         let (_, table) = search(&p, &classes, None);
         let mut x = 0x2545_F491_4F6C_DD1Du64;
@@ -146,10 +167,24 @@ fn class_tables_give_every_board_its_distance() {
 
 #[test]
 fn class_weights_sum_to_the_boards() {
-    for (spec, metric) in CASES {
-        let (_, plain, classes) = reduced(spec, metric);
+    for (spec, metric, _, plain, classes) in small_cases() {
         let c = classes.classes().unwrap();
         let total: u64 = (0..c.n_states()).map(|e| c.weight(e)).sum();
         assert_eq!(total, plain.n_states(), "{spec} {metric:?}");
+    }
+}
+
+#[test]
+fn runs_of_rests_agree_with_direct_ranks() {
+    for (spec, metric) in
+        [("nrp:3x4:2", Metric::Qtm), ("nrp:3x6:3", Metric::Qtm), ("nrp:2x7:2", Metric::Qtm)]
+    {
+        let (_, _, classes) = reduced(spec, metric);
+        crate::rank::runs::check_against_direct_ranks(classes.classes().unwrap(), 4, spec);
+    }
+    for (spec, metric) in FEW_KEYS {
+        let (_, _, classes) = reduced_few_keys(spec, metric);
+        let kept = if metric == Metric::Htm { 6 } else { 4 };
+        crate::rank::runs::check_against_direct_ranks(classes.classes().unwrap(), kept, spec);
     }
 }
