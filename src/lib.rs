@@ -18,6 +18,7 @@
 //! - [`symmetry`]: board symmetries that keep the move set, their action on boards, classes.
 //! - [`bfs`]: the parallel level-synchronous search (with unique-solution counts) over any
 //!   [`bfs::SearchSpace`].
+//! - `distributed` (cargo feature `mpi`): one search across the processes of an MPI job.
 //! - [`durable`]: files written so a crash leaves the old or the new version.
 //! - [`checkpoint`]: durable progress of a search in a table file, for resuming.
 //! - [`job`]: long searches in a table file: start, run, stop, resume, with every file
@@ -52,6 +53,8 @@ pub mod archive;
 pub mod bfs;
 pub mod checkpoint;
 pub mod claims;
+#[cfg(feature = "mpi")]
+pub mod distributed;
 pub mod durable;
 pub mod error;
 pub mod group;

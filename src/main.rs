@@ -4,5 +4,11 @@
 mod cli;
 
 fn main() {
-    std::process::exit(cli::main());
+    // Under mpirun: MPI lives until the command is done, and is finalized before exit.
+    #[cfg(feature = "mpi")]
+    let universe = twirl::distributed::init_if_launched();
+    let code = cli::main();
+    #[cfg(feature = "mpi")]
+    drop(universe);
+    std::process::exit(code);
 }

@@ -178,7 +178,12 @@ impl Outcome {
 /// `excess`, by how many boards `order` per entry overcounts every entry with that
 /// distance's mark (see [`ClassRanking::complete_level`]), and the boards of the earlier
 /// distances.
-fn level_boards(classes: &ClassRanking, histogram: &[u64], boards: &[u64], excess: u64) -> u64 {
+pub(crate) fn level_boards(
+    classes: &ClassRanking,
+    histogram: &[u64],
+    boards: &[u64],
+    excess: u64,
+) -> u64 {
     let d = histogram.len() - 1;
     let earlier = classes.recorded_excess(&histogram[..d], boards)[mark_of(d as u32) as usize];
     classes.order() * histogram[d] - (excess - earlier)
@@ -518,6 +523,13 @@ impl Level {
         } else {
             self.found += ranks.len();
         }
+    }
+
+    /// The count and the smallest ranks (summed and merged over the processes of a
+    /// distributed search).
+    #[cfg(feature = "mpi")]
+    pub(crate) fn into_parts(self) -> (u64, Vec<u64>) {
+        (self.found, self.smallest)
     }
 
     pub(crate) fn merge(mut self, other: Level) -> Level {

@@ -92,7 +92,7 @@ pub struct ResumeArgs {
 }
 
 /// Settings shared by a new and a resumed search.
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct RunArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
@@ -167,6 +167,10 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     stop_flag(args.run.quiet);
     let puzzle = args.puzzle.puzzle()?;
     args.run.check_outputs(args.table.as_deref())?;
+    #[cfg(feature = "mpi")]
+    if let Some(world) = twirl::distributed::world_of_many() {
+        return run_distributed(args, &puzzle, &world);
+    }
     if let Some(path) = &args.table {
         if args.resume {
             return resume_table(path, Some(&puzzle), &args.run, args.board_by_board);
@@ -236,6 +240,83 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
         table_bytes(n_states),
     );
     write_outputs(&report, &args.run)?;
+    print_summary(&report, false)?;
+    Ok(0)
+}
+
+/// Runs `twirl bfs` as one of the processes of an MPI job: each keeps its block of the
+/// table in memory; process 0 prints the histogram and writes the outputs, as the local
+/// engine would, and the traffic of each level on stderr.
+#[cfg(feature = "mpi")]
+fn run_distributed(
+    args: &BfsArgs,
+    puzzle: &Puzzle,
+    world: &mpi::topology::SimpleCommunicator,
+) -> anyhow::Result<i32> {
+    use mpi::traits::Communicator;
+    use twirl::distributed::{self, RankBlocks, Traffic};
+    if args.table.is_some() || args.unique {
+        bail!(
+            "under mpirun with {} processes, bfs keeps its table in memory and counts no \
+             unique solutions yet: drop --table and --unique, or run one process",
+            world.size()
+        );
+    }
+    let threads = args.run.threads()?;
+    let space = StateSpace::for_search(puzzle, args.symmetry.mode(), false)?;
+    let n_states = space.n_states();
+    let processes = world.size() as usize;
+    let blocks = RankBlocks::of(&space, processes);
+    let block_bytes = table_bytes(blocks.range(0).end - blocks.range(0).start);
+    let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
+    if let Some(limit) = limit.filter(|&l| block_bytes > l) {
+        bail!(
+            "each of the {processes} processes needs {} of table but only {} may be used in \
+             memory (raise --max-memory or run more processes)",
+            human(block_bytes),
+            human(limit)
+        );
+    }
+    let root = world.rank() == 0;
+    let run = RunArgs { quiet: args.run.quiet || !root, ..args.run.clone() };
+    run.say(&format!(
+        "table: {} x 2 bits = {} in {processes} processes ({} each)",
+        describe_entries(&space),
+        human(table_bytes(n_states)),
+        human(block_bytes)
+    ));
+    let bar = Bar::new(n_states, false);
+    if root {
+        print_head(puzzle, n_states, table_bytes(n_states));
+        bar.print_row(0, 1, 0.0);
+    }
+    let level_done = |d: u32, boards: u64, secs: f64, t: Traffic| {
+        if root {
+            bar.print_row(d, boards, secs);
+            run.say(&format!(
+                "distance {d}: {} ranks sent between processes ({}) in {} rounds",
+                t.ranks_sent,
+                human(t.bytes_sent),
+                t.rounds
+            ));
+        }
+    };
+    let t0 = Instant::now();
+    let start = space.rank_board(&puzzle.solved())?;
+    let (outcome, _) = distributed::search(&space, start, world, threads, &level_done)?;
+    if !root {
+        return Ok(0);
+    }
+    let report = Report::new(
+        &puzzle.spec.to_string(),
+        puzzle,
+        &space,
+        &outcome,
+        t0.elapsed().as_secs_f64(),
+        threads * processes,
+        table_bytes(n_states),
+    );
+    write_outputs(&report, &run)?;
     print_summary(&report, false)?;
     Ok(0)
 }

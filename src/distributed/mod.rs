@@ -1,0 +1,375 @@
+//! One search across the processes of an MPI job (`mpirun -np P twirl bfs ...`).
+//!
+//! The ranks are cut into `P` contiguous blocks ([`RankBlocks`]); process `p` keeps the table
+//! of block `p` in memory. A level is a forward step in rounds: every process expands the
+//! boards of the current level in a slice of its table, marks the neighbours it owns at once
+//! and buffers the others by owner; then all processes swap their buffers (`MPI_Alltoallv`)
+//! and mark what they received. A round covers at most [`ROUND_GROUPS`] groups of each
+//! table, so the buffers stay bounded whatever the level's size. The level's counts, the
+//! excess of symmetric classes and the antipode samples are then reduced over all processes,
+//! so every process holds the same [`Outcome`] as the local engine would.
+//!
+//! With a ranking of classes, blocks hold whole classes: the moves that keep the key cells
+//! (a class's entries lie together) stay inside a process, and so do the twins of a class
+//! that a symmetric representative repeats.
+//!
+//! Only forward steps are taken (a backward step would ask other processes about each
+//! neighbour); tables stay in memory (no checkpoints yet).
+
+use std::ops::Range;
+use std::time::Instant;
+
+use mpi::collective::SystemOperation;
+use mpi::datatype::{Partition, PartitionMut};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use rayon::prelude::*;
+
+use crate::bfs::{Direction, Level, Outcome, SAMPLE, level_boards};
+use crate::rank::{Ranking, StateRanking, StateSpace};
+use crate::table::{DistanceTable, mark_of};
+use crate::{Error, Result};
+
+/// Table groups (32 ranks each) a process expands per round: 2^15 groups, about a million
+/// ranks, whose neighbours (at most 12 per board of the level) make at most 100 MB of buffers.
+pub const ROUND_GROUPS: usize = 1 << 15;
+
+/// Groups per parallel task inside a round.
+const TASK_GROUPS: usize = 1 << 8;
+
+/// The MPI environment, when this process was started by `mpirun` (or another launcher
+/// that sets the Open MPI or PMI variables); `None` otherwise, so a plain run never touches
+/// MPI. Keep it alive until the end of `main`: dropping it finalizes MPI.
+pub fn init_if_launched() -> Option<mpi::environment::Universe> {
+    let launched = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some());
+    if !launched {
+        return None;
+    }
+    // Only the main thread calls MPI; the search's worker threads never do.
+    mpi::initialize_with_threading(mpi::Threading::Funneled).map(|(universe, _)| universe)
+}
+
+/// The communicator of all processes, when MPI runs with more than one.
+pub fn world_of_many() -> Option<SimpleCommunicator> {
+    if !mpi::environment::is_initialized() {
+        return None;
+    }
+    let world = SimpleCommunicator::world();
+    (world.size() > 1).then_some(world)
+}
+
+/// The split of `0..n_states` into one contiguous block per process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RankBlocks {
+    n_states: u64,
+    block: u64,
+    parts: usize,
+}
+
+impl RankBlocks {
+    /// `parts` blocks of a multiple of `align` ranks each (the last one shorter, trailing
+    /// ones possibly empty).
+    pub fn new(n_states: u64, parts: usize, align: u64) -> RankBlocks {
+        let units = n_states.div_ceil(align).max(1);
+        let block = units.div_ceil(parts as u64) * align;
+        RankBlocks { n_states, block, parts }
+    }
+
+    /// The blocks of a state space: whole classes for a ranking of classes.
+    pub fn of(space: &StateSpace, parts: usize) -> RankBlocks {
+        let align = match &space.ranking {
+            Ranking::Classes(c) => c.rest_count(),
+            _ => 1,
+        };
+        RankBlocks::new(space.n_states(), parts, align)
+    }
+
+    /// The process that owns a rank.
+    #[inline(always)]
+    pub fn owner(&self, rank: u64) -> usize {
+        (rank / self.block) as usize
+    }
+
+    /// The ranks of process `p`.
+    pub fn range(&self, p: usize) -> Range<u64> {
+        let lo = (p as u64 * self.block).min(self.n_states);
+        lo..(lo + self.block).min(self.n_states)
+    }
+
+    /// Number of processes.
+    pub fn parts(&self) -> usize {
+        self.parts
+    }
+}
+
+/// What one level sent between processes, summed over all of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    /// Neighbour ranks sent to another process.
+    pub ranks_sent: u64,
+    /// Their bytes (eight per rank).
+    pub bytes_sent: u64,
+    /// Exchange rounds.
+    pub rounds: u64,
+}
+
+/// Called on every process after each level (distance, boards, seconds, traffic).
+pub type LevelDone<'a> = &'a dyn Fn(u32, u64, f64, Traffic);
+
+/// Searches `space` from the solved board's rank `start` across the processes of `world`,
+/// `threads` workers each. Every process returns the same outcome and the traffic of each
+/// level after the first.
+pub fn search(
+    space: &StateSpace,
+    start: u64,
+    world: &SimpleCommunicator,
+    threads: usize,
+    level_done: LevelDone<'_>,
+) -> Result<(Outcome, Vec<Traffic>)> {
+    match &space.ranking {
+        Ranking::Layout(l) => search_in(l, space, start, world, threads, level_done),
+        Ranking::Enumerated(e) => search_in(e, space, start, world, threads, level_done),
+        Ranking::Classes(c) => search_in(c, space, start, world, threads, level_done),
+    }
+}
+
+/// The level-synchronous search, monomorphic in the ranking.
+fn search_in<S: StateRanking>(
+    ranking: &S,
+    space: &StateSpace,
+    start: u64,
+    world: &SimpleCommunicator,
+    threads: usize,
+    level_done: LevelDone<'_>,
+) -> Result<(Outcome, Vec<Traffic>)> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::ThreadPool(e.to_string()))?;
+    let blocks = RankBlocks::of(space, world.size() as usize);
+    let me = world.rank() as usize;
+    let mine = blocks.range(me);
+    // An empty block still gets a table of one padding-free entry that nothing marks.
+    let table = DistanceTable::in_memory((mine.end - mine.start).max(1))?;
+    let t0 = Instant::now();
+    let mut level = Level::default();
+    if mine.contains(&start) {
+        table.mark_if_unseen(start - mine.start, mark_of(0));
+        level.note(start);
+    }
+    let classes = ranking.class_ranking();
+    let mut excess = 0;
+    if let Some(c) = classes {
+        let (twins, by_mark) =
+            pool.install(|| c.complete_level_in(&table, mine.clone(), mark_of(0), true));
+        level = level.merge(twins);
+        excess = by_mark;
+    }
+    let (found, excess, antipodes) = reduce_level(world, level, excess);
+    let mut out = Outcome {
+        histogram: vec![found],
+        level_seconds: vec![t0.elapsed().as_secs_f64()],
+        directions: Vec::new(),
+        antipodes,
+        unique_histogram: None,
+        complete: false,
+        boards: None,
+    };
+    if let Some(c) = classes {
+        out.boards = Some(vec![level_boards(c, &out.histogram, &[], excess)]);
+    }
+    let mut traffic = Vec::new();
+    let step = Exchange { ranking, blocks: &blocks, mine, table: &table, me, pool: &pool };
+    loop {
+        let d = out.histogram.len() as u32 - 1;
+        let t = Instant::now();
+        let (mut level, local_traffic) = step.forward(world, mark_of(d), mark_of(d + 1));
+        let mut excess = 0;
+        if let Some(c) = classes {
+            let (twins, by_mark) = pool
+                .install(|| c.complete_level_in(&table, step.mine.clone(), mark_of(d + 1), true));
+            level = level.merge(twins);
+            excess = by_mark;
+        }
+        let (found, excess, antipodes) = reduce_level(world, level, excess);
+        let sent = sum_all(world, local_traffic.ranks_sent);
+        let level_traffic =
+            Traffic { ranks_sent: sent, bytes_sent: sent * 8, rounds: local_traffic.rounds };
+        if found == 0 {
+            break;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        out.histogram.push(found);
+        out.level_seconds.push(secs);
+        out.directions.push(Direction::Forward);
+        out.antipodes = antipodes;
+        if let (Some(c), Some(boards)) = (classes, &mut out.boards) {
+            boards.push(level_boards(c, &out.histogram, boards, excess));
+        }
+        traffic.push(level_traffic);
+        let boards = *out.board_histogram().last().expect("a level");
+        level_done(d + 1, boards, secs, level_traffic);
+    }
+    out.complete = true;
+    Ok((out, traffic))
+}
+
+/// The sum of a count over all processes.
+fn sum_all(world: &SimpleCommunicator, x: u64) -> u64 {
+    let mut total = 0u64;
+    world.all_reduce_into(&x, &mut total, SystemOperation::sum());
+    total
+}
+
+/// The level's count, the classes' excess (summed) and the smallest ranks found (merged),
+/// the same on every process.
+fn reduce_level(world: &SimpleCommunicator, level: Level, excess: u64) -> (u64, u64, Vec<u64>) {
+    let (found, smallest) = level.into_parts();
+    let mut sample = [u64::MAX; SAMPLE];
+    sample[..smallest.len()].copy_from_slice(&smallest);
+    let mut all = vec![0u64; SAMPLE * world.size() as usize];
+    world.all_gather_into(&sample[..], &mut all[..]);
+    all.sort_unstable();
+    all.retain(|&r| r != u64::MAX);
+    all.truncate(SAMPLE);
+    (sum_all(world, found), sum_all(world, excess), all)
+}
+
+/// What a forward step across processes works with.
+struct Exchange<'a, S> {
+    ranking: &'a S,
+    blocks: &'a RankBlocks,
+    /// This process's ranks; its table holds rank `r` at `r - mine.start`.
+    mine: Range<u64>,
+    table: &'a DistanceTable,
+    /// This process's number.
+    me: usize,
+    pool: &'a rayon::ThreadPool,
+}
+
+/// Neighbour ranks bound for each process, and the boards found locally.
+struct Outgoing {
+    by_owner: Vec<Vec<u64>>,
+    found: Level,
+}
+
+impl<S: StateRanking> Exchange<'_, S> {
+    /// Rounds per level: the same on every process (the largest block decides).
+    fn rounds(&self) -> u64 {
+        let largest = self.blocks.range(0);
+        let groups = (largest.end - largest.start).max(1).div_ceil(32) as usize;
+        groups.div_ceil(ROUND_GROUPS) as u64
+    }
+
+    /// One forward step: every board marked `cur` sends its neighbours to `next`.
+    fn forward(&self, world: &SimpleCommunicator, cur: u8, next: u8) -> (Level, Traffic) {
+        let mut level = Level::default();
+        let mut sent = 0u64;
+        let n_groups = if self.mine.is_empty() { 0 } else { self.table.n_groups() };
+        for round in 0..self.rounds() as usize {
+            let first = (round * ROUND_GROUPS).min(n_groups);
+            let groups = first..(first + ROUND_GROUPS).min(n_groups);
+            let out = self.pool.install(|| self.expand(groups, cur, next));
+            sent += out
+                .by_owner
+                .iter()
+                .enumerate()
+                .filter(|&(p, _)| p != self.me)
+                .map(|(_, v)| v.len() as u64)
+                .sum::<u64>();
+            let received = swap(world, out.by_owner);
+            let marked = self.pool.install(|| {
+                received
+                    .par_chunks(1 << 12)
+                    .map(|chunk| {
+                        let mut found = Level::default();
+                        for &r in chunk {
+                            if self.table.mark_if_unseen(r - self.mine.start, next) {
+                                found.note(r);
+                            }
+                        }
+                        found
+                    })
+                    .reduce(Level::default, Level::merge)
+            });
+            level = level.merge(out.found).merge(marked);
+        }
+        (level, Traffic { ranks_sent: sent, bytes_sent: sent * 8, rounds: self.rounds() })
+    }
+
+    /// Expands the boards marked `cur` in `groups` of this process's table.
+    fn expand(&self, groups: Range<usize>, cur: u8, next: u8) -> Outgoing {
+        let (parts, me) = (self.blocks.parts(), self.me);
+        let empty = || Outgoing { by_owner: vec![Vec::new(); parts], found: Level::default() };
+        let tasks: Vec<Range<usize>> = groups
+            .clone()
+            .step_by(TASK_GROUPS)
+            .map(|g| g..(g + TASK_GROUPS).min(groups.end))
+            .collect();
+        tasks
+            .into_par_iter()
+            .map(|task| {
+                let mut out = empty();
+                for group in task {
+                    for i in self.table.marked(group, cur) {
+                        let s = self.ranking.unrank(i + self.mine.start);
+                        for m in 0..self.ranking.n_moves() {
+                            let r = self.ranking.rank(&self.ranking.scramble_step(&s, m));
+                            let owner = self.blocks.owner(r);
+                            if owner != me {
+                                out.by_owner[owner].push(r);
+                            } else if self.table.mark_if_unseen(r - self.mine.start, next) {
+                                out.found.note(r);
+                            }
+                        }
+                    }
+                }
+                out
+            })
+            .reduce(empty, |mut a, b| {
+                for (x, y) in a.by_owner.iter_mut().zip(b.by_owner) {
+                    x.extend(y);
+                }
+                a.found = a.found.merge(b.found);
+                a
+            })
+    }
+}
+
+/// Sends each process the ranks bound for it and returns those sent here.
+fn swap(world: &SimpleCommunicator, by_owner: Vec<Vec<u64>>) -> Vec<u64> {
+    let parts = by_owner.len();
+    let counts: Vec<i32> = by_owner.iter().map(|v| count_of(v.len())).collect();
+    let mut incoming = vec![0i32; parts];
+    world.all_to_all_into(&counts[..], &mut incoming[..]);
+    let send: Vec<u64> = by_owner.concat();
+    let displs = offsets(&counts);
+    let in_displs = offsets(&incoming);
+    let total: usize = incoming.iter().map(|&c| c as usize).sum();
+    let mut received = vec![0u64; total];
+    {
+        let send = Partition::new(&send[..], &counts[..], &displs[..]);
+        let mut recv = PartitionMut::new(&mut received[..], &incoming[..], &in_displs[..]);
+        world.all_to_all_varcount_into(&send, &mut recv);
+    }
+    received
+}
+
+/// A buffer length as an MPI count (rounds keep buffers far below 2^31 ranks).
+fn count_of(len: usize) -> i32 {
+    i32::try_from(len).expect("a round's buffer for one process stays below 2^31 ranks")
+}
+
+/// The start of each part, from the parts' lengths.
+fn offsets(counts: &[i32]) -> Vec<i32> {
+    counts
+        .iter()
+        .scan(0i32, |acc, &c| {
+            let at = *acc;
+            *acc += c;
+            Some(at)
+        })
+        .collect()
+}

@@ -1,0 +1,104 @@
+//! One search across MPI processes (`cargo test --release --features mpi --test mpi`, with
+//! Open MPI's `mpirun` on the path): 1 to 4 processes on this machine print and write
+//! exactly what the local engine does.
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::{stderr, stdout, twirl};
+use twirl::distributed::RankBlocks;
+
+/// `twirl ARGS` under `mpirun -np NP`, one worker thread per process.
+fn under_mpirun(np: usize, args: &[&str]) -> Output {
+    Command::new("mpirun")
+        // CI runs as root; a test machine may have fewer cores than processes.
+        .args(["--allow-run-as-root", "--oversubscribe", "-np", &np.to_string()])
+        .arg(env!("CARGO_BIN_EXE_twirl"))
+        .args(args)
+        .args(["--threads", "1"])
+        .output()
+        .expect("run mpirun (Open MPI's launcher must be installed)")
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The distance table and summary lines of a run, without its timings.
+fn histogram_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with("# ") || l.starts_with("# God") || l.starts_with("# antipode"))
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn processes_find_the_histogram_of_the_local_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [&[&str]; 6] = [
+        &["nrp:3x3:2"],
+        &["nrp:3x3:2", "--metric", "cw"],
+        &["nrp:3x3:2", "--symmetry", "off"],
+        &["nrp:2x4:2:orient"],
+        &["spin:2x4"],
+        &["spin:2x3", "--symmetry", "on"],
+    ];
+    for case in cases {
+        let local_json = dir.path().join("local.json");
+        let mut args = case.to_vec();
+        args.splice(0..0, ["bfs"]);
+        let local = twirl(&[&args[..], &["-q", "--json", local_json.to_str().unwrap()]].concat());
+        assert!(local.status.success(), "{case:?}: {}", stderr(&local));
+        for np in 1..=4 {
+            let out_json = dir.path().join(format!("np{np}.json"));
+            let o =
+                under_mpirun(np, &[&args[..], &["--json", out_json.to_str().unwrap()]].concat());
+            assert!(o.status.success(), "{case:?} np={np}: {}", stderr(&o));
+            assert_eq!(
+                histogram_lines(&stdout(&o)),
+                histogram_lines(&stdout(&local)),
+                "{case:?} np={np}"
+            );
+            let (a, b) = (json(&local_json), json(&out_json));
+            for key in
+                ["histogram", "states", "gods_number", "antipodes", "antipode_boards", "symmetry"]
+            {
+                assert_eq!(a[key], b[key], "{case:?} np={np}: {key}");
+            }
+            if np > 1 {
+                assert!(stderr(&o).contains("ranks sent between processes"), "{case:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn processes_refuse_what_they_cannot_do_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("t.tbl");
+    let o = under_mpirun(2, &["bfs", "nrp:3x3:2", "--table", table.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("keeps its table in memory"), "{}", stderr(&o));
+    assert!(!table.exists());
+}
+
+#[test]
+fn blocks_cover_the_ranks_once_and_keep_alignment() {
+    for (n, parts, align) in [(100u64, 3usize, 1u64), (100, 4, 7), (5, 4, 3), (1, 3, 1)] {
+        let b = RankBlocks::new(n, parts, align);
+        let mut next = 0;
+        for p in 0..parts {
+            let r = b.range(p);
+            assert_eq!(r.start, next, "{n} {parts} {align}");
+            assert!(r.start.is_multiple_of(align) || r.is_empty());
+            for rank in r.clone() {
+                assert_eq!(b.owner(rank), p);
+            }
+            next = r.end;
+        }
+        assert_eq!(next, n);
+    }
+}
