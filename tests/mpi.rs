@@ -1,6 +1,6 @@
 //! One search across MPI processes (`cargo test --release --features mpi --test mpi`, with
 //! Open MPI's `mpirun` on the path): 1 to 4 processes on this machine print and write
-//! exactly what the local engine does.
+//! exactly what the local engine does, through forward and backward steps.
 #![cfg(feature = "mpi")]
 
 mod common;
@@ -69,7 +69,11 @@ fn processes_find_the_histogram_of_the_local_engine() {
                 assert_eq!(a[key], b[key], "{case:?} np={np}: {key}");
             }
             if np > 1 {
-                assert!(stderr(&o).contains("ranks sent between processes"), "{case:?}");
+                // Both steps ran: forward at first, backward once the frontier is wide.
+                let err = stderr(&o);
+                assert!(err.contains("(forward): "), "{case:?}: {err}");
+                assert!(err.contains("(backward): "), "{case:?}: {err}");
+                assert!(err.contains("ranks sent between processes"), "{case:?}");
             }
         }
     }

@@ -434,7 +434,7 @@ fn prepare_resume(table: &DistanceTable, histogram: &[u64]) -> crate::Result<u64
 /// move together (a backward run stops at its first full cover). Go backward once the frontier
 /// times `factor` exceeds the unseen boards. Measured factors: 2 board by board (NRP (3,4,2)),
 /// 4 with cell runs (NRP (3,4,2) and (4,4,3)), 8 with XOR runs (Spinpossible 3x3).
-fn should_go_backward(frontier: u64, unseen: u64, factor: u64) -> bool {
+pub(crate) fn should_go_backward(frontier: u64, unseen: u64, factor: u64) -> bool {
     frontier.saturating_mul(factor) > unseen
 }
 

@@ -293,8 +293,12 @@ fn run_distributed(
     let level_done = |d: u32, boards: u64, secs: f64, t: Traffic| {
         if root {
             bar.print_row(d, boards, secs);
+            let step = match t.direction {
+                twirl::bfs::Direction::Forward => "forward",
+                twirl::bfs::Direction::Backward => "backward",
+            };
             run.say(&format!(
-                "distance {d}: {} ranks sent between processes ({}) in {} rounds",
+                "distance {d} ({step}): {} ranks sent between processes ({}) in {} rounds",
                 t.ranks_sent,
                 human(t.bytes_sent),
                 t.rounds

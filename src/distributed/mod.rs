@@ -13,8 +13,10 @@
 //! (a class's entries lie together) stay inside a process, and so do the twins of a class
 //! that a symmetric representative repeats.
 //!
-//! Only forward steps are taken (a backward step would ask other processes about each
-//! neighbour); tables stay in memory (no checkpoints yet).
+//! Once the frontier outgrows the boards still unseen, a level is a backward step instead:
+//! each process looks at its unseen boards, checks their neighbours it owns at once and asks
+//! the owners about the others (one rank out, one byte back per neighbour). Tables stay in
+//! memory (no checkpoints yet).
 
 use std::ops::Range;
 use std::time::Instant;
@@ -25,7 +27,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use rayon::prelude::*;
 
-use crate::bfs::{Direction, Level, Outcome, SAMPLE, level_boards};
+use crate::bfs::{Direction, Level, Outcome, SAMPLE, level_boards, should_go_backward};
 use crate::rank::{Ranking, StateRanking, StateSpace};
 use crate::table::{DistanceTable, mark_of};
 use crate::{Error, Result};
@@ -105,11 +107,14 @@ impl RankBlocks {
 }
 
 /// What one level sent between processes, summed over all of them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Traffic {
-    /// Neighbour ranks sent to another process.
+    /// How the level was expanded.
+    pub direction: Direction,
+    /// Neighbour ranks sent to another process: to be marked (forward steps) or asked
+    /// about (backward steps).
     pub ranks_sent: u64,
-    /// Their bytes (eight per rank).
+    /// Bytes sent: eight per rank, and one back per question.
     pub bytes_sent: u64,
     /// Exchange rounds.
     pub rounds: u64,
@@ -182,28 +187,42 @@ fn search_in<S: StateRanking>(
     }
     let mut traffic = Vec::new();
     let step = Exchange { ranking, blocks: &blocks, mine, table: &table, me, pool: &pool };
+    let mut direction = Direction::Forward;
     loop {
         let d = out.histogram.len() as u32 - 1;
         let t = Instant::now();
-        let (mut level, local_traffic) = step.forward(world, mark_of(d), mark_of(d + 1));
+        // Board by board, as the local engine without runs: backward once the frontier
+        // times 2 exceeds the unseen boards.
+        let unseen = ranking.n_states() - out.states();
+        if should_go_backward(out.histogram[d as usize], unseen, 2) {
+            direction = Direction::Backward;
+        }
+        let (cur, next) = (mark_of(d), mark_of(d + 1));
+        let (mut level, local_traffic) = match direction {
+            Direction::Forward => step.forward(world, cur, next),
+            Direction::Backward => step.backward(world, cur, next),
+        };
         let mut excess = 0;
         if let Some(c) = classes {
-            let (twins, by_mark) = pool
-                .install(|| c.complete_level_in(&table, step.mine.clone(), mark_of(d + 1), true));
+            let forward = direction == Direction::Forward;
+            let (twins, by_mark) =
+                pool.install(|| c.complete_level_in(&table, step.mine.clone(), next, forward));
             level = level.merge(twins);
             excess = by_mark;
         }
         let (found, excess, antipodes) = reduce_level(world, level, excess);
-        let sent = sum_all(world, local_traffic.ranks_sent);
-        let level_traffic =
-            Traffic { ranks_sent: sent, bytes_sent: sent * 8, rounds: local_traffic.rounds };
+        let level_traffic = Traffic {
+            ranks_sent: sum_all(world, local_traffic.ranks_sent),
+            bytes_sent: sum_all(world, local_traffic.bytes_sent),
+            ..local_traffic
+        };
         if found == 0 {
             break;
         }
         let secs = t.elapsed().as_secs_f64();
         out.histogram.push(found);
         out.level_seconds.push(secs);
-        out.directions.push(Direction::Forward);
+        out.directions.push(direction);
         out.antipodes = antipodes;
         if let (Some(c), Some(boards)) = (classes, &mut out.boards) {
             boards.push(level_boards(c, &out.histogram, boards, excess));
@@ -247,6 +266,14 @@ struct Exchange<'a, S> {
     /// This process's number.
     me: usize,
     pool: &'a rayon::ThreadPool,
+}
+
+/// The questions of a backward step: per owner, the neighbours asked about and the unseen
+/// board that asks each; and the boards found without asking.
+struct Asks {
+    queries: Vec<Vec<u64>>,
+    askers: Vec<Vec<u64>>,
+    found: Level,
 }
 
 /// Neighbour ranks bound for each process, and the boards found locally.
@@ -296,7 +323,124 @@ impl<S: StateRanking> Exchange<'_, S> {
             });
             level = level.merge(out.found).merge(marked);
         }
-        (level, Traffic { ranks_sent: sent, bytes_sent: sent * 8, rounds: self.rounds() })
+        let rounds = self.rounds();
+        (
+            level,
+            Traffic {
+                direction: Direction::Forward,
+                ranks_sent: sent,
+                bytes_sent: sent * 8,
+                rounds,
+            },
+        )
+    }
+
+    /// One backward step: every unseen board with a neighbour marked `cur` joins `next`.
+    fn backward(&self, world: &SimpleCommunicator, cur: u8, next: u8) -> (Level, Traffic) {
+        let mut level = Level::default();
+        let mut sent = 0u64;
+        let n_groups = if self.mine.is_empty() { 0 } else { self.table.n_groups() };
+        for round in 0..self.rounds() as usize {
+            let first = (round * ROUND_GROUPS).min(n_groups);
+            let groups = first..(first + ROUND_GROUPS).min(n_groups);
+            let asks = self.pool.install(|| self.ask(groups, cur, next));
+            sent += asks.queries.iter().map(|q| q.len() as u64).sum::<u64>();
+            let received = swap_by_owner(world, &asks.queries);
+            // Answers in the order asked: 1 where the neighbour is at the current distance.
+            let answers: Vec<Vec<u8>> = self.pool.install(|| {
+                received
+                    .par_iter()
+                    .map(|qs| {
+                        qs.iter()
+                            .map(|&r| (self.table.get(r - self.mine.start) == cur) as u8)
+                            .collect()
+                    })
+                    .collect()
+            });
+            let replies = swap_by_owner(world, &answers);
+            let mut found = asks.found;
+            for (askers, replies) in asks.askers.iter().zip(&replies) {
+                for (&u, &yes) in askers.iter().zip(replies) {
+                    if yes == 1 && self.table.mark_if_unseen(u - self.mine.start, next) {
+                        found.note(u);
+                    }
+                }
+            }
+            level = level.merge(found);
+        }
+        // A question is a rank out and a byte back.
+        let rounds = self.rounds();
+        (
+            level,
+            Traffic {
+                direction: Direction::Backward,
+                ranks_sent: sent,
+                bytes_sent: sent * 9,
+                rounds,
+            },
+        )
+    }
+
+    /// The first half of a backward step over `groups`: unseen boards with a neighbour of
+    /// their own process at `cur` are marked `next`; the others' remote neighbours become
+    /// questions to their owners.
+    fn ask(&self, groups: Range<usize>, cur: u8, next: u8) -> Asks {
+        let parts = self.blocks.parts();
+        let empty = || Asks {
+            queries: vec![Vec::new(); parts],
+            askers: vec![Vec::new(); parts],
+            found: Level::default(),
+        };
+        let tasks: Vec<Range<usize>> = groups
+            .clone()
+            .step_by(TASK_GROUPS)
+            .map(|g| g..(g + TASK_GROUPS).min(groups.end))
+            .collect();
+        tasks
+            .into_par_iter()
+            .map(|task| {
+                let mut out = empty();
+                let mut remote: Vec<(usize, u64)> = Vec::with_capacity(self.ranking.n_moves());
+                for group in task {
+                    for i in self.table.unseen(group) {
+                        let u = i + self.mine.start;
+                        let s = self.ranking.unrank(u);
+                        remote.clear();
+                        let mut near = false;
+                        for m in 0..self.ranking.n_moves() {
+                            let r = self.ranking.rank(&self.ranking.solve_step(&s, m));
+                            let owner = self.blocks.owner(r);
+                            if owner != self.me {
+                                remote.push((owner, r));
+                            } else if self.table.get(r - self.mine.start) == cur {
+                                near = true;
+                                break;
+                            }
+                        }
+                        if near {
+                            if self.table.mark_if_unseen(i, next) {
+                                out.found.note(u);
+                            }
+                            continue;
+                        }
+                        for &(owner, r) in &remote {
+                            out.queries[owner].push(r);
+                            out.askers[owner].push(u);
+                        }
+                    }
+                }
+                out
+            })
+            .reduce(empty, |mut a, b| {
+                for (x, y) in a.queries.iter_mut().zip(b.queries) {
+                    x.extend(y);
+                }
+                for (x, y) in a.askers.iter_mut().zip(b.askers) {
+                    x.extend(y);
+                }
+                a.found = a.found.merge(b.found);
+                a
+            })
     }
 
     /// Expands the boards marked `cur` in `groups` of this process's table.
@@ -340,21 +484,40 @@ impl<S: StateRanking> Exchange<'_, S> {
 
 /// Sends each process the ranks bound for it and returns those sent here.
 fn swap(world: &SimpleCommunicator, by_owner: Vec<Vec<u64>>) -> Vec<u64> {
+    swap_by_owner(world, &by_owner).concat()
+}
+
+/// Sends `by_owner[p]` to process `p`; returns what each process sent here, by sender.
+fn swap_by_owner<T: Equivalence + Copy + Default>(
+    world: &SimpleCommunicator,
+    by_owner: &[Vec<T>],
+) -> Vec<Vec<T>> {
     let parts = by_owner.len();
     let counts: Vec<i32> = by_owner.iter().map(|v| count_of(v.len())).collect();
     let mut incoming = vec![0i32; parts];
     world.all_to_all_into(&counts[..], &mut incoming[..]);
-    let send: Vec<u64> = by_owner.concat();
+    // One spare element each: an empty Vec of bytes points at address 1, which Open MPI
+    // reads as MPI_IN_PLACE.
+    let mut send: Vec<T> = by_owner.concat();
+    send.push(T::default());
     let displs = offsets(&counts);
     let in_displs = offsets(&incoming);
     let total: usize = incoming.iter().map(|&c| c as usize).sum();
-    let mut received = vec![0u64; total];
+    let mut received = vec![T::default(); total + 1];
     {
         let send = Partition::new(&send[..], &counts[..], &displs[..]);
         let mut recv = PartitionMut::new(&mut received[..], &incoming[..], &in_displs[..]);
         world.all_to_all_varcount_into(&send, &mut recv);
     }
-    received
+    let mut rest = &received[..];
+    incoming
+        .iter()
+        .map(|&c| {
+            let (part, tail) = rest.split_at(c as usize);
+            rest = tail;
+            part.to_vec()
+        })
+        .collect()
 }
 
 /// A buffer length as an MPI count (rounds keep buffers far below 2^31 ranks).
