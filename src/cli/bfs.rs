@@ -222,7 +222,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
         stop: Some(stop),
         ..Config::new(threads)
     };
-    let bar = start_output(&puzzle, n_states, bytes, &args.run, None);
+    let bar = start_output(&puzzle, &space, bytes, &args.run, None);
     let t0 = Instant::now();
     let outcome = bfs::search_puzzle(&puzzle, &space, &table, &config, &bar)?;
     bar.finish();
@@ -285,9 +285,9 @@ fn run_distributed(
         human(table_bytes(n_states)),
         human(block_bytes)
     ));
-    let bar = Bar::new(n_states, false);
+    let bar = Bar::new(n_states, "entries", false);
     if root {
-        print_head(puzzle, n_states, table_bytes(n_states));
+        print_head(puzzle, &space, table_bytes(n_states));
         bar.print_row(0, 1, 0.0);
     }
     let level_done = |d: u32, boards: u64, secs: f64, t: Traffic| {
@@ -356,7 +356,7 @@ fn resume_table(
         Resumed::Complete(finished) => {
             run.say(&format!("{}: the search is already complete", path.display()));
             let bytes = table_bytes(finished.space.n_states());
-            print_head(&finished.puzzle, finished.space.n_states(), bytes);
+            print_head(&finished.puzzle, &finished.space, bytes);
             print_histogram_rows(finished.outcome.board_histogram());
             report_finished(&finished, run.threads()?, run)
         }
@@ -381,13 +381,7 @@ fn run_job(job: Job, run: &RunArgs, board_by_board: bool) -> anyhow::Result<i32>
     let settings = run.settings(board_by_board)?;
     let stop = stop_flag(run.quiet);
     let path = job.path().to_path_buf();
-    let bar = start_output(
-        job.puzzle(),
-        job.space().n_states(),
-        job.file_bytes(),
-        run,
-        job.resumed_from(),
-    );
+    let bar = start_output(job.puzzle(), job.space(), job.file_bytes(), run, job.resumed_from());
     let end = job.run(&settings, &bar, stop);
     bar.finish();
     match end? {
@@ -420,12 +414,17 @@ fn write_outputs(report: &Report, run: &RunArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn print_head(puzzle: &Puzzle, n_states: u64, bytes: u64) {
+/// The head line: the puzzle, its boards (and a table of classes' entries), the table's size.
+fn print_head(puzzle: &Puzzle, space: &StateSpace, bytes: u64) {
     let mut out = std::io::stdout().lock();
+    let entries = match space.classes() {
+        Some(_) => format!(" entries={}", space.n_states()),
+        None => String::new(),
+    };
     let _ = writeln!(
         out,
-        "# {} metric={} boards={} table_bytes={}",
-        puzzle.spec, puzzle.metric, n_states, bytes
+        "# {} metric={} boards={}{entries} table_bytes={}",
+        puzzle.spec, puzzle.metric, space.analysis.group_order, bytes
     );
     let _ =
         writeln!(out, "{:>8} {:>16} {:>16} {:>10}", "distance", "boards", "cumulative", "seconds");
@@ -435,13 +434,14 @@ fn print_head(puzzle: &Puzzle, n_states: u64, bytes: u64) {
 /// and returns the progress bar.
 fn start_output(
     puzzle: &Puzzle,
-    n_states: u64,
+    space: &StateSpace,
     bytes: u64,
     run: &RunArgs,
     resume: Option<&Outcome>,
 ) -> Bar {
-    let bar = Bar::new(n_states, !run.quiet);
-    print_head(puzzle, n_states, bytes);
+    let unit = if space.classes().is_some() { "entries" } else { "boards" };
+    let bar = Bar::new(space.n_states(), unit, !run.quiet);
+    print_head(puzzle, space, bytes);
     match resume {
         None => bar.print_row(0, 1, 0.0),
         Some(r) => {
@@ -455,7 +455,7 @@ fn start_output(
 
 /// Prints a histogram as the per-distance table (for a table already complete).
 fn print_histogram_rows(histogram: &[u64]) {
-    let bar = Bar::new(histogram.iter().sum(), false);
+    let bar = Bar::new(histogram.iter().sum(), "boards", false);
     for (d, &n) in histogram.iter().enumerate() {
         bar.print_row(d as u32, n, 0.0);
     }

@@ -1,4 +1,5 @@
-//! The progress bar: boards found so far out of the total, with rate and ETA, on stderr.
+//! The progress bar: boards (or table entries) found so far out of the total, with rate and
+//! ETA, on stderr.
 //! Hidden when stderr is not a terminal or with `--quiet`.
 
 use std::io::Write;
@@ -15,15 +16,16 @@ pub struct Bar {
 }
 
 impl Bar {
-    /// A bar for `total` boards; drawn only if `visible` and stderr is a terminal.
-    pub fn new(total: u64, visible: bool) -> Bar {
+    /// A bar for `total` boards (or table entries: `unit` names them); drawn only if
+    /// `visible` and stderr is a terminal.
+    pub fn new(total: u64, unit: &str, visible: bool) -> Bar {
         let target =
             if visible { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
         let bar = ProgressBar::with_draw_target(Some(total), target);
         bar.set_style(
-            ProgressStyle::with_template(
-                "{msg:>24} [{bar:30}] {human_pos}/{human_len} boards  {per_sec}  ETA {eta}",
-            )
+            ProgressStyle::with_template(&format!(
+                "{{msg:>24}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit}  {{per_sec}}  ETA {{eta}}"
+            ))
             .expect("valid template")
             .progress_chars("=> "),
         );
