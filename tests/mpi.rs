@@ -106,3 +106,31 @@ fn blocks_cover_the_ranks_once_and_keep_alignment() {
         assert_eq!(next, n);
     }
 }
+
+#[test]
+fn a_signal_to_one_process_stops_them_all() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
+        .arg(env!("CARGO_BIN_EXE_twirl"))
+        .args(["bfs", "nrp:3x4:2", "--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mpirun");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    // Wait until the search is under way (a minute of work is left), then stop one process.
+    for line in lines.by_ref() {
+        if line.unwrap().starts_with("distance 4 ") {
+            break;
+        }
+    }
+    let ranks = Command::new("pgrep").args(["-P", &child.id().to_string()]).output().unwrap();
+    let first: u32 = stdout(&ranks).lines().next().expect("a process of the job").parse().unwrap();
+    assert!(Command::new("kill").args(["-TERM", &first.to_string()]).status().unwrap().success());
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{rest:?}");
+    assert!(rest.iter().any(|l| l.contains("nothing is saved")), "{rest:?}");
+}

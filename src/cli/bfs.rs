@@ -307,7 +307,12 @@ fn run_distributed(
     };
     let t0 = Instant::now();
     let start = space.rank_board(&puzzle.solved())?;
-    let (outcome, _) = distributed::search(&space, start, world, threads, &level_done)?;
+    let stop = stop_flag(args.run.quiet || !root);
+    let (outcome, _) = distributed::search(&space, start, world, threads, &stop, &level_done)?;
+    if !outcome.complete {
+        run.say("stopped (the tables were in memory; nothing is saved)");
+        return Ok(INTERRUPTED);
+    }
     if !root {
         return Ok(0);
     }

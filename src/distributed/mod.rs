@@ -19,6 +19,7 @@
 //! memory (no checkpoints yet).
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use mpi::collective::SystemOperation;
@@ -125,19 +126,39 @@ pub type LevelDone<'a> = &'a dyn Fn(u32, u64, f64, Traffic);
 
 /// Searches `space` from the solved board's rank `start` across the processes of `world`,
 /// `threads` workers each. Every process returns the same outcome and the traffic of each
-/// level after the first.
+/// level after the first. When `stop` is set on any process (Ctrl-C, SIGTERM), all of them
+/// stop after the current round, with an outcome that says `complete: false`.
 pub fn search(
     space: &StateSpace,
     start: u64,
     world: &SimpleCommunicator,
     threads: usize,
+    stop: &AtomicBool,
     level_done: LevelDone<'_>,
 ) -> Result<(Outcome, Vec<Traffic>)> {
+    let run = Run { world, threads, stop, level_done };
     match &space.ranking {
-        Ranking::Layout(l) => search_in(l, space, start, world, threads, level_done),
-        Ranking::Enumerated(e) => search_in(e, space, start, world, threads, level_done),
-        Ranking::Classes(c) => search_in(c, space, start, world, threads, level_done),
+        Ranking::Layout(l) => search_in(l, space, start, &run),
+        Ranking::Enumerated(e) => search_in(e, space, start, &run),
+        Ranking::Classes(c) => search_in(c, space, start, &run),
     }
+}
+
+/// What every process's search shares: the communicator, the threads, the stop flag and the
+/// report of each level.
+struct Run<'a> {
+    world: &'a SimpleCommunicator,
+    threads: usize,
+    stop: &'a AtomicBool,
+    level_done: LevelDone<'a>,
+}
+
+/// Whether any process was asked to stop (a collective: every process calls it).
+fn stop_requested(world: &SimpleCommunicator, stop: &AtomicBool) -> bool {
+    let mine = stop.load(Ordering::Relaxed) as u32;
+    let mut any = 0u32;
+    world.all_reduce_into(&mine, &mut any, SystemOperation::max());
+    any != 0
 }
 
 /// The level-synchronous search, monomorphic in the ranking.
@@ -145,12 +166,11 @@ fn search_in<S: StateRanking>(
     ranking: &S,
     space: &StateSpace,
     start: u64,
-    world: &SimpleCommunicator,
-    threads: usize,
-    level_done: LevelDone<'_>,
+    run: &Run<'_>,
 ) -> Result<(Outcome, Vec<Traffic>)> {
+    let world = run.world;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(run.threads)
         .build()
         .map_err(|e| Error::ThreadPool(e.to_string()))?;
     let blocks = RankBlocks::of(space, world.size() as usize);
@@ -198,9 +218,12 @@ fn search_in<S: StateRanking>(
             direction = Direction::Backward;
         }
         let (cur, next) = (mark_of(d), mark_of(d + 1));
-        let (mut level, local_traffic) = match direction {
-            Direction::Forward => step.forward(world, cur, next),
-            Direction::Backward => step.backward(world, cur, next),
+        let expanded = match direction {
+            Direction::Forward => step.forward(world, run.stop, cur, next),
+            Direction::Backward => step.backward(world, run.stop, cur, next),
+        };
+        let Some((mut level, local_traffic)) = expanded else {
+            return Ok((out, traffic));
         };
         let mut excess = 0;
         if let Some(c) = classes {
@@ -229,7 +252,7 @@ fn search_in<S: StateRanking>(
         }
         traffic.push(level_traffic);
         let boards = *out.board_histogram().last().expect("a level");
-        level_done(d + 1, boards, secs, level_traffic);
+        (run.level_done)(d + 1, boards, secs, level_traffic);
     }
     out.complete = true;
     Ok((out, traffic))
@@ -290,8 +313,15 @@ impl<S: StateRanking> Exchange<'_, S> {
         groups.div_ceil(ROUND_GROUPS) as u64
     }
 
-    /// One forward step: every board marked `cur` sends its neighbours to `next`.
-    fn forward(&self, world: &SimpleCommunicator, cur: u8, next: u8) -> (Level, Traffic) {
+    /// One forward step: every board marked `cur` sends its neighbours to `next`. `None`
+    /// when a process was asked to stop.
+    fn forward(
+        &self,
+        world: &SimpleCommunicator,
+        stop: &AtomicBool,
+        cur: u8,
+        next: u8,
+    ) -> Option<(Level, Traffic)> {
         let mut level = Level::default();
         let mut sent = 0u64;
         let n_groups = if self.mine.is_empty() { 0 } else { self.table.n_groups() };
@@ -322,21 +352,29 @@ impl<S: StateRanking> Exchange<'_, S> {
                     .reduce(Level::default, Level::merge)
             });
             level = level.merge(out.found).merge(marked);
+            if stop_requested(world, stop) {
+                return None;
+            }
         }
         let rounds = self.rounds();
-        (
-            level,
-            Traffic {
-                direction: Direction::Forward,
-                ranks_sent: sent,
-                bytes_sent: sent * 8,
-                rounds,
-            },
-        )
+        let traffic = Traffic {
+            direction: Direction::Forward,
+            ranks_sent: sent,
+            bytes_sent: sent * 8,
+            rounds,
+        };
+        Some((level, traffic))
     }
 
     /// One backward step: every unseen board with a neighbour marked `cur` joins `next`.
-    fn backward(&self, world: &SimpleCommunicator, cur: u8, next: u8) -> (Level, Traffic) {
+    /// `None` when a process was asked to stop.
+    fn backward(
+        &self,
+        world: &SimpleCommunicator,
+        stop: &AtomicBool,
+        cur: u8,
+        next: u8,
+    ) -> Option<(Level, Traffic)> {
         let mut level = Level::default();
         let mut sent = 0u64;
         let n_groups = if self.mine.is_empty() { 0 } else { self.table.n_groups() };
@@ -367,18 +405,19 @@ impl<S: StateRanking> Exchange<'_, S> {
                 }
             }
             level = level.merge(found);
+            if stop_requested(world, stop) {
+                return None;
+            }
         }
         // A question is a rank out and a byte back.
         let rounds = self.rounds();
-        (
-            level,
-            Traffic {
-                direction: Direction::Backward,
-                ranks_sent: sent,
-                bytes_sent: sent * 9,
-                rounds,
-            },
-        )
+        let traffic = Traffic {
+            direction: Direction::Backward,
+            ranks_sent: sent,
+            bytes_sent: sent * 9,
+            rounds,
+        };
+        Some((level, traffic))
     }
 
     /// The first half of a backward step over `groups`: unseen boards with a neighbour of
