@@ -60,6 +60,13 @@ pub struct BfsArgs {
     run: RunArgs,
 }
 
+impl BfsArgs {
+    /// The largest table allowed in memory: --max-memory, or 90% of the memory available.
+    fn memory_limit(&self) -> Option<u64> {
+        self.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9))
+    }
+}
+
 /// The values of `--symmetry`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SymmetryArg {
@@ -187,7 +194,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     }
     let threads = args.run.threads()?;
     let mut space = StateSpace::for_search(&puzzle, args.symmetry.mode(), args.unique)?;
-    let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
+    let limit = args.memory_limit();
     let too_large = |space: &StateSpace| limit.is_some_and(|l| table_bytes(space.n_states()) > l);
     if args.symmetry == SymmetryArg::Auto && space.classes().is_none() && too_large(&space) {
         // Boards were chosen for speed, but only classes fit.
@@ -230,16 +237,28 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
         args.run.say("stopped (the table was in memory; nothing is saved)");
         return Ok(INTERRUPTED);
     }
+    report_search(&puzzle, &space, &outcome, t0, threads, &args.run)
+}
+
+/// Reports a search that just ended (in memory): its outputs and the summary lines.
+fn report_search(
+    puzzle: &Puzzle,
+    space: &StateSpace,
+    outcome: &Outcome,
+    t0: Instant,
+    threads: usize,
+    run: &RunArgs,
+) -> anyhow::Result<i32> {
     let report = Report::new(
         &puzzle.spec.to_string(),
-        &puzzle,
-        &space,
-        &outcome,
+        puzzle,
+        space,
+        outcome,
         t0.elapsed().as_secs_f64(),
         threads,
-        table_bytes(n_states),
+        table_bytes(space.n_states()),
     );
-    write_outputs(&report, &args.run)?;
+    write_outputs(&report, run)?;
     print_summary(&report, false)?;
     Ok(0)
 }
@@ -268,7 +287,7 @@ fn run_distributed(
     let processes = world.size() as usize;
     let blocks = RankBlocks::of(&space, processes);
     let block_bytes = table_bytes(blocks.range(0).end - blocks.range(0).start);
-    let limit = args.max_memory.or_else(|| available_memory().map(|m| m / 10 * 9));
+    let limit = args.memory_limit();
     if let Some(limit) = limit.filter(|&l| block_bytes > l) {
         bail!(
             "each of the {processes} processes needs {} of table but only {} may be used in \
@@ -316,18 +335,7 @@ fn run_distributed(
     if !root {
         return Ok(0);
     }
-    let report = Report::new(
-        &puzzle.spec.to_string(),
-        puzzle,
-        &space,
-        &outcome,
-        t0.elapsed().as_secs_f64(),
-        threads * processes,
-        table_bytes(n_states),
-    );
-    write_outputs(&report, &run)?;
-    print_summary(&report, false)?;
-    Ok(0)
+    report_search(puzzle, &space, &outcome, t0, threads * processes, &run)
 }
 
 /// What a table's entries are: boards, or classes of boards and how.

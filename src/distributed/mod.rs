@@ -313,6 +313,35 @@ impl<S: StateRanking> Exchange<'_, S> {
         groups.div_ceil(ROUND_GROUPS) as u64
     }
 
+    /// Runs `round` on each slice of at most [`ROUND_GROUPS`] groups of this process's
+    /// table (every process the same number of times, since rounds are collective), with
+    /// the stop check after each. `round` returns its finds and the ranks it sent away.
+    /// `None` when a process was asked to stop.
+    fn in_rounds(
+        &self,
+        world: &SimpleCommunicator,
+        stop: &AtomicBool,
+        direction: Direction,
+        mut round: impl FnMut(Range<usize>) -> (Level, u64),
+    ) -> Option<(Level, Traffic)> {
+        let mut level = Level::default();
+        let mut sent = 0u64;
+        let n_groups = if self.mine.is_empty() { 0 } else { self.table.n_groups() };
+        let rounds = self.rounds();
+        for r in 0..rounds as usize {
+            let first = (r * ROUND_GROUPS).min(n_groups);
+            let (found, out) = round(first..(first + ROUND_GROUPS).min(n_groups));
+            level = level.merge(found);
+            sent += out;
+            if stop_requested(world, stop) {
+                return None;
+            }
+        }
+        // A forward rank is eight bytes; a question is a rank out and a byte back.
+        let per_rank = if direction == Direction::Forward { 8 } else { 9 };
+        Some((level, Traffic { direction, ranks_sent: sent, bytes_sent: sent * per_rank, rounds }))
+    }
+
     /// One forward step: every board marked `cur` sends its neighbours to `next`. `None`
     /// when a process was asked to stop.
     fn forward(
@@ -322,20 +351,9 @@ impl<S: StateRanking> Exchange<'_, S> {
         cur: u8,
         next: u8,
     ) -> Option<(Level, Traffic)> {
-        let mut level = Level::default();
-        let mut sent = 0u64;
-        let n_groups = if self.mine.is_empty() { 0 } else { self.table.n_groups() };
-        for round in 0..self.rounds() as usize {
-            let first = (round * ROUND_GROUPS).min(n_groups);
-            let groups = first..(first + ROUND_GROUPS).min(n_groups);
+        self.in_rounds(world, stop, Direction::Forward, |groups| {
             let out = self.pool.install(|| self.expand(groups, cur, next));
-            sent += out
-                .by_owner
-                .iter()
-                .enumerate()
-                .filter(|&(p, _)| p != self.me)
-                .map(|(_, v)| v.len() as u64)
-                .sum::<u64>();
+            let sent = out.by_owner.iter().map(|v| v.len() as u64).sum::<u64>();
             let received = swap(world, out.by_owner);
             let marked = self.pool.install(|| {
                 received
@@ -351,19 +369,8 @@ impl<S: StateRanking> Exchange<'_, S> {
                     })
                     .reduce(Level::default, Level::merge)
             });
-            level = level.merge(out.found).merge(marked);
-            if stop_requested(world, stop) {
-                return None;
-            }
-        }
-        let rounds = self.rounds();
-        let traffic = Traffic {
-            direction: Direction::Forward,
-            ranks_sent: sent,
-            bytes_sent: sent * 8,
-            rounds,
-        };
-        Some((level, traffic))
+            (out.found.merge(marked), sent)
+        })
     }
 
     /// One backward step: every unseen board with a neighbour marked `cur` joins `next`.
@@ -375,14 +382,9 @@ impl<S: StateRanking> Exchange<'_, S> {
         cur: u8,
         next: u8,
     ) -> Option<(Level, Traffic)> {
-        let mut level = Level::default();
-        let mut sent = 0u64;
-        let n_groups = if self.mine.is_empty() { 0 } else { self.table.n_groups() };
-        for round in 0..self.rounds() as usize {
-            let first = (round * ROUND_GROUPS).min(n_groups);
-            let groups = first..(first + ROUND_GROUPS).min(n_groups);
+        self.in_rounds(world, stop, Direction::Backward, |groups| {
             let asks = self.pool.install(|| self.ask(groups, cur, next));
-            sent += asks.queries.iter().map(|q| q.len() as u64).sum::<u64>();
+            let sent = asks.queries.iter().map(|q| q.len() as u64).sum::<u64>();
             let received = swap_by_owner(world, &asks.queries);
             // Answers in the order asked: 1 where the neighbour is at the current distance.
             let answers: Vec<Vec<u8>> = self.pool.install(|| {
@@ -404,20 +406,8 @@ impl<S: StateRanking> Exchange<'_, S> {
                     }
                 }
             }
-            level = level.merge(found);
-            if stop_requested(world, stop) {
-                return None;
-            }
-        }
-        // A question is a rank out and a byte back.
-        let rounds = self.rounds();
-        let traffic = Traffic {
-            direction: Direction::Backward,
-            ranks_sent: sent,
-            bytes_sent: sent * 9,
-            rounds,
-        };
-        Some((level, traffic))
+            (found, sent)
+        })
     }
 
     /// The first half of a backward step over `groups`: unseen boards with a neighbour of
@@ -430,12 +420,7 @@ impl<S: StateRanking> Exchange<'_, S> {
             askers: vec![Vec::new(); parts],
             found: Level::default(),
         };
-        let tasks: Vec<Range<usize>> = groups
-            .clone()
-            .step_by(TASK_GROUPS)
-            .map(|g| g..(g + TASK_GROUPS).min(groups.end))
-            .collect();
-        tasks
+        tasks(groups)
             .into_par_iter()
             .map(|task| {
                 let mut out = empty();
@@ -486,12 +471,7 @@ impl<S: StateRanking> Exchange<'_, S> {
     fn expand(&self, groups: Range<usize>, cur: u8, next: u8) -> Outgoing {
         let (parts, me) = (self.blocks.parts(), self.me);
         let empty = || Outgoing { by_owner: vec![Vec::new(); parts], found: Level::default() };
-        let tasks: Vec<Range<usize>> = groups
-            .clone()
-            .step_by(TASK_GROUPS)
-            .map(|g| g..(g + TASK_GROUPS).min(groups.end))
-            .collect();
-        tasks
+        tasks(groups)
             .into_par_iter()
             .map(|task| {
                 let mut out = empty();
@@ -557,6 +537,11 @@ fn swap_by_owner<T: Equivalence + Copy + Default>(
             part.to_vec()
         })
         .collect()
+}
+
+/// `groups` cut into parallel tasks of [`TASK_GROUPS`].
+fn tasks(groups: Range<usize>) -> Vec<Range<usize>> {
+    groups.clone().step_by(TASK_GROUPS).map(|g| g..(g + TASK_GROUPS).min(groups.end)).collect()
 }
 
 /// A buffer length as an MPI count (rounds keep buffers far below 2^31 ranks).
