@@ -70,6 +70,14 @@ pub struct Checkpoint {
     /// `histogram` counts entries); empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub boards: Vec<u64>,
+    /// For a search split over the processes of an MPI job: how many (each keeps its part
+    /// of the table in `TABLE.part-P-of-N`); 0 for a search in one table file.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub parts: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Where the record of the table at `table` lives: `TABLE.checkpoint`.
@@ -95,6 +103,7 @@ impl Checkpoint {
             elapsed_seconds: 0.0,
             level_under_way: None,
             boards: Vec::new(),
+            parts: 0,
         }
     }
 
@@ -168,7 +177,8 @@ impl Checkpoint {
         }
     }
 
-    fn update(&mut self, outcome: &Outcome) {
+    /// Records the finished levels of `outcome`.
+    pub fn update(&mut self, outcome: &Outcome) {
         self.histogram = outcome.histogram.clone();
         self.unique_histogram = outcome.unique_histogram.clone().unwrap_or_default();
         self.level_seconds = outcome.level_seconds.clone();
@@ -296,6 +306,7 @@ mod tests {
             elapsed_seconds: 0.3,
             level_under_way: Some(3),
             boards: Vec::new(),
+            parts: 0,
         }
     }
 

@@ -69,6 +69,14 @@ pub enum Error {
         /// Why, saying what was expected and what was found.
         reason: String,
     },
+    /// Another process of an MPI job failed (and printed why); all of them stopped there.
+    #[error("process {process} of the {processes} of the MPI job failed (its message says why)")]
+    OtherProcess {
+        /// The first process that failed (0-based).
+        process: usize,
+        /// The processes of the job.
+        processes: usize,
+    },
     /// The worker threads of a search could not be started.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(String),

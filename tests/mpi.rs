@@ -80,13 +80,101 @@ fn processes_find_the_histogram_of_the_local_engine() {
 }
 
 #[test]
-fn processes_refuse_what_they_cannot_do_yet() {
+fn processes_keep_a_table_each_and_refuse_what_does_not_fit() {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("t.tbl");
-    let o = under_mpirun(2, &["bfs", "nrp:3x3:2", "--table", table.to_str().unwrap()]);
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("keeps its table in memory"), "{}", stderr(&o));
-    assert!(!table.exists());
+    let t = table.to_str().unwrap();
+    let local = twirl(&["bfs", "nrp:3x3:2", "-q"]);
+    for np in [2, 3] {
+        let o = under_mpirun(np, &["bfs", "nrp:3x3:2", "--table", t, "--force"]);
+        assert!(o.status.success(), "np={np}: {}", stderr(&o));
+        assert_eq!(histogram_lines(&stdout(&o)), histogram_lines(&stdout(&local)), "np={np}");
+        for p in 0..np {
+            assert!(dir.path().join(format!("t.tbl.part-{p}-of-{np}")).exists());
+        }
+        // Finished: the record is gone, and a resume reports the sealed parts.
+        assert!(!dir.path().join("t.tbl.checkpoint").exists());
+        let again = under_mpirun(np, &["resume", t]);
+        assert!(again.status.success(), "np={np}: {}", stderr(&again));
+        assert!(stderr(&again).contains("already complete"));
+        assert_eq!(histogram_lines(&stdout(&again)), histogram_lines(&stdout(&local)));
+    }
+    // An existing part is not replaced without --force; one part is not a whole table.
+    let o = under_mpirun(3, &["bfs", "nrp:3x3:2", "--table", t]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("twirl resume"), "{}", stderr(&o));
+    let part = dir.path().join("t.tbl.part-1-of-3");
+    let o = twirl(&["distance", part.to_str().unwrap(), "1 2 3 / 4 5 6 / 7 8 9"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("found part 1 of 3"), "{}", stderr(&o));
+    // Unique counts are not distributed yet.
+    let o = under_mpirun(2, &["bfs", "nrp:2x3:2", "--unique"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no unique solutions"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_killed_process_loses_nothing_finished_and_the_resume_ends_alike() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("t.tbl");
+    let t = table.to_str().unwrap();
+    let case = ["spin:2x4", "--symmetry", "off"];
+    let local_json = dir.path().join("local.json");
+    let local =
+        twirl(&[&["bfs"], &case[..], &["-q", "--json", local_json.to_str().unwrap()]].concat());
+    assert!(local.status.success());
+    // Each process holds 5 million ranks, 5 rounds a level; every process pauses after the
+    // first round of distance 6, with part of that level marked.
+    let mut child = Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
+        .arg(env!("CARGO_BIN_EXE_twirl"))
+        .args(["bfs", case[0], case[1], case[2], "--table", t, "--threads", "1"])
+        .args(["--test-pause-after", "5"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mpirun");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    for line in lines.by_ref() {
+        if line.unwrap().starts_with("distance 5 ") {
+            break;
+        }
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let ranks = Command::new("pgrep").args(["-P", &child.id().to_string()]).output().unwrap();
+    let last: u32 = stdout(&ranks).lines().last().expect("a process of the job").parse().unwrap();
+    assert!(Command::new("kill").args(["-KILL", &last.to_string()]).status().unwrap().success());
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "{rest:?}");
+    // Resumed with another number of processes, or without mpirun: refused, nothing changed.
+    let o = under_mpirun(3, &["resume", t]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("found a search split over 2 processes"), "{}", stderr(&o));
+    let o = twirl(&["resume", t]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("mpirun -np 2 twirl resume"), "{}", stderr(&o));
+    // With the same two: distances 0..5 were kept, and the result is the local engine's.
+    let out_json = dir.path().join("resumed.json");
+    let o = under_mpirun(2, &["resume", t, "--json", out_json.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("distances 0..5 finished"), "{err}");
+    // The first round of distance 6 had marked boards on both processes before the kill.
+    let before: u64 = err
+        .split("; ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(before > 0 && err.contains("of distance 6 were found before the stop"), "{err}");
+    assert_eq!(histogram_lines(&stdout(&o)), histogram_lines(&stdout(&local)));
+    let (a, b) = (json(&local_json), json(&out_json));
+    for key in ["histogram", "states", "gods_number", "antipodes", "antipode_boards"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
 }
 
 #[test]

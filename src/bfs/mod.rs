@@ -407,8 +407,25 @@ fn prepare_resume(table: &DistanceTable, histogram: &[u64]) -> crate::Result<u64
         // Boards found in an unfinished forward level may miss visitors: find them again.
         table.unmark_fresh();
     }
-    let next = histogram.len();
     let counts = table.count_marks();
+    match marks_beyond(&counts, histogram) {
+        Some(partial) => Ok(partial),
+        None => Err(crate::Error::BadTable {
+            path: "the table".into(),
+            reason: format!(
+                "its marks ({:?} boards per mark) do not match the checkpoint's histogram {:?}",
+                &counts[1..],
+                histogram
+            ),
+        }),
+    }
+}
+
+/// The boards of the level after `histogram` already marked, given the table's boards per
+/// mark: `None` unless every other mark counts exactly the histogram's boards (and that one
+/// at least as many).
+pub fn marks_beyond(counts: &[u64; 4], histogram: &[u64]) -> Option<u64> {
+    let next = histogram.len();
     let mut expected = [0u64; 4];
     for (j, &h) in histogram.iter().enumerate() {
         expected[mark_of(j as u32) as usize] += h;
@@ -416,17 +433,7 @@ fn prepare_resume(table: &DistanceTable, histogram: &[u64]) -> crate::Result<u64
     let next_mark = mark_of(next as u32) as usize;
     let mismatch = (1..4)
         .any(|m| if m == next_mark { counts[m] < expected[m] } else { counts[m] != expected[m] });
-    if histogram.is_empty() || mismatch {
-        return Err(crate::Error::BadTable {
-            path: "the table".into(),
-            reason: format!(
-                "its marks ({:?} boards per mark) do not match the checkpoint's histogram {:?}",
-                &counts[1..],
-                histogram
-            ),
-        });
-    }
-    Ok(counts[next_mark] - expected[next_mark])
+    (!histogram.is_empty() && !mismatch).then(|| counts[next_mark] - expected[next_mark])
 }
 
 /// The forward step costs one probe per frontier board and move; the backward one up to one

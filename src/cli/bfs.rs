@@ -229,7 +229,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
         stop: Some(stop),
         ..Config::new(threads)
     };
-    let bar = start_output(&puzzle, &space, bytes, &args.run, None);
+    let bar = start_output(&puzzle, &space, bytes, &args.run, None, true, true);
     let t0 = Instant::now();
     let outcome = bfs::search_puzzle(&puzzle, &space, &table, &config, &bar)?;
     bar.finish();
@@ -264,8 +264,8 @@ fn report_search(
 }
 
 /// Runs `twirl bfs` as one of the processes of an MPI job: each keeps its block of the
-/// table in memory; process 0 prints the histogram and writes the outputs, as the local
-/// engine would, and the traffic of each level on stderr.
+/// table in memory, or in its own file with --table; process 0 prints the histogram and
+/// writes the outputs, as the local engine would, and the traffic of each level on stderr.
 #[cfg(feature = "mpi")]
 fn run_distributed(
     args: &BfsArgs,
@@ -273,14 +273,52 @@ fn run_distributed(
     world: &mpi::topology::SimpleCommunicator,
 ) -> anyhow::Result<i32> {
     use mpi::traits::Communicator;
-    use twirl::distributed::{self, RankBlocks, Traffic};
-    if args.table.is_some() || args.unique {
+    use twirl::distributed::job::PartJob;
+    if args.unique {
         bail!(
-            "under mpirun with {} processes, bfs keeps its table in memory and counts no \
-             unique solutions yet: drop --table and --unique, or run one process",
+            "under mpirun with {} processes, bfs counts no unique solutions yet: drop \
+             --unique, or run one process",
             world.size()
         );
     }
+    let result = match &args.table {
+        Some(path) if args.resume => resume_distributed(world, path, Some(puzzle), &args.run),
+        Some(path) => PartJob::start(world, path, puzzle, args.symmetry.mode(), args.force)
+            .map_err(anyhow::Error::from)
+            .and_then(|job| run_part_job(world, job, path, &args.run)),
+        None => search_distributed_in_memory(args, puzzle, world),
+    };
+    said_by_another(world, result)
+}
+
+/// An error that only names another process (which printed the reason) ends this one
+/// quietly, so a failure is told once.
+#[cfg(feature = "mpi")]
+fn said_by_another(
+    world: &mpi::topology::SimpleCommunicator,
+    result: anyhow::Result<i32>,
+) -> anyhow::Result<i32> {
+    use mpi::traits::Communicator;
+    match result {
+        Err(e)
+            if world.rank() != 0
+                && matches!(e.downcast_ref(), Some(twirl::Error::OtherProcess { .. })) =>
+        {
+            Ok(2)
+        }
+        other => other,
+    }
+}
+
+/// The distributed search with every block of the table in memory.
+#[cfg(feature = "mpi")]
+fn search_distributed_in_memory(
+    args: &BfsArgs,
+    puzzle: &Puzzle,
+    world: &mpi::topology::SimpleCommunicator,
+) -> anyhow::Result<i32> {
+    use mpi::traits::Communicator;
+    use twirl::distributed::{self, RankBlocks};
     let threads = args.run.threads()?;
     let space = StateSpace::for_search(puzzle, args.symmetry.mode(), false)?;
     let n_states = space.n_states();
@@ -291,7 +329,7 @@ fn run_distributed(
     if let Some(limit) = limit.filter(|&l| block_bytes > l) {
         bail!(
             "each of the {processes} processes needs {} of table but only {} may be used in \
-             memory (raise --max-memory or run more processes)",
+             memory (raise --max-memory, run more processes or use --table FILE)",
             human(block_bytes),
             human(limit)
         );
@@ -304,12 +342,41 @@ fn run_distributed(
         human(table_bytes(n_states)),
         human(block_bytes)
     ));
-    let bar = Bar::new(n_states, "entries", false);
-    if root {
-        print_head(puzzle, &space, table_bytes(n_states));
-        bar.print_row(0, 1, 0.0);
+    let bar = start_output(puzzle, &space, table_bytes(n_states), &run, None, root, false);
+    let level_done = traffic_report(&bar, &run, root);
+    let t0 = Instant::now();
+    let start = space.rank_board(&puzzle.solved())?;
+    let stop = stop_flag(run.quiet);
+    let range = blocks.range(world.rank() as usize);
+    // An empty block still gets a table of one entry that nothing marks.
+    let table = DistanceTable::in_memory((range.end - range.start).max(1))?;
+    let search = distributed::Run {
+        world,
+        threads,
+        stop: &stop,
+        level_done: &level_done,
+        journal: None,
+        pause_after_level: None,
+    };
+    let (outcome, _) = distributed::search(&space, start, &table, None, &search)?;
+    if !outcome.complete {
+        run.say("stopped (the tables were in memory; nothing is saved)");
+        return Ok(INTERRUPTED);
     }
-    let level_done = |d: u32, boards: u64, secs: f64, t: Traffic| {
+    if !root {
+        return Ok(0);
+    }
+    report_search(puzzle, &space, &outcome, t0, threads * processes, &run)
+}
+
+/// Prints each finished level (process 0): its row, and its traffic on stderr.
+#[cfg(feature = "mpi")]
+fn traffic_report<'a>(
+    bar: &'a Bar,
+    run: &'a RunArgs,
+    root: bool,
+) -> impl Fn(u32, u64, f64, twirl::distributed::Traffic) + 'a {
+    move |d, boards, secs, t| {
         if root {
             bar.print_row(d, boards, secs);
             let step = match t.direction {
@@ -323,19 +390,103 @@ fn run_distributed(
                 t.rounds
             ));
         }
-    };
-    let t0 = Instant::now();
-    let start = space.rank_board(&puzzle.solved())?;
-    let stop = stop_flag(args.run.quiet || !root);
-    let (outcome, _) = distributed::search(&space, start, world, threads, &stop, &level_done)?;
-    if !outcome.complete {
-        run.say("stopped (the tables were in memory; nothing is saved)");
-        return Ok(INTERRUPTED);
     }
-    if !root {
-        return Ok(0);
+}
+
+/// Continues, under mpirun, the search kept in the parts of `path` (checked against
+/// `expected` when given).
+#[cfg(feature = "mpi")]
+fn resume_distributed(
+    world: &mpi::topology::SimpleCommunicator,
+    path: &Path,
+    expected: Option<&Puzzle>,
+    run: &RunArgs,
+) -> anyhow::Result<i32> {
+    use mpi::traits::Communicator;
+    use twirl::distributed::job::{PartJob, PartResumed};
+    let root = world.rank() == 0;
+    let quiet = RunArgs { quiet: run.quiet || !root, ..run.clone() };
+    match PartJob::resume(world, path, expected)? {
+        PartResumed::Complete(finished) if root => {
+            quiet.say(&format!("{}: the search is already complete", path.display()));
+            let bytes = table_bytes(finished.space.n_states());
+            print_head(&finished.puzzle, &finished.space, bytes);
+            print_histogram_rows(finished.outcome.board_histogram());
+            report_finished(&finished, run.threads()? * world.size() as usize, run)
+        }
+        PartResumed::Complete(_) => Ok(0),
+        PartResumed::Continue(job) => {
+            let r = job.resumed_from().expect("a resumed job");
+            let unit = if job.space().classes().is_some() { "entries" } else { "boards" };
+            quiet.say(&format!(
+                "resuming {} {} in {} processes: distances 0..{} finished ({} of {} {unit}); \
+                 {} {unit} of distance {} were found before the stop",
+                job.puzzle().spec,
+                job.puzzle().metric,
+                world.size(),
+                r.histogram.len() - 1,
+                r.states(),
+                job.space().n_states(),
+                job.resumed_partial(),
+                r.histogram.len()
+            ));
+            run_part_job(world, *job, path, run)
+        }
     }
-    report_search(puzzle, &space, &outcome, t0, threads * processes, &run)
+}
+
+/// Runs this process's part of a search in table files to its end or to a stop (exit code
+/// 130 on every process).
+#[cfg(feature = "mpi")]
+fn run_part_job(
+    world: &mpi::topology::SimpleCommunicator,
+    job: twirl::distributed::job::PartJob,
+    path: &Path,
+    run: &RunArgs,
+) -> anyhow::Result<i32> {
+    use mpi::traits::Communicator;
+    let processes = world.size() as usize;
+    let root = world.rank() == 0;
+    let run = RunArgs { quiet: run.quiet || !root, ..run.clone() };
+    let threads = run.threads()?;
+    let n_states = job.space().n_states();
+    if job.resumed_from().is_none() {
+        run.say(&format!(
+            "table: {} x 2 bits = {} in {processes} files {}",
+            describe_entries(job.space()),
+            human(table_bytes(n_states)),
+            twirl::distributed::job::part_path(path, 0, processes)
+                .display()
+                .to_string()
+                .replace(".part-0-of-", ".part-*-of-")
+        ));
+    }
+    let bar = start_output(
+        job.puzzle(),
+        job.space(),
+        table_bytes(n_states),
+        &run,
+        job.resumed_from(),
+        root,
+        false,
+    );
+    let level_done = traffic_report(&bar, &run, root);
+    let stop = stop_flag(run.quiet);
+    let interval = Duration::from_secs(run.checkpoint_every);
+    let end = job.run(world, threads, interval, run.test_pause_after, &stop, &level_done)?;
+    match end {
+        RunEnd::Stopped { levels_done } => {
+            run.say(&format!(
+                "stopped: distances 0..{} are finished and saved. Continue with: mpirun -np \
+                 {processes} twirl resume {}",
+                levels_done.saturating_sub(1),
+                path.display()
+            ));
+            Ok(INTERRUPTED)
+        }
+        RunEnd::Finished(finished) if root => report_finished(&finished, threads * processes, &run),
+        RunEnd::Finished(_) => Ok(0),
+    }
 }
 
 /// What a table's entries are: boards, or classes of boards and how.
@@ -355,6 +506,11 @@ fn describe_entries(space: &StateSpace) -> String {
 pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
     stop_flag(args.run.quiet);
     args.run.check_outputs(Some(&args.table))?;
+    #[cfg(feature = "mpi")]
+    if let Some(world) = twirl::distributed::world_of_many() {
+        let resumed = resume_distributed(&world, &args.table, None, &args.run);
+        return said_by_another(&world, resumed);
+    }
     resume_table(&args.table, None, &args.run, false)
 }
 
@@ -394,7 +550,15 @@ fn run_job(job: Job, run: &RunArgs, board_by_board: bool) -> anyhow::Result<i32>
     let settings = run.settings(board_by_board)?;
     let stop = stop_flag(run.quiet);
     let path = job.path().to_path_buf();
-    let bar = start_output(job.puzzle(), job.space(), job.file_bytes(), run, job.resumed_from());
+    let bar = start_output(
+        job.puzzle(),
+        job.space(),
+        job.file_bytes(),
+        run,
+        job.resumed_from(),
+        true,
+        true,
+    );
     let end = job.run(&settings, &bar, stop);
     bar.finish();
     match end? {
@@ -451,9 +615,14 @@ fn start_output(
     bytes: u64,
     run: &RunArgs,
     resume: Option<&Outcome>,
+    print: bool,
+    progress: bool,
 ) -> Bar {
     let unit = if space.classes().is_some() { "entries" } else { "boards" };
-    let bar = Bar::new(space.n_states(), unit, !run.quiet);
+    let bar = Bar::new(space.n_states(), unit, progress && !run.quiet);
+    if !print {
+        return bar;
+    }
     print_head(puzzle, space, bytes);
     match resume {
         None => bar.print_row(0, 1, 0.0),

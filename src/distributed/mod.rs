@@ -18,6 +18,8 @@
 //! the owners about the others (one rank out, one byte back per neighbour). Tables stay in
 //! memory (no checkpoints yet).
 
+pub mod job;
+
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -124,60 +126,109 @@ pub struct Traffic {
 /// Called on every process after each level (distance, boards, seconds, traffic).
 pub type LevelDone<'a> = &'a dyn Fn(u32, u64, f64, Traffic);
 
-/// Searches `space` from the solved board's rank `start` across the processes of `world`,
-/// `threads` workers each. Every process returns the same outcome and the traffic of each
-/// level after the first. When `stop` is set on any process (Ctrl-C, SIGTERM), all of them
-/// stop after the current round, with an outcome that says `complete: false`.
+/// Where a search continues: the finished levels, and the boards the unfinished one had
+/// already marked on all processes together (see [`job`]).
+pub struct Resume {
+    /// The finished levels.
+    pub outcome: Outcome,
+    /// Boards of the next level marked before the stop, over all processes.
+    pub partial: u64,
+}
+
+/// The durable record of a search in table files (see [`job::PartJournal`]). Every method is
+/// collective: all processes call it at the same point, and it fails on all of them if it
+/// fails on one.
+pub trait Journal {
+    /// Makes the finished levels of `outcome` durable.
+    fn level_done(&self, table: &DistanceTable, outcome: &Outcome) -> Result<()>;
+    /// Makes the marks so far durable and records the level under way.
+    fn under_way(&self, table: &DistanceTable) -> Result<()>;
+    /// Whether a checkpoint inside the level is due (process 0 decides).
+    fn due(&self) -> bool;
+}
+
+/// How a search across processes runs: the communicator, the worker threads, the stop flag,
+/// the report of each level, the journal of a search in files, and (tests only) a pause.
+pub struct Run<'a> {
+    /// All processes of the job.
+    pub world: &'a SimpleCommunicator,
+    /// Worker threads per process.
+    pub threads: usize,
+    /// Set by Ctrl-C or SIGTERM on any process.
+    pub stop: &'a AtomicBool,
+    /// Called after each level.
+    pub level_done: LevelDone<'a>,
+    /// The record of a search in table files; `None` in memory.
+    pub journal: Option<&'a dyn Journal>,
+    /// Tests only: in the level after this distance, wait after the first round (up to a
+    /// minute, until stopped or killed), so a test can stop the job mid-level.
+    pub pause_after_level: Option<u32>,
+}
+
+/// Searches `space` from the solved board's rank `start` across the processes of
+/// `run.world`, this process keeping its block of ranks in `table` (see [`RankBlocks`]),
+/// from the beginning or from `resume`. Every process returns the same outcome and the
+/// traffic of each level searched now. When `run.stop` is set on any process (Ctrl-C,
+/// SIGTERM), all of them stop after the current round, with an outcome that says
+/// `complete: false`.
 pub fn search(
     space: &StateSpace,
     start: u64,
-    world: &SimpleCommunicator,
-    threads: usize,
-    stop: &AtomicBool,
-    level_done: LevelDone<'_>,
+    table: &DistanceTable,
+    resume: Option<Resume>,
+    run: &Run<'_>,
 ) -> Result<(Outcome, Vec<Traffic>)> {
-    let run = Run { world, threads, stop, level_done };
     match &space.ranking {
-        Ranking::Layout(l) => search_in(l, space, start, &run),
-        Ranking::Enumerated(e) => search_in(e, space, start, &run),
-        Ranking::Classes(c) => search_in(c, space, start, &run),
+        Ranking::Layout(l) => search_in(l, space, start, table, resume, run),
+        Ranking::Enumerated(e) => search_in(e, space, start, table, resume, run),
+        Ranking::Classes(c) => search_in(c, space, start, table, resume, run),
     }
 }
 
-/// What every process's search shares: the communicator, the threads, the stop flag and the
-/// report of each level.
-struct Run<'a> {
-    world: &'a SimpleCommunicator,
-    threads: usize,
-    stop: &'a AtomicBool,
-    level_done: LevelDone<'a>,
+/// What the processes agree on after each round: stop, or write a checkpoint first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AfterRound {
+    Go,
+    Checkpoint,
+    Stop,
 }
 
-/// Whether any process was asked to stop (a collective: every process calls it).
-fn stop_requested(world: &SimpleCommunicator, stop: &AtomicBool) -> bool {
-    let mine = stop.load(Ordering::Relaxed) as u32;
+/// Whether any process was asked to stop, or process 0 finds a checkpoint due (a
+/// collective: every process calls it).
+fn after_round(world: &SimpleCommunicator, stop: &AtomicBool, due: bool) -> AfterRound {
+    let mine = stop.load(Ordering::Relaxed) as u32 | ((due && world.rank() == 0) as u32) << 1;
     let mut any = 0u32;
-    world.all_reduce_into(&mine, &mut any, SystemOperation::max());
-    any != 0
+    world.all_reduce_into(&mine, &mut any, SystemOperation::bitwise_or());
+    match any {
+        0 => AfterRound::Go,
+        2 => AfterRound::Checkpoint,
+        _ => AfterRound::Stop,
+    }
 }
 
-/// The level-synchronous search, monomorphic in the ranking.
-fn search_in<S: StateRanking>(
+/// Every process's result, agreed: `Ok` on all only if `Ok` on all. A failing process keeps
+/// its own error; the others get [`Error::OtherProcess`], naming the first that failed.
+pub fn agree<T>(world: &SimpleCommunicator, local: Result<T>) -> Result<T> {
+    let mine = if local.is_err() { world.rank() } else { i32::MAX };
+    let mut first = 0i32;
+    world.all_reduce_into(&mine, &mut first, SystemOperation::min());
+    match local {
+        Ok(_) if first != i32::MAX => {
+            Err(Error::OtherProcess { process: first as usize, processes: world.size() as usize })
+        }
+        other => other,
+    }
+}
+
+/// The first level: the solved board, and the twins of its class.
+fn first_level<S: StateRanking>(
     ranking: &S,
-    space: &StateSpace,
     start: u64,
-    run: &Run<'_>,
-) -> Result<(Outcome, Vec<Traffic>)> {
-    let world = run.world;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(run.threads)
-        .build()
-        .map_err(|e| Error::ThreadPool(e.to_string()))?;
-    let blocks = RankBlocks::of(space, world.size() as usize);
-    let me = world.rank() as usize;
-    let mine = blocks.range(me);
-    // An empty block still gets a table of one padding-free entry that nothing marks.
-    let table = DistanceTable::in_memory((mine.end - mine.start).max(1))?;
+    table: &DistanceTable,
+    mine: &Range<u64>,
+    world: &SimpleCommunicator,
+    pool: &rayon::ThreadPool,
+) -> Outcome {
     let t0 = Instant::now();
     let mut level = Level::default();
     if mine.contains(&start) {
@@ -188,7 +239,7 @@ fn search_in<S: StateRanking>(
     let mut excess = 0;
     if let Some(c) = classes {
         let (twins, by_mark) =
-            pool.install(|| c.complete_level_in(&table, mine.clone(), mark_of(0), true));
+            pool.install(|| c.complete_level_in(table, mine.clone(), mark_of(0), true));
         level = level.merge(twins);
         excess = by_mark;
     }
@@ -205,35 +256,72 @@ fn search_in<S: StateRanking>(
     if let Some(c) = classes {
         out.boards = Some(vec![level_boards(c, &out.histogram, &[], excess)]);
     }
+    out
+}
+
+/// The level-synchronous search, monomorphic in the ranking.
+fn search_in<S: StateRanking>(
+    ranking: &S,
+    space: &StateSpace,
+    start: u64,
+    table: &DistanceTable,
+    resume: Option<Resume>,
+    run: &Run<'_>,
+) -> Result<(Outcome, Vec<Traffic>)> {
+    let world = run.world;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(run.threads)
+        .build()
+        .map_err(|e| Error::ThreadPool(e.to_string()))?;
+    let blocks = RankBlocks::of(space, world.size() as usize);
+    let me = world.rank() as usize;
+    let mine = blocks.range(me);
+    let (mut out, mut partial) = match resume {
+        Some(r) => (r.outcome, r.partial),
+        None => {
+            let out = first_level(ranking, start, table, &mine, world, &pool);
+            if let Some(journal) = run.journal {
+                journal.level_done(table, &out)?;
+            }
+            (out, 0)
+        }
+    };
+    out.complete = false;
+    let classes = ranking.class_ranking();
     let mut traffic = Vec::new();
-    let step = Exchange { ranking, blocks: &blocks, mine, table: &table, me, pool: &pool };
-    let mut direction = Direction::Forward;
+    let step = Exchange { ranking, blocks: &blocks, mine, table, me, pool: &pool };
+    let mut direction = out.directions.last().copied().unwrap_or(Direction::Forward);
     loop {
         let d = out.histogram.len() as u32 - 1;
+        if out.states() == ranking.n_states() {
+            break;
+        }
         let t = Instant::now();
         // Board by board, as the local engine without runs: backward once the frontier
         // times 2 exceeds the unseen boards.
-        let unseen = ranking.n_states() - out.states();
+        let unseen = ranking.n_states() - out.states() - partial;
         if should_go_backward(out.histogram[d as usize], unseen, 2) {
             direction = Direction::Backward;
         }
         let (cur, next) = (mark_of(d), mark_of(d + 1));
+        let pause = run.pause_after_level == Some(d);
         let expanded = match direction {
-            Direction::Forward => step.forward(world, run.stop, cur, next),
-            Direction::Backward => step.backward(world, run.stop, cur, next),
+            Direction::Forward => step.forward(run, cur, next, pause),
+            Direction::Backward => step.backward(run, cur, next, pause),
         };
-        let Some((mut level, local_traffic)) = expanded else {
+        let Some((mut level, local_traffic)) = expanded? else {
             return Ok((out, traffic));
         };
         let mut excess = 0;
         if let Some(c) = classes {
             let forward = direction == Direction::Forward;
             let (twins, by_mark) =
-                pool.install(|| c.complete_level_in(&table, step.mine.clone(), next, forward));
+                pool.install(|| c.complete_level_in(table, step.mine.clone(), next, forward));
             level = level.merge(twins);
             excess = by_mark;
         }
         let (found, excess, antipodes) = reduce_level(world, level, excess);
+        let found = found + std::mem::take(&mut partial);
         let level_traffic = Traffic {
             ranks_sent: sum_all(world, local_traffic.ranks_sent),
             bytes_sent: sum_all(world, local_traffic.bytes_sent),
@@ -249,6 +337,9 @@ fn search_in<S: StateRanking>(
         out.antipodes = antipodes;
         if let (Some(c), Some(boards)) = (classes, &mut out.boards) {
             boards.push(level_boards(c, &out.histogram, boards, excess));
+        }
+        if let Some(journal) = run.journal {
+            journal.level_done(table, &out)?;
         }
         traffic.push(level_traffic);
         let boards = *out.board_histogram().last().expect("a level");
@@ -315,15 +406,15 @@ impl<S: StateRanking> Exchange<'_, S> {
 
     /// Runs `round` on each slice of at most [`ROUND_GROUPS`] groups of this process's
     /// table (every process the same number of times, since rounds are collective), with
-    /// the stop check after each. `round` returns its finds and the ranks it sent away.
-    /// `None` when a process was asked to stop.
+    /// the stop and checkpoint check after each. `round` returns its finds and the ranks it
+    /// sent away. `Ok(None)` when a process was asked to stop.
     fn in_rounds(
         &self,
-        world: &SimpleCommunicator,
-        stop: &AtomicBool,
+        run: &Run<'_>,
         direction: Direction,
+        pause: bool,
         mut round: impl FnMut(Range<usize>) -> (Level, u64),
-    ) -> Option<(Level, Traffic)> {
+    ) -> Result<Option<(Level, Traffic)>> {
         let mut level = Level::default();
         let mut sent = 0u64;
         let n_groups = if self.mine.is_empty() { 0 } else { self.table.n_groups() };
@@ -333,25 +424,37 @@ impl<S: StateRanking> Exchange<'_, S> {
             let (found, out) = round(first..(first + ROUND_GROUPS).min(n_groups));
             level = level.merge(found);
             sent += out;
-            if stop_requested(world, stop) {
-                return None;
+            if pause && r == 0 {
+                pause_until_stopped(run.stop);
+            }
+            let due = run.journal.is_some_and(|j| j.due());
+            match after_round(run.world, run.stop, due) {
+                AfterRound::Go => {}
+                AfterRound::Checkpoint => {
+                    if let Some(journal) = run.journal {
+                        journal.under_way(self.table)?;
+                    }
+                }
+                AfterRound::Stop => return Ok(None),
             }
         }
         // A forward rank is eight bytes; a question is a rank out and a byte back.
         let per_rank = if direction == Direction::Forward { 8 } else { 9 };
-        Some((level, Traffic { direction, ranks_sent: sent, bytes_sent: sent * per_rank, rounds }))
+        let traffic = Traffic { direction, ranks_sent: sent, bytes_sent: sent * per_rank, rounds };
+        Ok(Some((level, traffic)))
     }
 
     /// One forward step: every board marked `cur` sends its neighbours to `next`. `None`
     /// when a process was asked to stop.
     fn forward(
         &self,
-        world: &SimpleCommunicator,
-        stop: &AtomicBool,
+        run: &Run<'_>,
         cur: u8,
         next: u8,
-    ) -> Option<(Level, Traffic)> {
-        self.in_rounds(world, stop, Direction::Forward, |groups| {
+        pause: bool,
+    ) -> Result<Option<(Level, Traffic)>> {
+        let world = run.world;
+        self.in_rounds(run, Direction::Forward, pause, |groups| {
             let out = self.pool.install(|| self.expand(groups, cur, next));
             let sent = out.by_owner.iter().map(|v| v.len() as u64).sum::<u64>();
             let received = swap(world, out.by_owner);
@@ -377,12 +480,13 @@ impl<S: StateRanking> Exchange<'_, S> {
     /// `None` when a process was asked to stop.
     fn backward(
         &self,
-        world: &SimpleCommunicator,
-        stop: &AtomicBool,
+        run: &Run<'_>,
         cur: u8,
         next: u8,
-    ) -> Option<(Level, Traffic)> {
-        self.in_rounds(world, stop, Direction::Backward, |groups| {
+        pause: bool,
+    ) -> Result<Option<(Level, Traffic)>> {
+        let world = run.world;
+        self.in_rounds(run, Direction::Backward, pause, |groups| {
             let asks = self.pool.install(|| self.ask(groups, cur, next));
             let sent = asks.queries.iter().map(|q| q.len() as u64).sum::<u64>();
             let received = swap_by_owner(world, &asks.queries);
@@ -537,6 +641,14 @@ fn swap_by_owner<T: Equivalence + Copy + Default>(
             part.to_vec()
         })
         .collect()
+}
+
+/// Tests only: waits until stopped, or a minute.
+fn pause_until_stopped(stop: &AtomicBool) {
+    let t0 = Instant::now();
+    while !stop.load(Ordering::Relaxed) && t0.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
 }
 
 /// `groups` cut into parallel tasks of [`TASK_GROUPS`].

@@ -26,7 +26,7 @@
 //! ```
 
 pub mod outputs;
-mod resume;
+pub(crate) mod resume;
 pub mod verified;
 
 use std::path::Path;
@@ -146,29 +146,7 @@ impl Job {
         force: bool,
         symmetry: SymmetryMode,
     ) -> Result<Job> {
-        let existing = std::fs::metadata(path).ok();
-        if let Some(meta) = &existing {
-            if meta.is_dir() {
-                return Err(Error::Refused {
-                    path: path.into(),
-                    reason: "expected a table file name, found a directory".into(),
-                });
-            }
-            if !force {
-                return Err(Error::Refused {
-                    path: path.into(),
-                    reason: format!("{} (use --force to replace it)", describe_existing(path)),
-                });
-            }
-            // Never replace a table another process is writing (it holds the file's lock).
-            let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-            if f.try_lock().is_err() {
-                return Err(Error::Refused {
-                    path: path.into(),
-                    reason: "another twirl process is writing this table".into(),
-                });
-            }
-        }
+        check_replaceable(path, force)?;
         let space = StateSpace::for_search(puzzle, symmetry, unique)?;
         let n = space.n_states();
         let file_bytes = HEADER_BYTES + table_bytes(n) + if unique { unique_bytes(n) } else { 0 };
@@ -200,10 +178,31 @@ impl Job {
             Ok(true) => Some(Checkpoint::read(&ck_path)?),
             _ => None,
         };
+        if let Some(r) = record.as_ref().filter(|r| r.parts > 0) {
+            return Err(Error::Refused {
+                path: ck_path,
+                reason: format!(
+                    "expected the record of a search in one table file, found one split over \
+                     {} MPI processes: continue it with `mpirun -np {} twirl resume {}`",
+                    r.parts,
+                    r.parts,
+                    path.display()
+                ),
+            });
+        }
         if !path.exists() {
-            return Err(Error::BadTable { path: path.into(), reason: "no such table file".into() });
+            let reason = match first_part_beside(path) {
+                Some(count) => format!(
+                    "no such table file, but parts of a table searched by {count} MPI \
+                     processes are beside it: read them with `mpirun -np {count} twirl resume {}`",
+                    path.display()
+                ),
+                None => "no such table file".into(),
+            };
+            return Err(Error::BadTable { path: path.into(), reason });
         }
         let file = TableFile::open(path, true)?;
+        verified::refuse_part(&file)?;
         if let Some(p) = expected {
             file.check_puzzle(p)?;
         }
@@ -341,9 +340,62 @@ impl Job {
     }
 }
 
+/// The number of processes of an MPI job whose first part (`TABLE.part-0-of-N`) lies
+/// beside `path`, if any.
+fn first_part_beside(path: &Path) -> Option<usize> {
+    let name = path.file_name()?.to_str()?;
+    let prefix = format!("{name}.part-0-of-");
+    std::fs::read_dir(crate::durable::parent_dir(path)).ok()?.find_map(|entry| {
+        let entry = entry.ok()?;
+        entry.file_name().to_str()?.strip_prefix(&prefix)?.parse().ok()
+    })
+}
+
+/// Refuses a table path that names a directory, or an existing file unless `force` (and
+/// even then while another process writes it).
+pub(crate) fn check_replaceable(path: &Path, force: bool) -> Result<()> {
+    let Ok(meta) = std::fs::metadata(path) else { return Ok(()) };
+    if meta.is_dir() {
+        return Err(Error::Refused {
+            path: path.into(),
+            reason: "expected a table file name, found a directory".into(),
+        });
+    }
+    if !force {
+        return Err(Error::Refused {
+            path: path.into(),
+            reason: format!("{} (use --force to replace it)", describe_existing(path)),
+        });
+    }
+    // Never replace a table another process is writing (it holds the file's lock).
+    let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    if f.try_lock().is_err() {
+        return Err(Error::Refused {
+            path: path.into(),
+            reason: "another twirl process is writing this table".into(),
+        });
+    }
+    Ok(())
+}
+
 /// What an existing file at a table path holds, for the refusal message.
 fn describe_existing(path: &Path) -> String {
     match TableFile::open(path, false) {
+        Ok(t) if t.header.part.is_some() => {
+            let p = t.header.part.expect("a part");
+            let state = if t.header.complete { "a finished" } else { "an unfinished" };
+            let name = path.display().to_string();
+            let base = name.strip_suffix(&format!(".part-{}-of-{}", p.index, p.count));
+            format!(
+                "holds part {} of {} of {state} search of {} by an MPI job; continue or report \
+                 it with `mpirun -np {} twirl resume {}`",
+                p.index,
+                p.count,
+                t.header.puzzle,
+                p.count,
+                base.unwrap_or("TABLE")
+            )
+        }
         Ok(t) if !t.header.complete => format!(
             "holds an unfinished search of {}; continue it with `twirl resume {}`",
             t.header.puzzle,

@@ -12,7 +12,7 @@ use crate::{Error, Result};
 
 /// The checkpoint at `ck_path` names the table's puzzle, metric, board count, ranking and
 /// kind of search, or it is refused.
-pub(super) fn check_identity(record: &Checkpoint, ck_path: &Path, file: &TableFile) -> Result<()> {
+pub(crate) fn check_identity(record: &Checkpoint, ck_path: &Path, file: &TableFile) -> Result<()> {
     let h = &file.header;
     let unique = h.unique_bytes != 0;
     let differs = if record.puzzle != h.puzzle || record.metric != h.metric {
@@ -75,6 +75,20 @@ pub(super) fn check_record(
     file: &TableFile,
     space: &StateSpace,
 ) -> Result<Outcome> {
+    check_record_lists(record, ck_path, file)?;
+    check_marks(file, &record.histogram, false)?;
+    check_boards(file, space, &record.histogram, &record.boards, false)?;
+    check_antipodes(file, &record.antipodes, &record.histogram, ck_path)?;
+    Ok(record.resume())
+}
+
+/// The checks of [`check_record`] that read the header only, not the marks: the identity,
+/// the histogram (one level ahead of the header at most) and the per-distance lists.
+pub(crate) fn check_record_lists(
+    record: &Checkpoint,
+    ck_path: &Path,
+    file: &TableFile,
+) -> Result<()> {
     check_identity(record, ck_path, file)?;
     let h = &file.header;
     let levels = record.histogram.len();
@@ -119,7 +133,6 @@ pub(super) fn check_record(
         Error::BadTable { reason, .. } => disagrees(ck_path, file, reason),
         other => other,
     })?;
-    check_marks(file, &record.histogram, false)?;
     if !file.header.boards.is_empty() && !record.boards.starts_with(&file.header.boards) {
         return Err(disagrees(
             ck_path,
@@ -131,7 +144,5 @@ pub(super) fn check_record(
             ),
         ));
     }
-    check_boards(file, space, &record.histogram, &record.boards, false)?;
-    check_antipodes(file, &record.antipodes, &record.histogram, ck_path)?;
-    Ok(record.resume())
+    Ok(())
 }

@@ -28,6 +28,7 @@ pub struct VerifiedTable {
 /// boards per mark equal to the histogram's, the antipodes real boards at the last distance).
 pub fn open_table(path: &Path) -> Result<VerifiedTable> {
     let file = TableFile::open(path, false)?;
+    refuse_part(&file)?;
     if !file.header.complete {
         return Err(Error::BadTable {
             path: path.into(),
@@ -47,6 +48,25 @@ pub fn open_table(path: &Path) -> Result<VerifiedTable> {
     check_boards(&file, &space, &h.histogram, &h.boards, true)?;
     file.verify()?;
     Ok(VerifiedTable { file, puzzle, space })
+}
+
+/// Refuses one process's part of a table searched by an MPI job: only the job reads it.
+pub(crate) fn refuse_part(file: &TableFile) -> Result<()> {
+    let Some(p) = file.header.part else { return Ok(()) };
+    Err(Error::Refused {
+        path: file.path.clone(),
+        reason: format!(
+            "expected a whole table, found part {} of {} of a table searched by {} MPI \
+             processes (ranks {}..{}); continue or report that search with `mpirun -np {} \
+             twirl resume` on the table's name",
+            p.index,
+            p.count,
+            p.count,
+            p.first,
+            p.first + p.ranks,
+            p.count
+        ),
+    })
 }
 
 /// The puzzle a table names and this build's ranking of it, refused unless the ranking is

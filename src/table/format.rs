@@ -73,9 +73,33 @@ pub struct Header {
     /// `histogram` counts entries, one per class); absent otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub boards: Vec<u64>,
+    /// For one process's part of a table searched by an MPI job: which ranks the body
+    /// holds; absent for a whole table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<Part>,
+}
+
+/// The ranks one process of an MPI job keeps: part `index` of `count`, ranks
+/// `first..first + ranks` of the job's `n_states`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Part {
+    /// The process that keeps it (0-based).
+    pub index: u32,
+    /// The processes of the job.
+    pub count: u32,
+    /// The first rank.
+    pub first: u64,
+    /// Number of ranks.
+    pub ranks: u64,
 }
 
 impl Header {
+    /// Ranks the body holds: all of them, or a part's.
+    pub fn body_ranks(&self) -> u64 {
+        self.part.map_or(self.n_states, |p| p.ranks)
+    }
+
     /// Total file length.
     pub fn file_bytes(&self) -> u64 {
         HEADER_BYTES + self.body_bytes + self.unique_bytes
@@ -141,14 +165,24 @@ impl Header {
     /// unique bits (if any) two bits per rank, the lists fit the board count.
     pub fn check_sizes(&self) -> std::result::Result<(), String> {
         use super::{table_bytes, unique_bytes};
-        if self.body_bytes != table_bytes(self.n_states)
-            || (self.unique_bytes != 0 && self.unique_bytes != unique_bytes(self.n_states))
+        if let Some(p) = self.part {
+            let fits = p.first.checked_add(p.ranks).is_some_and(|end| end <= self.n_states);
+            if p.index >= p.count || !fits {
+                return Err(format!(
+                    "corrupted header (part {} of {} holding ranks {}+{} of {})",
+                    p.index, p.count, p.first, p.ranks, self.n_states
+                ));
+            }
+        }
+        let ranks = self.body_ranks();
+        if self.body_bytes != table_bytes(ranks)
+            || (self.unique_bytes != 0 && self.unique_bytes != unique_bytes(ranks))
         {
             return Err(format!(
                 "corrupted header (sizes do not match the board count: {} boards need a \
                  {}-byte body, the header says {})",
-                self.n_states,
-                table_bytes(self.n_states),
+                ranks,
+                table_bytes(ranks),
                 self.body_bytes
             ));
         }
@@ -251,6 +285,7 @@ mod tests {
             elapsed_seconds: 0.5,
             checksum: Some(body_checksum(&[0u8; 32])),
             boards: Vec::new(),
+            part: None,
         }
     }
 
@@ -304,6 +339,26 @@ mod tests {
                 proptest::prop_assert!(h.check_sizes().is_ok());
             }
         }
+    }
+
+    #[test]
+    fn a_part_header_sizes_its_body_by_its_ranks() {
+        let mut h = header();
+        h.part = Some(Part { index: 1, count: 3, first: 40, ranks: 40 });
+        h.body_bytes = super::super::table_bytes(40);
+        let p = Path::new("t");
+        assert_eq!(Header::decode(&h.encode().unwrap(), p).unwrap(), h);
+        for bad in [
+            Part { index: 3, count: 3, first: 40, ranks: 40 },
+            Part { index: 2, count: 3, first: 100, ranks: 40 },
+            Part { index: 2, count: 3, first: u64::MAX, ranks: 40 },
+        ] {
+            h.part = Some(bad);
+            let e = h.check_sizes().unwrap_err();
+            assert!(e.contains("corrupted header (part"), "{e}");
+        }
+        h.part = Some(Part { index: 1, count: 3, first: 40, ranks: 80 });
+        assert!(h.check_sizes().unwrap_err().contains("sizes do not match"));
     }
 
     #[test]

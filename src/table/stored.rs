@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::format::{Header, table_checksum};
+use super::format::{Header, Part, table_checksum};
 use super::{DistanceTable, Storage, table_bytes, unique_bytes};
 use crate::bfs::Outcome;
 use crate::puzzle::{Metric, Puzzle, PuzzleSpec};
@@ -29,14 +29,35 @@ impl TableFile {
         ranking: RankingRecord,
         unique: bool,
     ) -> Result<TableFile> {
+        TableFile::create_with(path, puzzle, ranking, unique, None)
+    }
+
+    /// Creates the table file of one process of an MPI job: the ranks of `part` only.
+    pub fn create_part(
+        path: &Path,
+        puzzle: &Puzzle,
+        ranking: RankingRecord,
+        part: Part,
+    ) -> Result<TableFile> {
+        TableFile::create_with(path, puzzle, ranking, false, Some(part))
+    }
+
+    fn create_with(
+        path: &Path,
+        puzzle: &Puzzle,
+        ranking: RankingRecord,
+        unique: bool,
+        part: Option<Part>,
+    ) -> Result<TableFile> {
         let n_states = ranking.n_states;
+        let ranks = part.map_or(n_states, |p| p.ranks);
         let header = Header {
             puzzle: puzzle.spec.to_string(),
             metric: puzzle.metric.name().to_string(),
             n_states,
             ranking,
-            body_bytes: table_bytes(n_states),
-            unique_bytes: if unique { unique_bytes(n_states) } else { 0 },
+            body_bytes: table_bytes(ranks),
+            unique_bytes: if unique { unique_bytes(ranks) } else { 0 },
             complete: false,
             histogram: Vec::new(),
             unique_histogram: None,
@@ -44,11 +65,12 @@ impl TableFile {
             elapsed_seconds: 0.0,
             checksum: None,
             boards: Vec::new(),
+            part,
         };
         let storage = Storage::create_file(path, header.body_bytes + header.unique_bytes)?;
         let file = storage.file().expect("a file-backed map");
         header.write_to(file, path)?;
-        let table = DistanceTable::new(storage, n_states, unique);
+        let table = DistanceTable::new(storage, ranks, unique);
         Ok(TableFile { path: path.into(), header, table })
     }
 
@@ -58,7 +80,7 @@ impl TableFile {
         let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
         let header = Header::read_from(&mut f, path)?;
         let storage = Storage::open_file(path, header.body_bytes + header.unique_bytes, writable)?;
-        let table = DistanceTable::attach(storage, header.n_states, header.unique_bytes != 0);
+        let table = DistanceTable::attach(storage, header.body_ranks(), header.unique_bytes != 0);
         Ok(TableFile { path: path.into(), header, table })
     }
 
@@ -130,7 +152,8 @@ impl TableFile {
         self.write_header()
     }
 
-    fn write_header(&self) -> Result<()> {
+    /// Writes the header as it stands (and syncs it).
+    pub fn write_header(&self) -> Result<()> {
         let file = self.table.storage().file().expect("a file-backed table");
         self.header.write_to(file, &self.path)
     }

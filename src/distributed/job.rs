@@ -1,0 +1,542 @@
+//! A search across the processes of an MPI job kept in table files: process `p` of `N`
+//! keeps its block of ranks in `FILE.part-p-of-N` (a table file whose header names the ranks
+//! it holds, see [`Part`]), and process 0 keeps the job's record in `FILE.checkpoint` (a
+//! [`Checkpoint`] with `parts: N`).
+//!
+//! A level counts as done only when every process has made it durable. After each level all
+//! processes flush their tables and agree that they did; then process 0 replaces the record;
+//! then each process rewrites its own header. The record may so lead a part's header by one
+//! level, never lag it, and a resume checks each part against the record as a resume of one
+//! file does ([`crate::job`]). Inside a long level process 0 calls for a checkpoint every
+//! interval: all flush, then the record notes the level under way.
+//!
+//! Marks are idempotent: the boards of an unfinished level found before a stop or a crash
+//! are boards of that level. A resume counts them over all processes and searches the level
+//! again. A process that dies (killed, out of memory) makes `mpirun` end the others; the
+//! finished levels are on disk (the page cache outlives a killed process) and a resume with
+//! the same number of processes continues from them.
+//!
+//! Every step that may fail is agreed ([`agree`]): the job goes on only if it went well on
+//! every process, so no process waits forever in a collective for one that gave up.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use mpi::collective::SystemOperation;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+
+use super::{Journal, LevelDone, RankBlocks, Resume, Run, agree, search};
+use crate::bfs::{Outcome, marks_beyond};
+use crate::checkpoint::{Checkpoint, checkpoint_path};
+use crate::durable::{TempPath, free_disk, with_suffix};
+use crate::job::resume::check_record_lists;
+use crate::job::verified::{check_antipodes, puzzle_and_space};
+use crate::job::{Finished, RunEnd, check_replaceable};
+use crate::puzzle::Puzzle;
+use crate::rank::{StateSpace, SymmetryMode};
+use crate::table::format::{HEADER_BYTES, Header, Part};
+use crate::table::{DistanceTable, TableFile, table_bytes};
+use crate::{Error, Result};
+
+/// The table file of process `index` of `count` for the job whose table is named `table`.
+pub fn part_path(table: &Path, index: usize, count: usize) -> PathBuf {
+    with_suffix(table, &format!(".part-{index}-of-{count}"))
+}
+
+/// This process's share of a search in table files, ready to run.
+pub struct PartJob {
+    file: TableFile,
+    puzzle: Puzzle,
+    space: StateSpace,
+    /// The job's record (kept by process 0; the others hold the same values).
+    record: Checkpoint,
+    ck_path: PathBuf,
+    resume: Option<Resume>,
+}
+
+/// What [`PartJob::resume`] found.
+pub enum PartResumed {
+    /// An unfinished search, checked on every process and ready to continue.
+    Continue(Box<PartJob>),
+    /// The search had finished; every part passed its checksum.
+    Complete(Box<Finished>),
+}
+
+/// This process's part of the search's ranks.
+fn my_part(space: &StateSpace, world: &SimpleCommunicator) -> Part {
+    let count = world.size() as usize;
+    let index = world.rank() as usize;
+    let range = RankBlocks::of(space, count).range(index);
+    Part {
+        index: index as u32,
+        count: count as u32,
+        first: range.start,
+        ranks: range.end - range.start,
+    }
+}
+
+impl PartJob {
+    /// Starts a new search of `puzzle` over the processes of `world`, each in its own table
+    /// file beside `path`. Existing parts and an existing record are replaced only with
+    /// `force`; a whole table at `path` never is (its record would be lost).
+    pub fn start(
+        world: &SimpleCommunicator,
+        path: &Path,
+        puzzle: &Puzzle,
+        symmetry: SymmetryMode,
+        force: bool,
+    ) -> Result<PartJob> {
+        let root = world.rank() == 0;
+        let space = agree(world, StateSpace::for_search(puzzle, symmetry, false))?;
+        let part = my_part(&space, world);
+        let my_path = part_path(path, part.index as usize, part.count as usize);
+        let ck_path = checkpoint_path(path);
+        let checked = (|| {
+            if root {
+                refuse_whole_table(path, part.count)?;
+                check_replaceable(&ck_path, force).map_err(|e| match e {
+                    Error::Refused { path, .. } => Error::Refused {
+                        path,
+                        reason: "holds the record of another search (use --force to start \
+                                 over)"
+                            .into(),
+                    },
+                    other => other,
+                })?;
+            }
+            check_replaceable(&my_path, force)?;
+            let bytes = HEADER_BYTES + table_bytes(part.ranks);
+            if let Some(free) = free_disk(&my_path).filter(|&f| bytes > f) {
+                return Err(Error::TooLarge(format!(
+                    "part {} of the table needs {bytes} bytes but the disk holding {} has \
+                     {free} free",
+                    part.index,
+                    my_path.display()
+                )));
+            }
+            Ok(())
+        })();
+        agree(world, checked)?;
+        // Made as `PART.partial` and renamed into place with its header, as a whole table.
+        let created = (|| {
+            let tmp = TempPath::new(with_suffix(&my_path, ".partial"));
+            let mut file =
+                TableFile::create_part(tmp.path(), puzzle, space.ranking_record(), part)?;
+            tmp.persist(&my_path)?;
+            file.path = my_path.clone();
+            Ok(file)
+        })();
+        let file = agree(world, created)?;
+        let mut record = Checkpoint::new(&file.header);
+        record.parts = part.count;
+        let written = if root { record.write(&ck_path) } else { Ok(()) };
+        agree(world, written)?;
+        Ok(PartJob { file, puzzle: puzzle.clone(), space, record, ck_path, resume: None })
+    }
+
+    /// Opens this process's part of the search at `path` to continue it, after checking
+    /// every part against the job's record and the marks of all parts against its
+    /// histogram; `expected`, when given, is the puzzle the caller means.
+    pub fn resume(
+        world: &SimpleCommunicator,
+        path: &Path,
+        expected: Option<&Puzzle>,
+    ) -> Result<PartResumed> {
+        let (me, count) = (world.rank() as usize, world.size() as usize);
+        let ck_path = checkpoint_path(path);
+        let read = match (me, ck_path.try_exists()) {
+            (0, Ok(true)) => Checkpoint::read(&ck_path).map(Some),
+            _ => Ok(None),
+        };
+        let record = broadcast_record(world, agree(world, read)?, &ck_path)?;
+        if let Some(r) = record.as_ref().filter(|r| r.parts as usize != count) {
+            let how = match r.parts {
+                0 => format!("`twirl resume {}` without mpirun", path.display()),
+                n => format!("`mpirun -np {n} twirl resume {}`", path.display()),
+            };
+            let found = match r.parts {
+                0 => "a search in one table file".to_string(),
+                n => format!("a search split over {n} processes"),
+            };
+            return fail_from_root(
+                world,
+                Error::Refused {
+                    path: ck_path.clone(),
+                    reason: format!(
+                        "expected the record of a search over {count} processes, found \
+                         {found}: continue it with {how}"
+                    ),
+                },
+            );
+        }
+        let my_path = part_path(path, me, count);
+        let opened = (|| {
+            if !my_path.exists() {
+                return Err(Error::BadTable {
+                    path: my_path.clone(),
+                    reason: format!(
+                        "no such table file (process {me} of {count} reads its own part: run \
+                         with the number of processes that started the search, each where \
+                         its part's disk is mounted)"
+                    ),
+                });
+            }
+            let file = TableFile::open(&my_path, true)?;
+            if let Some(p) = expected {
+                file.check_puzzle(p)?;
+            }
+            let (puzzle, space) = puzzle_and_space(&file)?;
+            let part = my_part(&space, world);
+            if file.header.part != Some(part) {
+                return Err(Error::Refused {
+                    path: my_path.clone(),
+                    reason: format!(
+                        "expected part {me} of {count} holding ranks {}..{}, found {}",
+                        part.first,
+                        part.first + part.ranks,
+                        describe_part(&file.header)
+                    ),
+                });
+            }
+            Ok((file, puzzle, space))
+        })();
+        let (file, puzzle, space) = agree(world, opened)?;
+        let complete = all(world, file.header.complete);
+        if complete {
+            return finished_parts(world, file, puzzle, space, record.as_ref(), &ck_path);
+        }
+        if any(world, file.header.complete) {
+            let e = Error::Refused {
+                path: ck_path,
+                reason: "the parts disagree: some record a finished search, others not".into(),
+            };
+            return fail_from_root(world, e);
+        }
+        let Some(record) = record else {
+            let e = Error::BadTable {
+                path: path.into(),
+                reason: format!(
+                    "cannot be resumed: its checkpoint {} is missing",
+                    ck_path.display()
+                ),
+            };
+            return fail_from_root(world, e);
+        };
+        let checked = check_record_lists(&record, &ck_path, &file).and_then(|()| {
+            // Each part checks the antipodes among its own ranks.
+            let first = file.header.part.map_or(0, |p| p.first);
+            let mine: Vec<u64> = record
+                .antipodes
+                .iter()
+                .filter(|&&r| r >= first && r - first < file.table.n_states())
+                .map(|&r| r - first)
+                .collect();
+            check_antipodes(&file, &mine, &record.histogram, &ck_path)
+        });
+        agree(world, checked)?;
+        let counts = sum_each(world, file.table.count_marks());
+        let Some(partial) = marks_beyond(&counts, &record.histogram) else {
+            let e = Error::BadTable {
+                path: path.into(),
+                reason: format!(
+                    "the marks of its parts ({:?} boards per mark over all processes) do not \
+                     match the checkpoint's histogram {:?}",
+                    &counts[1..],
+                    record.histogram
+                ),
+            };
+            return fail_from_root(world, e);
+        };
+        let outcome = record.resume();
+        Ok(PartResumed::Continue(Box::new(PartJob {
+            file,
+            puzzle,
+            space,
+            record,
+            ck_path,
+            resume: Some(Resume { outcome, partial }),
+        })))
+    }
+
+    /// The puzzle searched.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
+    }
+
+    /// Its ranking.
+    pub fn space(&self) -> &StateSpace {
+        &self.space
+    }
+
+    /// The finished distances a resumed job starts from (`None` for a new job).
+    pub fn resumed_from(&self) -> Option<&Outcome> {
+        self.resume.as_ref().map(|r| &r.outcome)
+    }
+
+    /// Boards of the unfinished distance a resumed job found before it stopped, over all
+    /// processes (searched again, counted once).
+    pub fn resumed_partial(&self) -> u64 {
+        self.resume.as_ref().map_or(0, |r| r.partial)
+    }
+
+    /// Runs the search with the other processes until it completes or a process is asked
+    /// to stop: then all stop at a durable point, and the job can be resumed later.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(
+        mut self,
+        world: &SimpleCommunicator,
+        threads: usize,
+        checkpoint_interval: Duration,
+        pause_after_level: Option<u32>,
+        stop: &AtomicBool,
+        level_done: LevelDone<'_>,
+    ) -> Result<RunEnd> {
+        let journal = PartJournal {
+            world,
+            root: world.rank() == 0,
+            ck_path: self.ck_path.clone(),
+            elapsed_before: self.record.elapsed_seconds,
+            record: Mutex::new(self.record.clone()),
+            header: Mutex::new(self.file.header.clone()),
+            part_path: self.file.path.clone(),
+            interval: checkpoint_interval,
+            last: Mutex::new(Instant::now()),
+            started: Instant::now(),
+        };
+        let start = self.space.rank_board(&self.puzzle.solved())?;
+        let run =
+            Run { world, threads, stop, level_done, journal: Some(&journal), pause_after_level };
+        let (outcome, _) = search(&self.space, start, &self.file.table, self.resume.take(), &run)?;
+        if !outcome.complete {
+            journal.under_way(&self.file.table)?;
+            return Ok(RunEnd::Stopped { levels_done: outcome.histogram.len() });
+        }
+        if outcome.states() != self.space.n_states() {
+            return Err(Error::BadTable {
+                path: self.ck_path.clone(),
+                reason: format!(
+                    "the search reached {} of {} boards (the tables or this twirl are wrong)",
+                    outcome.states(),
+                    self.space.n_states()
+                ),
+            });
+        }
+        let elapsed_seconds = journal.elapsed_seconds();
+        agree(world, self.file.finish(&outcome, elapsed_seconds))?;
+        // Every part is sealed: the record has nothing left to say.
+        let removed = match journal.root {
+            true => std::fs::remove_file(&self.ck_path).map_err(|e| Error::io(&self.ck_path, e)),
+            false => Ok(()),
+        };
+        agree(world, removed)?;
+        Ok(RunEnd::Finished(Box::new(Finished {
+            puzzle: self.puzzle,
+            space: self.space,
+            outcome,
+            elapsed_seconds,
+            already_complete: false,
+        })))
+    }
+}
+
+/// Refuses to start a job beside a whole table: the job's record would replace its own.
+fn refuse_whole_table(path: &Path, count: u32) -> Result<()> {
+    if std::fs::symlink_metadata(path).is_ok() {
+        return Err(Error::Refused {
+            path: path.into(),
+            reason: format!(
+                "expected a free table name, found a file: a job of {count} processes keeps \
+                 its parts beside it and its record in {}, which would replace that file's \
+                 record; choose another name",
+                checkpoint_path(path).display()
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// What a table file's header says it holds, for refusals.
+fn describe_part(h: &Header) -> String {
+    match h.part {
+        Some(p) => format!(
+            "part {} of {} holding ranks {}..{} of {} {}",
+            p.index,
+            p.count,
+            p.first,
+            p.first + p.ranks,
+            h.puzzle,
+            h.metric
+        ),
+        None => format!("a whole table of {} {}", h.puzzle, h.metric),
+    }
+}
+
+/// A finished search in parts: every part sealed, all recording the same result.
+fn finished_parts(
+    world: &SimpleCommunicator,
+    file: TableFile,
+    puzzle: Puzzle,
+    space: StateSpace,
+    record: Option<&Checkpoint>,
+    ck_path: &Path,
+) -> Result<PartResumed> {
+    agree(world, file.verify())?;
+    let h = &file.header;
+    let said = serde_json::to_vec(&(&h.histogram, &h.boards, &h.antipodes)).expect("serializes");
+    let hash = xxhash_rust::xxh3::xxh3_64(&said);
+    let (mut lo, mut hi) = (0u64, 0u64);
+    world.all_reduce_into(&hash, &mut lo, SystemOperation::min());
+    world.all_reduce_into(&hash, &mut hi, SystemOperation::max());
+    if lo != hi {
+        let e = Error::Refused {
+            path: file.path.clone(),
+            reason: "the parts of the finished search record different histograms".into(),
+        };
+        return fail_from_root(world, e);
+    }
+    if let Some(r) = record {
+        // The search finished after writing this record: stale once it agrees.
+        let stale = if world.rank() != 0 {
+            Ok(())
+        } else if r.histogram != h.histogram {
+            Err(Error::Refused {
+                path: ck_path.into(),
+                reason: "the checkpoint disagrees with the finished parts' histogram".into(),
+            })
+        } else {
+            std::fs::remove_file(ck_path).map_err(|e| Error::io(ck_path, e))
+        };
+        agree(world, stale)?;
+    }
+    let outcome = Outcome {
+        histogram: h.histogram.clone(),
+        level_seconds: Vec::new(),
+        directions: Vec::new(),
+        antipodes: h.antipodes.clone(),
+        unique_histogram: None,
+        complete: true,
+        boards: space.classes().map(|_| h.boards.clone()),
+    };
+    let elapsed_seconds = h.elapsed_seconds;
+    Ok(PartResumed::Complete(Box::new(Finished {
+        puzzle,
+        space,
+        outcome,
+        elapsed_seconds,
+        already_complete: true,
+    })))
+}
+
+/// Fails on every process: process 0 with `e` (which every process found alike), the others
+/// naming process 0, so the message is printed once.
+fn fail_from_root<T>(world: &SimpleCommunicator, e: Error) -> Result<T> {
+    let local = if world.rank() == 0 { Err(e) } else { Ok(()) };
+    match agree(world, local) {
+        Err(e) => Err(e),
+        Ok(()) => Err(Error::OtherProcess { process: 0, processes: world.size() as usize }),
+    }
+}
+
+/// Process 0's record, sent to all (whose disks may not hold it).
+fn broadcast_record(
+    world: &SimpleCommunicator,
+    record: Option<Checkpoint>,
+    ck_path: &Path,
+) -> Result<Option<Checkpoint>> {
+    let root = world.process_at_rank(0);
+    let mut bytes = match &record {
+        Some(r) => serde_json::to_vec(r).expect("a checkpoint serializes"),
+        None => Vec::new(),
+    };
+    let mut len = bytes.len() as u64;
+    root.broadcast_into(&mut len);
+    if len == 0 {
+        return Ok(None);
+    }
+    // One spare byte: Open MPI reads the address of an empty buffer as MPI_IN_PLACE.
+    bytes.resize(len as usize + 1, 0);
+    root.broadcast_into(&mut bytes[..]);
+    Checkpoint::parse(&bytes[..len as usize], ck_path).map(Some)
+}
+
+/// Whether `x` holds on every process.
+fn all(world: &SimpleCommunicator, x: bool) -> bool {
+    let mut r = 0u32;
+    world.all_reduce_into(&(x as u32), &mut r, SystemOperation::min());
+    r == 1
+}
+
+/// Whether `x` holds on some process.
+fn any(world: &SimpleCommunicator, x: bool) -> bool {
+    let mut r = 0u32;
+    world.all_reduce_into(&(x as u32), &mut r, SystemOperation::max());
+    r == 1
+}
+
+/// Boards per mark over all processes.
+fn sum_each(world: &SimpleCommunicator, counts: [u64; 4]) -> [u64; 4] {
+    let mut total = [0u64; 4];
+    world.all_reduce_into(&counts[..], &mut total[..], SystemOperation::sum());
+    total
+}
+
+/// The record of a search in parts (see the module docs): every call is collective.
+pub struct PartJournal<'a> {
+    world: &'a SimpleCommunicator,
+    root: bool,
+    ck_path: PathBuf,
+    record: Mutex<Checkpoint>,
+    header: Mutex<Header>,
+    part_path: PathBuf,
+    interval: Duration,
+    last: Mutex<Instant>,
+    started: Instant,
+    elapsed_before: f64,
+}
+
+impl PartJournal<'_> {
+    /// Seconds of search over every run, this one included.
+    fn elapsed_seconds(&self) -> f64 {
+        self.elapsed_before + self.started.elapsed().as_secs_f64()
+    }
+
+    /// Process 0 writes the record after `update`; the others agree.
+    fn write_record(&self, update: impl FnOnce(&mut Checkpoint)) -> Result<()> {
+        let mut record = self.record.lock().unwrap();
+        update(&mut record);
+        record.elapsed_seconds = self.elapsed_seconds();
+        let written = if self.root { record.write(&self.ck_path) } else { Ok(()) };
+        agree(self.world, written)
+    }
+}
+
+impl Journal for PartJournal<'_> {
+    fn level_done(&self, table: &DistanceTable, outcome: &Outcome) -> Result<()> {
+        // Every part first: the record must never claim more than all disks hold.
+        agree(self.world, table.flush())?;
+        self.write_record(|r| {
+            r.update(outcome);
+            r.level_under_way = None;
+        })?;
+        let mut header = self.header.lock().unwrap();
+        header.record_levels(outcome);
+        let file = table.storage().file().expect("a file-backed table");
+        agree(self.world, header.write_to(file, &self.part_path))?;
+        *self.last.lock().unwrap() = Instant::now();
+        Ok(())
+    }
+
+    fn under_way(&self, table: &DistanceTable) -> Result<()> {
+        agree(self.world, table.flush())?;
+        self.write_record(|r| r.level_under_way = Some(r.histogram.len() as u32))?;
+        *self.last.lock().unwrap() = Instant::now();
+        Ok(())
+    }
+
+    fn due(&self) -> bool {
+        self.last.lock().unwrap().elapsed() >= self.interval
+    }
+}
