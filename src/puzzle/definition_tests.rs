@@ -474,6 +474,113 @@ fn power_names_follow_twsearch() {
     assert_eq!(power_name("S", 1, 2), "S");
 }
 
+/// Histograms printed by twsearch (commit 268d1a30c59765aaec6556ab988a581a8334efee, built with
+/// its Makefile) on the files `twirl export-def SPEC -o FILE` wrote (metric htm), with
+/// `twsearch -t 1 -a 0 -g FILE` for htm and `twsearch -t 1 -a 0 -q -g FILE` for qtm (`-q`
+/// keeps the quarter turns only). Each is twirl's own histogram too (`twirl bfs SPEC --metric
+/// M`), which the tests below check; the positions at distance 0, 1, 2, ...
+const TWSEARCH_HISTOGRAMS: &[(&str, Metric, &[u64])] = &[
+    ("nrp:2x3:2", Metric::Htm, &[1, 6, 18, 45, 40, 9, 1]),
+    ("nrp:2x3:2", Metric::Qtm, &[1, 4, 10, 22, 42, 33, 7, 1]),
+    ("nrp:2x3:2:orient", Metric::Htm, &[1, 6, 18, 53, 148, 410, 929, 1247, 864, 146, 18]),
+    (
+        "nrp:2x3:2:orient",
+        Metric::Qtm,
+        &[1, 4, 10, 24, 58, 140, 292, 520, 785, 922, 714, 288, 52, 20, 8, 2],
+    ),
+    ("nrp:2x4:2", Metric::Htm, &[1, 9, 45, 198, 701, 2199, 6611, 13381, 13302, 3791, 82]),
+    ("nrp:2x4:2", Metric::Qtm, &[1, 6, 23, 80, 261, 738, 1978, 5242, 10967, 12944, 6905, 1150, 25]),
+    (
+        "nrp:2x4:2:orient",
+        Metric::Htm,
+        &[1, 9, 45, 214, 1013, 4713, 21233, 90706, 364240, 1213612, 2317045, 1117802, 30274, 53],
+    ),
+    (
+        "nrp:2x4:2:orient",
+        Metric::Qtm,
+        &[
+            1, 6, 23, 84, 309, 1136, 4084, 14320, 49177, 163310, 498838, 1206456, 1769437, 1190024,
+            258574, 5144, 37,
+        ],
+    ),
+    ("nrp:3x3:2", Metric::Htm, &[1, 12, 108, 936, 7740, 56220, 211446, 86194, 223]),
+    (
+        "nrp:3x3:2",
+        Metric::Qtm,
+        &[1, 8, 52, 328, 1996, 11336, 51582, 130042, 125929, 39706, 1880, 20],
+    ),
+    (
+        "nrp:2x5:2",
+        Metric::Htm,
+        &[
+            1, 12, 81, 459, 2280, 10461, 45663, 175015, 540065, 1163316, 1228610, 419536, 42273,
+            1022, 6,
+        ],
+    ),
+    (
+        "nrp:2x5:2",
+        Metric::Qtm,
+        &[
+            1, 8, 40, 174, 713, 2711, 9845, 34457, 109317, 288376, 596371, 880186, 856234, 546664,
+            234911, 61587, 6962, 237, 6,
+        ],
+    ),
+    ("spin:2x2", Metric::Htm, &[1, 9, 40, 108, 186, 40]),
+    ("spin:2x3", Metric::Htm, &[1, 18, 178, 1272, 6970, 22467, 15024, 150]),
+    ("spin:2x4", Metric::Htm, &[1, 30, 520, 6955, 77987, 697671, 3888928, 5457768, 192060]),
+    (
+        "spin:3x3:1x2",
+        Metric::Htm,
+        &[
+            1, 12, 88, 470, 1978, 6658, 18081, 38936, 65246, 83000, 76688, 48316, 18975, 4024, 382,
+            24, 1,
+        ],
+    ),
+];
+
+/// The same for the 185,794,560 boards of Spinpossible 3x3 (twsearch: 13 s and 19 s).
+const TWSEARCH_HISTOGRAMS_LARGE: &[(&str, Metric, &[u64])] = &[
+    (
+        "spin:3x3",
+        Metric::Htm,
+        &[1, 36, 760, 12596, 180521, 2239334, 21735024, 104854762, 56740912, 30614],
+    ),
+    (
+        "spin:3x3:1x1,1x2",
+        Metric::Htm,
+        &[
+            1, 21, 232, 1778, 10510, 50410, 201375, 678857, 1942139, 4721607, 9744158, 17026112,
+            25090283, 31018403, 31950677, 27182091, 18886593, 10562393, 4663676, 1583888, 399193,
+            71085, 8410, 634, 33, 1,
+        ],
+    ),
+];
+
+#[test]
+fn native_searches_match_twsearch() {
+    for &(spec, metric, expected) in TWSEARCH_HISTOGRAMS {
+        assert_eq!(native_histogram(spec, metric), expected, "{spec} {metric}");
+    }
+}
+
+#[test]
+#[ignore = "two 185,794,560-board searches, about 12 s on one core"]
+fn large_native_searches_match_twsearch() {
+    for &(spec, metric, expected) in TWSEARCH_HISTOGRAMS_LARGE {
+        assert_eq!(native_histogram(spec, metric), expected, "{spec} {metric}");
+    }
+}
+
+/// Every recorded search is of a file twirl can write: the htm file, searched with `-q` for
+/// qtm.
+#[test]
+fn recorded_specs_export() {
+    for &(spec, _, _) in TWSEARCH_HISTOGRAMS.iter().chain(TWSEARCH_HISTOGRAMS_LARGE) {
+        let puzzle = Puzzle::parse(spec, Some(Metric::Htm)).unwrap();
+        assert!(Definition::from_puzzle(&puzzle).is_ok(), "{spec}");
+    }
+}
+
 /// A random valid definition: up to three sets, random labels, moves and twists.
 fn arbitrary_definition() -> impl Strategy<Value = Definition> {
     let set = (1usize..7, 1u8..6);
