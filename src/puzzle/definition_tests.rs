@@ -640,3 +640,38 @@ proptest! {
         prop_assert_eq!(Definition::parse(&def.to_tws()).unwrap(), def);
     }
 }
+
+/// twsearch's own samples, read from a checkout: `TWSEARCH_SAMPLES=/path/to/twsearch/samples
+/// cargo test --lib twsearch_samples -- --ignored --nocapture`. Each file is read, or refused
+/// for a feature twirl does not take (rotations, `?`, `Illegal`, `MoveSequence`); what is read
+/// writes back to the same definition.
+#[test]
+#[ignore = "needs a twsearch checkout (TWSEARCH_SAMPLES)"]
+fn twsearch_samples() {
+    let dir = std::env::var("TWSEARCH_SAMPLES").expect("TWSEARCH_SAMPLES=<twsearch>/samples");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(format!("{dir}/main"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tws"))
+        .collect();
+    files.sort();
+    let (mut read, mut refused) = (0, 0);
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        match Definition::parse(&text) {
+            Ok(def) => {
+                read += 1;
+                assert_eq!(Definition::parse(&def.to_tws()).unwrap(), def, "{}", path.display());
+            }
+            Err(e) => {
+                refused += 1;
+                let msg = e.to_string();
+                println!("{}: {msg}", path.display());
+                let known = ["rotation", "`?`", "`Illegal`", "`MoveSequence`"];
+                assert!(known.iter().any(|k| msg.contains(k)), "{}: {msg}", path.display());
+            }
+        }
+    }
+    println!("{read} read, {refused} refused");
+    assert!(read > 0);
+}
