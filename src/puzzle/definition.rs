@@ -273,8 +273,10 @@ impl<'a> Parser<'a> {
                 };
                 let set = &self.sets[current.set];
                 let context = match kind {
-                    BlockKind::Solved => format!("Solved, set {}", set.name),
-                    BlockKind::Move(name) => format!("move {}, set {}", escaped(name), set.name),
+                    BlockKind::Solved => format!("Solved, set {}", escaped(&set.name)),
+                    BlockKind::Move(name) => {
+                        format!("move {}, set {}", escaped(name), escaped(&set.name))
+                    }
                 };
                 if line.tokens.len() != set.size {
                     return fail(
@@ -323,14 +325,18 @@ impl<'a> Parser<'a> {
                     format!(
                         "{what}: unknown set `{}` (sets: {})",
                         escaped(first),
-                        names.join(", ")
+                        escaped(&names.join(", "))
                     ),
                 );
             };
             if let Some(earlier) = given.iter().find(|g| g.set == set) {
                 return fail(
                     line.number,
-                    format!("{what}: set {first} given twice (first on line {})", earlier.line),
+                    format!(
+                        "{what}: set {} given twice (first on line {})",
+                        escaped(first),
+                        earlier.line
+                    ),
                 );
             }
             given.push(SetLines { set, line: line.number, perm: None, orient: None });
@@ -339,7 +345,10 @@ impl<'a> Parser<'a> {
 
     fn no_numbers<T>(&self, given: &[SetLines]) -> Result<T> {
         let last = given.last().expect("called with a set open");
-        fail(last.line, format!("set {} is named but given no numbers", self.sets[last.set].name))
+        fail(
+            last.line,
+            format!("set {} is named but given no numbers", escaped(&self.sets[last.set].name)),
+        )
     }
 }
 
@@ -415,8 +424,7 @@ fn orientations(line: &Line<'_>, context: &str, set: &SetDef, numbers: &[u64]) -
         return fail(
             line.number,
             format!(
-                "{context}: orientation {bad} is out of range (set {} has {} orientations: 0 to {})",
-                set.name,
+                "{context}: orientation {bad} is out of range (the set has {} orientations: 0 to {})",
                 set.orientations,
                 set.orientations - 1
             ),
@@ -501,7 +509,10 @@ impl Definition {
                         );
                     }
                     if p.sets.iter().any(|s| s.name == set_name) {
-                        return fail(number, format!("set {set_name} is declared twice"));
+                        return fail(
+                            number,
+                            format!("set {} is declared twice", escaped(set_name)),
+                        );
                     }
                     let size =
                         count(&line, line.tokens[2], "number of pieces", MAX_SET_SIZE as u64)?;
@@ -575,7 +586,10 @@ impl Definition {
                     if let Some(first) = move_lines.get(move_name) {
                         return fail(
                             number,
-                            format!("move {move_name} is defined twice (first on line {first})"),
+                            format!(
+                                "move {} is defined twice (first on line {first})",
+                                escaped(move_name)
+                            ),
                         );
                     }
                     move_lines.insert(move_name.to_string(), number);

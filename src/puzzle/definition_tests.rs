@@ -265,7 +265,7 @@ fn errors_name_the_line_and_the_problem() {
             "1 0 0 0",
             "3 0 0 0",
             16,
-            "orientation 3 is out of range (set P has 3 orientations: 0 to 2)",
+            "orientation 3 is out of range (the set has 3 orientations: 0 to 2)",
         ),
         ("2 3 1\nP", "2 3 1\n0 0 1\nP", 22, "move B, set Q: orientation 1 is out of range"),
         ("1 2 3 4\nQ", "1 2 3 4\n0 0 0 0\n0 0 0 0\nQ", 9, "a third line of numbers"),
