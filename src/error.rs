@@ -30,6 +30,15 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A puzzle definition (ksolve / twsearch `.tws` format) that cannot be read: the line
+    /// (1-based) and what was expected and found there.
+    #[error("definition line {line}: {reason}")]
+    InvalidDefinition {
+        /// The line of the file the problem is on.
+        line: usize,
+        /// What is wrong there.
+        reason: String,
+    },
     /// A claims registry that cannot be read (TOML syntax, an unknown field, a bad template).
     #[error("claims registry: {0}")]
     InvalidRegistry(String),

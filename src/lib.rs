@@ -7,7 +7,8 @@
 //!
 //! ## Module map
 //! - [`puzzle`]: boards, moves and the puzzle specs (`nrp:3x3:2`, `spin:3x3:1x1,1x2`), and
-//!   move sequences as the sources write them (`X Y^-1 X^-1 Y Z`, `R2C3'`, `[1,6] [2,5]`).
+//!   move sequences as the sources write them (`X Y^-1 X^-1 Y Z`, `R2C3'`, `[1,6] [2,5]`);
+//!   puzzle definitions in the ksolve/twsearch `.tws` format.
 //! - [`group`]: the analysis of a puzzle's moves, made once ([`group::analysis::Analysis`]):
 //!   invariants (orbits, tied orientation, parity and orientation-sum couplings), stabilizer
 //!   chains (exact group orders, membership); and the cycle structure of one element.

@@ -231,3 +231,44 @@ fn symmetry_auto_picks_boards_or_classes() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no symmetry reduction"), "{}", stderr(&o));
 }
+
+#[test]
+fn export_def_writes_a_twsearch_definition() {
+    use twirl::puzzle::definition::Definition;
+    let o = twirl(&["export-def", "nrp:2x3:2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("# nrp:2x3:2 in htm: 6 cells, 6 moves."), "{text}");
+    assert!(text.contains("R1C1^2=R1C12"), "{text}");
+    let def = Definition::parse(&text).unwrap();
+    let names: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["R1C1", "R1C2"]);
+
+    let o = twirl(&["export-def", "nrp:2x3:2", "--orient", "--metric", "htm"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Set TILES 6 4\n"));
+
+    // To a file: the same text; an existing definition is replaced, a table never.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("spin.tws");
+    let path = file.to_str().unwrap();
+    for _ in 0..2 {
+        let o = twirl(&["export-def", "spin:2x2", "-o", path]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written, String::from_utf8(twirl(&["export-def", "spin:2x2"]).stdout).unwrap());
+    assert_eq!(Definition::parse(&written).unwrap().moves.len(), 9);
+    let table = dir.path().join("t.tbl");
+    let o = twirl(&["bfs", "nrp:2x2:2", "--table", table.to_str().unwrap(), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_rejected(&["export-def", "spin:2x2", "-o", table.to_str().unwrap()], "twirl table");
+    let missing = dir.path().join("no/such/dir.tws");
+    assert_rejected(&["export-def", "spin:2x2", "-o", missing.to_str().unwrap()], "cannot write");
+
+    // Metrics twsearch cannot express are refused, saying what to do instead.
+    assert_rejected(&["export-def", "nrp:3x3:2", "--metric", "qtm"], "run twsearch with -q");
+    assert_rejected(&["export-def", "nrp:3x3:2", "--metric", "cw"], "no directed metric");
+    assert_rejected(&["export-def", "spin:3x3", "--orient"], "--orient applies to NRP");
+    assert_rejected(&["export-def", "cube:3x3"], "unknown puzzle");
+}

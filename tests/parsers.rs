@@ -1,12 +1,14 @@
 //! No input can crash a parser: property tests feed random and mutated text to every parser
 //! twirl reads user text with (puzzle spec, board, move sequence with letters, claims registry,
-//! result JSON) and require a clean one-line error or a valid value (`harness`); then the
+//! result JSON, puzzle definition) and require a clean one-line error or a valid value (`harness`); then the
 //! binary is run on each input that used to crash or hang it, which must be refused with exit
 //! code 2 and a one-line message.
 //!
 //! Mutations start from valid examples (the README's, the built-in registry's claims, the
 //! published results in `data/results/`) and apply random byte replacements, insertions,
-//! deletions and duplications of slices (which grow nesting and numbers quickly).
+//! deletions and duplications of slices (which grow nesting and numbers quickly). Puzzle
+//! definitions, made of lines and tokens, also get whole lines and tokens deleted, duplicated,
+//! swapped and replaced.
 
 mod common;
 mod harness;
@@ -19,6 +21,7 @@ use proptest::sample::select;
 use common::{assert_rejected, stderr, twirl};
 use twirl::claims::{DEFAULT_REGISTRY, Kind, Registry};
 use twirl::puzzle::Puzzle;
+use twirl::puzzle::definition::Definition;
 
 /// Bytes that matter to the parsers, drawn more often than others.
 const INTERESTING: &[u8] = b"0123456789()[]{}^'-+*/,.:xX RCrcnsp=<>v\n\t\"#";
@@ -169,6 +172,115 @@ fn report_seeds() -> &'static [String] {
     })
 }
 
+/// Definitions: two sets (orientations, identical pieces, a set left out of a move, sets in
+/// either order) and the files `twirl export-def` writes for an NRP and a Spinpossible board.
+fn definition_seeds() -> &'static [String] {
+    static SEEDS: OnceLock<Vec<String>> = OnceLock::new();
+    SEEDS.get_or_init(|| {
+        let two = "Name Two\nSet P 4 3\nSet Q 3 1\n\nSolved\nP\n1 2 3 4\nQ\n1 1 2\nEnd\n\n\
+                   # A turns three pieces\nMove A\nP\n2 3 1 4\n1 0 0 0\nEnd\n\n\
+                   Move B\nQ\n2 3 1\nP\n1 2 4 3\n0 0 1 2\nEnd\n";
+        let mut out = vec![two.to_string()];
+        for spec in ["nrp:2x3:2:orient", "spin:2x2"] {
+            let p = Puzzle::parse(spec, Some(twirl::puzzle::Metric::Htm)).unwrap();
+            out.push(Definition::from_puzzle(&p).unwrap().to_tws());
+        }
+        out
+    })
+}
+
+/// Tokens that matter to the definition reader.
+const DEFINITION_TOKENS: &[&str] = &[
+    "End",
+    "Move",
+    "Set",
+    "Solved",
+    "Name",
+    "Illegal",
+    "P",
+    "Q",
+    "TILES",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "127",
+    "128",
+    "255",
+    "256",
+    "?",
+    "-1",
+    "#",
+    "99999999999999999999",
+    "x",
+    "Rv",
+];
+
+/// A line-level edit of a definition: positions wrap around the number of lines or tokens.
+#[derive(Clone, Debug)]
+enum LineEdit {
+    DeleteLine(usize),
+    DuplicateLine(usize),
+    SwapLines(usize, usize),
+    DeleteToken(usize, usize),
+    ReplaceToken(usize, usize, &'static str),
+    InsertToken(usize, usize, &'static str),
+}
+
+fn line_edit() -> impl Strategy<Value = LineEdit> {
+    let at = any::<usize>();
+    let token = select(DEFINITION_TOKENS);
+    prop_oneof![
+        at.prop_map(LineEdit::DeleteLine),
+        at.prop_map(LineEdit::DuplicateLine),
+        (at, at).prop_map(|(a, b)| LineEdit::SwapLines(a, b)),
+        (at, at).prop_map(|(l, t)| LineEdit::DeleteToken(l, t)),
+        (at, at, token.clone()).prop_map(|(l, t, x)| LineEdit::ReplaceToken(l, t, x)),
+        (at, at, token).prop_map(|(l, t, x)| LineEdit::InsertToken(l, t, x)),
+    ]
+}
+
+fn edit_lines(seed: &str, edits: &[LineEdit]) -> String {
+    let mut lines: Vec<Vec<String>> =
+        seed.lines().map(|l| l.split(' ').map(str::to_string).collect()).collect();
+    for e in edits {
+        let n = lines.len();
+        if n == 0 {
+            break;
+        }
+        match *e {
+            LineEdit::DeleteLine(l) => {
+                lines.remove(l % n);
+            }
+            LineEdit::DuplicateLine(l) => lines.insert(l % n, lines[l % n].clone()),
+            LineEdit::SwapLines(a, b) => lines.swap(a % n, b % n),
+            LineEdit::DeleteToken(l, t) => {
+                let line = &mut lines[l % n];
+                if !line.is_empty() {
+                    let k = t % line.len();
+                    line.remove(k);
+                }
+            }
+            LineEdit::ReplaceToken(l, t, x) => {
+                let line = &mut lines[l % n];
+                if !line.is_empty() {
+                    let k = t % line.len();
+                    line[k] = x.to_string();
+                }
+            }
+            LineEdit::InsertToken(l, t, x) => {
+                let line = &mut lines[l % n];
+                let k = t % (line.len() + 1);
+                line.insert(k, x.to_string());
+            }
+        }
+    }
+    lines.iter().map(|l| l.join(" ")).collect::<Vec<_>>().join("\n")
+}
+
 fn puzzle(spec: &str) -> Puzzle {
     Puzzle::parse(spec, None).expect("seed puzzles are valid")
 }
@@ -231,6 +343,28 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn definitions(
+        index in any::<prop::sample::Index>(),
+        line_edits in prop::collection::vec(line_edit(), 0..6),
+        edits in edits(),
+        random in random_text(),
+        pick in 0..4u8,
+    ) {
+        let seed = index.get(definition_seeds());
+        let text = match pick {
+            0 => random,
+            1 => mutate(seed, &edits),
+            2 => edit_lines(seed, &line_edits),
+            _ => mutate(&edit_lines(seed, &line_edits), &edits),
+        };
+        harness::definition(&text);
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     #[test]
@@ -273,6 +407,9 @@ fn seeds_are_valid() {
     }
     for r in report_seeds() {
         assert!(twirl::plot::read_report(r).is_ok());
+    }
+    for d in definition_seeds() {
+        assert!(Definition::parse(d).is_ok(), "{d}");
     }
 }
 

@@ -10,6 +10,7 @@ mod apply;
 mod bfs;
 mod check;
 mod claims;
+mod export_def;
 mod info;
 mod plot;
 mod progress;
@@ -96,6 +97,22 @@ enum Command {
     /// A published claim that is false is a finding recorded as such; exit code 0 when every
     /// verdict matches its record, 1 when some do not, 2 on a malformed registry.
     Claims(claims::ClaimsArgs),
+    /// Write a puzzle as a ksolve/twsearch definition (`.tws`), for twsearch and other
+    /// solvers of permutation puzzles.
+    ///
+    /// The file has one set, TILES, a piece per cell (4 orientations with --orient, 2 for
+    /// Spinpossible), the solved board, and one `Move` block per move. A move's first line
+    /// gives, for each cell, the cell whose tile lands there; its second line the turn of
+    /// the tile leaving each cell. twsearch counts every power of a move as one move
+    /// (`R1C1`, `R1C12`, `R1C1'`), so only htm can be written: NRP blocks are declared by
+    /// their counter-clockwise quarter turn, each spin by itself. qtm is refused (search
+    /// the htm file with `twsearch -q`, which keeps only quarter turns) and so is cw (the
+    /// inverse of a move is always a move to twsearch). Spins `[p1,p2]` are named
+    /// `S<p1>_<p2>`; block numbers are zero-padded on boards with 10 or more rows or
+    /// columns so that no name ends like another plus a power. The file's header lists
+    /// every twirl move with its twsearch name.
+    /// Example: twirl export-def nrp:3x3:2 -o nrp33.tws && twsearch -g nrp33.tws
+    ExportDef(export_def::ExportDefArgs),
 }
 
 /// A puzzle and its metric.
@@ -180,6 +197,7 @@ pub fn main() -> i32 {
         Command::Verify(cmd) => verify::run(cmd).map(|agrees| if agrees { 0 } else { 1 }),
         Command::Apply(args) => apply::run(args).map(|()| 0),
         Command::Claims(args) => claims::run(args).map(|ok| if ok { 0 } else { 1 }),
+        Command::ExportDef(args) => export_def::run(args).map(|()| 0),
     };
     match result {
         Ok(code) => code,

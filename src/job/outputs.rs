@@ -15,6 +15,9 @@ pub enum OutputKind {
     Json,
     /// An SVG picture (`*.svg`; replaced if it exists and is not a table).
     Svg,
+    /// A puzzle definition in the ksolve/twsearch format (any name; replaced if it exists
+    /// and is not a table).
+    Definition,
     /// A zstd archive of a table (`*.zst`; an existing file needs `force`).
     Archive,
     /// A table file (an existing file needs `force`).
@@ -26,7 +29,7 @@ impl OutputKind {
         match self {
             OutputKind::Svg => Some("svg"),
             OutputKind::Archive => Some("zst"),
-            OutputKind::Json | OutputKind::Table => None,
+            OutputKind::Json | OutputKind::Definition | OutputKind::Table => None,
         }
     }
 }
@@ -51,7 +54,9 @@ pub fn check_output(path: &Path, kind: OutputKind, inputs: &[&Path], force: bool
             return Err(refuse("expected a file name, found a directory".into()));
         }
         let replaces_table = is_table_file(path);
-        if replaces_table && matches!(kind, OutputKind::Json | OutputKind::Svg) {
+        if replaces_table
+            && matches!(kind, OutputKind::Json | OutputKind::Svg | OutputKind::Definition)
+        {
             return Err(refuse("holds a twirl table; a result is never written over one".into()));
         }
         if matches!(kind, OutputKind::Archive | OutputKind::Table) && !force {

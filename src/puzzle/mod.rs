@@ -3,10 +3,12 @@
 //! Every puzzle twirl knows is reduced to one shape, [`Puzzle`]: `n_positions` cells, tiles that
 //! may carry an orientation modulo `orient_mod`, and a list of [`Move`]s, each a permutation of
 //! the cells plus a turn added to every tile it carries. NRP/Twiddle ([`nrp`]) and
-//! Spinpossible ([`spin`]) are constructors of that shape; a later puzzle-definition reader
-//! will be another one. Everything downstream (analysis, ranking, search) sees only this shape.
+//! Spinpossible ([`spin`]) are constructors of that shape; [`definition`] reads and writes
+//! puzzles in the ksolve/twsearch `.tws` format (and writes the built-in ones). Everything
+//! downstream (analysis, ranking, search) sees only this shape.
 
 pub mod board;
+pub mod definition;
 pub mod nrp;
 pub mod sequence;
 pub mod spec;

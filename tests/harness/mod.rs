@@ -6,6 +6,7 @@
 
 use twirl::claims::{self, Registry, Verdict};
 use twirl::plot::{histogram_svg, read_report};
+use twirl::puzzle::definition::Definition;
 use twirl::puzzle::sequence::{Env, Sequence};
 use twirl::puzzle::{Move, Puzzle, PuzzleSpec};
 
@@ -130,4 +131,36 @@ pub fn report(text: &str) {
             }
         }
     }
+}
+
+/// A puzzle definition (`.tws`): an error, or sets whose states and moves have the declared
+/// sizes, moves that are permutations with twists in range, and a file that reads back to the
+/// same definition.
+pub fn definition(text: &str) {
+    let def = match Definition::parse(text) {
+        Ok(d) => d,
+        Err(e) => {
+            assert_clean(&e, text);
+            return;
+        }
+    };
+    assert!(!def.sets.is_empty() && !def.moves.is_empty(), "{text:?}");
+    assert_eq!(def.solved.len(), def.sets.len(), "{text:?}");
+    for (set, state) in def.sets.iter().zip(&def.solved) {
+        assert!((1..=255).contains(&set.size) && (1..=127).contains(&set.orientations));
+        assert_eq!(state.pieces.len(), set.size, "{text:?}");
+        assert!(state.orient.iter().all(|&o| o < set.orientations), "{text:?}");
+    }
+    for m in &def.moves {
+        assert_eq!(m.sets.len(), def.sets.len(), "{text:?}");
+        for (set, sm) in def.sets.iter().zip(&m.sets) {
+            let mut perm = sm.perm.clone();
+            perm.sort_unstable();
+            assert!(perm.iter().copied().eq(0..set.size as u16), "{text:?}: not a permutation");
+            assert_eq!(sm.twist.len(), set.size, "{text:?}");
+            assert!(sm.twist.iter().all(|&t| t < set.orientations), "{text:?}");
+        }
+    }
+    let written = def.to_tws();
+    assert_eq!(Definition::parse(&written).expect("a written definition reads back"), def);
 }

@@ -1,0 +1,896 @@
+//! Puzzle definitions in the ksolve / twsearch format (`.tws` files): read, written, and made
+//! from a built-in puzzle.
+//!
+//! # The format, as twsearch reads it
+//! Established from twsearch's reader (`src/cpp/readksolve.cpp`: the line reader, `readdef`,
+//! `readposition`, `expandonemove`), its product (`puzdef.h`, `mul`), its move-name rules
+//! (`parsemoves.cpp`, `isrotation`), the command-line move filter (`filtermoves.cpp`), the
+//! options table (`twsearch.cpp`), the author's note on conventions (`docs/ksolveformat.txt`)
+//! and its samples (`samples/main/*.tws`), at twsearch commit
+//! 268d1a30c59765aaec6556ab988a581a8334efee; the directions below were confirmed by running
+//! that twsearch with `--showpositions` on a one-move file.
+//!
+//! - Lines are split into tokens at whitespace. A line whose first character is `#` is a
+//!   comment (twsearch knows no other comment style, not even `#` after a token; twirl also
+//!   ends a line at a token starting with `#`). Blank lines are skipped. Keywords are
+//!   case-sensitive.
+//! - `Name NAME` (optional, first), then one `Set NAME PIECES ORIENTATIONS` line per orbit
+//!   (at most 255 pieces, 1 to 127 orientations), then one `Solved` block, then `Move NAME`
+//!   blocks. Every block ends with a line `End`: twsearch stops with "premature end" without
+//!   it. A block lists sets by name, in any order, each at most once; a set it leaves out is
+//!   untouched by a move and in its natural order (`1 2 ... n`, upright) in `Solved`.
+//! - Under a set name come one or two lines of numbers: the permutation (1-based) and,
+//!   optionally, the orientations (0-based, below the set's count; zeros when absent).
+//! - Positions are *passive*: in `Solved`, entry `i` is the label of the piece standing at
+//!   position `i`. A label used twice makes those pieces identical (twsearch accepts any
+//!   labels from 1 to 255 and packs them).
+//! - A move line is the position the move makes from the identity, so it is passive too:
+//!   entry `j` is the position whose piece *lands on* position `j`. ksolveformat.txt shows it
+//!   with the 3x3x3: `U` has corners `4 1 2 3 ...`, putting piece 4 (URB) in slot 1 (URF).
+//!   The product of a position `a` with a move `b` is `c[j] = a[b[j]]`.
+//! - A move's orientation line (ksolve's "move representation") is indexed by the piece's
+//!   *source* position: entry `k` is the twist of the piece leaving position `k`, added
+//!   modulo the set's orientation count. twsearch converts it on reading to its state form
+//!   `o_state[j] = o_move[b[j]]`, indexed by destination. (`MoveTransformation` blocks use
+//!   0-based numbers and the state form; twirl does not read them.)
+//! - Each declared move is expanded into all its powers, and *every power is one move*:
+//!   a move `R` of order 4 gives `R`, `R2` and `R'`, of order 9 `R`, `R2`, `R3`, `R4`, `R4'`,
+//!   `R3'`, `R2'`, `R'` (a power `k` beyond half the order is written as the inverse power
+//!   `order - k` with `'`). A move is one unit of distance whatever its power.
+//! - Move names are any token, but twsearch reads move sequences split at whitespace and
+//!   commas, so a name must not contain `,`; names of capitals and `_` ending in `v`, and
+//!   `x`, `y`, `z` (with `2` or `'`), are whole-puzzle *rotations*, used for symmetry and not
+//!   counted as moves. twsearch checks neither duplicate move nor duplicate set names.
+//! - Other statements: `Illegal` (a piece banned from a position), `MoveAlias`,
+//!   `MoveSequence` (moves defined as sequences), `StartState` (a 0-based `Solved`),
+//!   `MoveTransformation`. ksolve's `Ignore`, `Block`, `ForbiddenPairs`, ... are not read by
+//!   twsearch at all.
+//!
+//! # Metrics twsearch can express
+//! Because every power of a declared move is one move, a file can only describe move sets
+//! closed under powers. NRP in htm (quarter turns both ways and half turns, one move each)
+//! is one declared quarter turn per block; each Spinpossible spin is its own inverse, so a
+//! declared move. NRP in qtm is not expressible in the file: twsearch's `-q` option ("use
+//! only minimal (quarter) turns") drops the powers of cost above 1 (the half turns), so the
+//! htm file searched with `-q` gives qtm. Clockwise-only turns (cw) are not expressible at
+//! all: the inverse of every move is always a move, and the `--moves` filter only keeps
+//! multiples (`R2`), never `R'` alone.
+//!
+//! # twirl's convention
+//! [`Definition`] stores moves in twirl's own direction, that of [`crate::puzzle::Move`]:
+//! `perm[i]` is where the piece standing at position `i` goes, `twist[i]` the turn of the
+//! piece leaving position `i`. Reading inverts each permutation line; writing inverts back.
+//! The orientation line needs no conversion: both index it by the source position.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use super::{Metric, Move, Puzzle, PuzzleSpec};
+use crate::error::escaped;
+use crate::{Error, Result};
+
+/// A puzzle definition: sets of pieces, the solved state and the moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Definition {
+    /// The `Name` token (`Unnamed` when the file gives none, as twsearch does).
+    pub name: String,
+    /// The sets (orbits), in file order.
+    pub sets: Vec<SetDef>,
+    /// The solved state, one entry per set, in the order of `sets`.
+    pub solved: Vec<SetState>,
+    /// The declared moves, in file order. twsearch also counts each power of each of them
+    /// as one move (see the module docs); these are the declared generators only.
+    pub moves: Vec<MoveDef>,
+}
+
+/// One set (orbit) of pieces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetDef {
+    /// The set's name, a token that does not start with a digit or `?`.
+    pub name: String,
+    /// Number of pieces (and positions): 1 to 255.
+    pub size: usize,
+    /// Orientations a piece can take: 1 (none) to 127.
+    pub orientations: u8,
+}
+
+/// The state of one set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetState {
+    /// `pieces[i]`: the label of the piece standing at position `i`, 0-based (the file's
+    /// number minus one). Equal labels are identical pieces. Labels need not be below the
+    /// set's size nor contiguous (twsearch accepts labels 1 to 255 in the file).
+    pub pieces: Vec<u16>,
+    /// `orient[i]`: the orientation of the piece standing at position `i`.
+    pub orient: Vec<u8>,
+}
+
+/// A declared move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveDef {
+    /// The move's name, a token.
+    pub name: String,
+    /// Its action on each set, in the order of [`Definition::sets`].
+    pub sets: Vec<SetMove>,
+}
+
+/// A move's action on one set, in twirl's convention (that of [`crate::puzzle::Move`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetMove {
+    /// The piece standing at position `i` moves to position `perm[i]` (0-based). The file's
+    /// line is the inverse: its entry `j` is `1 +` the position whose piece lands on `j`.
+    pub perm: Vec<u16>,
+    /// The piece leaving position `i` turns by `twist[i]` (modulo the set's orientations);
+    /// the same indexing as the file's orientation line.
+    pub twist: Vec<u8>,
+}
+
+impl SetMove {
+    /// The move that leaves every one of `n` pieces alone.
+    pub fn identity(n: usize) -> SetMove {
+        SetMove { perm: (0..n as u16).collect(), twist: vec![0; n] }
+    }
+
+    /// Whether the move leaves every piece where it is, unturned.
+    pub fn is_identity(&self) -> bool {
+        self.perm.iter().enumerate().all(|(i, &p)| p as usize == i)
+            && self.twist.iter().all(|&t| t == 0)
+    }
+}
+
+/// The largest set twsearch reads (it stores positions in bytes).
+pub const MAX_SET_SIZE: usize = 255;
+/// The most orientations twsearch allows a set.
+pub const MAX_ORIENTATIONS: u8 = 127;
+/// The largest piece label in a `Solved` block (1-based, as written).
+const MAX_LABEL: u64 = 255;
+
+/// Statements twsearch or ksolve know that twirl refuses by name.
+const UNSUPPORTED: &[&str] = &[
+    "Illegal",
+    "MoveSequence",
+    "MoveAlias",
+    "MoveTransformation",
+    "StartState",
+    "Ignore",
+    "Block",
+    "ForbiddenPairs",
+    "ForbiddenGroups",
+    "ParallelMoves",
+    "MoveLimits",
+];
+
+/// Keywords twirl reads, for the hint on a keyword written in the wrong case.
+const KEYWORDS: &[&str] = &["Name", "Set", "Solved", "Move", "End"];
+
+/// One non-blank line: its 1-based number and tokens, comments removed.
+#[derive(Clone)]
+struct Line<'a> {
+    number: usize,
+    tokens: Vec<&'a str>,
+}
+
+impl Line<'_> {
+    fn text(&self) -> String {
+        escaped(&self.tokens.join(" "))
+    }
+}
+
+fn fail<T>(line: usize, reason: String) -> Result<T> {
+    Err(Error::InvalidDefinition { line, reason })
+}
+
+/// The lines with tokens. Tokens are split at any character up to the space, as twsearch
+/// does; a token starting with `#` ends the line.
+fn tokenize(text: &str) -> Vec<Line<'_>> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, raw)| {
+            let tokens: Vec<&str> = raw
+                .split(|c: char| c <= ' ')
+                .filter(|t| !t.is_empty())
+                .take_while(|t| !t.starts_with('#'))
+                .collect();
+            (!tokens.is_empty()).then_some(Line { number: i + 1, tokens })
+        })
+        .collect()
+}
+
+/// Whether twsearch takes a move of this name for a whole-puzzle rotation.
+fn is_rotation(name: &str) -> bool {
+    if matches!(name, "x" | "y" | "z" | "x2" | "y2" | "z2" | "x'" | "y'" | "z'") {
+        return true;
+    }
+    name.strip_suffix('v').is_some_and(|grip| {
+        !grip.is_empty() && grip.bytes().all(|b| b == b'_' || b.is_ascii_uppercase())
+    })
+}
+
+/// What a block describes, for messages and for the rules on its numbers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BlockKind<'a> {
+    Solved,
+    Move(&'a str),
+}
+
+/// One set's lines in a block: where they started and the numbers read so far.
+struct SetLines {
+    set: usize,
+    line: usize,
+    perm: Option<Vec<u16>>,
+    orient: Option<Vec<u8>>,
+}
+
+struct Parser<'a> {
+    lines: Vec<Line<'a>>,
+    at: usize,
+    sets: Vec<SetDef>,
+}
+
+impl<'a> Parser<'a> {
+    fn next(&mut self) -> Option<Line<'a>> {
+        let line = self.lines.get(self.at).cloned();
+        self.at += 1;
+        line
+    }
+
+    /// Reads the lines of a block after its header, up to `End`: per set, the permutation
+    /// line (checked: labels for `Solved`, a permutation for a move) and the orientations.
+    fn block(&mut self, kind: BlockKind<'_>, header: usize) -> Result<Vec<SetLines>> {
+        let what = match kind {
+            BlockKind::Solved => "`Solved`".to_string(),
+            BlockKind::Move(name) => format!("`Move {}`", escaped(name)),
+        };
+        let mut given: Vec<SetLines> = Vec::new();
+        loop {
+            let Some(line) = self.lines.get(self.at) else {
+                return fail(
+                    header,
+                    format!("{what} has no `End`: the file ends inside the block"),
+                );
+            };
+            self.at += 1;
+            let first = line.tokens[0];
+            let current_empty = given.last().is_some_and(|g| g.perm.is_none());
+            if first == "End" {
+                if line.tokens.len() != 1 {
+                    return fail(
+                        line.number,
+                        format!("expected `End` alone, found `{}`", line.text()),
+                    );
+                }
+                if current_empty {
+                    return self.no_numbers(&given);
+                }
+                return Ok(given);
+            }
+            if first.starts_with(|c: char| c.is_ascii_digit() || c == '?') {
+                let Some(current) = given.last_mut() else {
+                    return fail(
+                        line.number,
+                        format!("{what}: numbers before any set name (expected a set name first)"),
+                    );
+                };
+                let set = &self.sets[current.set];
+                let context = match kind {
+                    BlockKind::Solved => format!("Solved, set {}", escaped(&set.name)),
+                    BlockKind::Move(name) => {
+                        format!("move {}, set {}", escaped(name), escaped(&set.name))
+                    }
+                };
+                if line.tokens.len() != set.size {
+                    return fail(
+                        line.number,
+                        format!(
+                            "{context}: expected {} numbers, found {}: {}",
+                            set.size,
+                            line.tokens.len(),
+                            line.text()
+                        ),
+                    );
+                }
+                let numbers = numbers(line, &context)?;
+                if current.perm.is_none() {
+                    current.perm = Some(pieces(line, &context, kind, set, &numbers)?);
+                } else if current.orient.is_none() {
+                    current.orient = Some(orientations(line, &context, set, &numbers)?);
+                } else {
+                    return fail(
+                        line.number,
+                        format!(
+                            "{context}: a third line of numbers (expected a permutation and at \
+                             most one line of orientations)"
+                        ),
+                    );
+                }
+                continue;
+            }
+            if current_empty {
+                return self.no_numbers(&given);
+            }
+            if line.tokens.len() != 1 {
+                return fail(
+                    line.number,
+                    format!(
+                        "{what}: expected a set name, numbers or `End`, found `{}` (is an `End` \
+                         missing?)",
+                        line.text()
+                    ),
+                );
+            }
+            let Some(set) = self.sets.iter().position(|s| s.name == first) else {
+                let names: Vec<&str> = self.sets.iter().map(|s| s.name.as_str()).collect();
+                return fail(
+                    line.number,
+                    format!(
+                        "{what}: unknown set `{}` (sets: {})",
+                        escaped(first),
+                        escaped(&names.join(", "))
+                    ),
+                );
+            };
+            if let Some(earlier) = given.iter().find(|g| g.set == set) {
+                return fail(
+                    line.number,
+                    format!(
+                        "{what}: set {} given twice (first on line {})",
+                        escaped(first),
+                        earlier.line
+                    ),
+                );
+            }
+            given.push(SetLines { set, line: line.number, perm: None, orient: None });
+        }
+    }
+
+    fn no_numbers<T>(&self, given: &[SetLines]) -> Result<T> {
+        let last = given.last().expect("called with a set open");
+        fail(
+            last.line,
+            format!("set {} is named but given no numbers", escaped(&self.sets[last.set].name)),
+        )
+    }
+}
+
+/// The numbers of a line (digits only, as twsearch reads them).
+fn numbers(line: &Line<'_>, context: &str) -> Result<Vec<u64>> {
+    line.tokens
+        .iter()
+        .map(|t| {
+            if t == &"?" {
+                return fail(
+                    line.number,
+                    format!(
+                        "{context}: `?` (an unknown orientation or piece) is not supported by twirl"
+                    ),
+                );
+            }
+            if !t.bytes().all(|b| b.is_ascii_digit()) {
+                return fail(line.number, format!("{context}: `{}` is not a number", escaped(t)));
+            }
+            t.parse::<u64>().or_else(|_| {
+                fail(line.number, format!("{context}: the number `{}` is too large", escaped(t)))
+            })
+        })
+        .collect()
+}
+
+/// The first line of a set: labels for `Solved` (0-based), or a move's permutation converted
+/// to twirl's direction.
+fn pieces(
+    line: &Line<'_>,
+    context: &str,
+    kind: BlockKind<'_>,
+    set: &SetDef,
+    numbers: &[u64],
+) -> Result<Vec<u16>> {
+    let n = set.size;
+    match kind {
+        BlockKind::Solved => {
+            if let Some(bad) = numbers.iter().find(|&&v| v == 0 || v > MAX_LABEL) {
+                return fail(
+                    line.number,
+                    format!(
+                        "{context}: piece label {bad} is out of range (labels are 1 to {MAX_LABEL})"
+                    ),
+                );
+            }
+            Ok(numbers.iter().map(|&v| (v - 1) as u16).collect())
+        }
+        BlockKind::Move(_) => {
+            let mut perm = vec![u16::MAX; n];
+            for (j, &v) in numbers.iter().enumerate() {
+                // Position `v` sends its piece to position `j`.
+                let from = (v as usize).wrapping_sub(1);
+                if v == 0 || v as usize > n || perm[from] != u16::MAX {
+                    return fail(
+                        line.number,
+                        format!(
+                            "{context}: expected a permutation of 1..{n}, found {}",
+                            line.text()
+                        ),
+                    );
+                }
+                perm[from] = j as u16;
+            }
+            Ok(perm)
+        }
+    }
+}
+
+/// The second line of a set: orientations below the set's count.
+fn orientations(line: &Line<'_>, context: &str, set: &SetDef, numbers: &[u64]) -> Result<Vec<u8>> {
+    if let Some(bad) = numbers.iter().find(|&&v| v >= u64::from(set.orientations)) {
+        return fail(
+            line.number,
+            format!(
+                "{context}: orientation {bad} is out of range (the set has {} orientations: 0 to {})",
+                set.orientations,
+                set.orientations - 1
+            ),
+        );
+    }
+    Ok(numbers.iter().map(|&v| v as u8).collect())
+}
+
+/// A count on a `Set` line, between 1 and `max`.
+fn count(line: &Line<'_>, token: &str, what: &str, max: u64) -> Result<u64> {
+    let value =
+        token.bytes().all(|b| b.is_ascii_digit()).then(|| token.parse::<u64>().ok()).flatten();
+    match value {
+        Some(v) if (1..=max).contains(&v) => Ok(v),
+        _ => fail(
+            line.number,
+            format!(
+                "`Set`: the {what} must be a number from 1 to {max}, found `{}`",
+                escaped(token)
+            ),
+        ),
+    }
+}
+
+fn expect_tokens(line: &Line<'_>, n: usize, form: &str) -> Result<()> {
+    if line.tokens.len() == n {
+        Ok(())
+    } else {
+        fail(line.number, format!("expected `{form}`, found `{}`", line.text()))
+    }
+}
+
+impl Definition {
+    /// Reads a definition in the ksolve / twsearch format (see the module docs). Every error
+    /// is one line naming the line number, what was expected and what was found.
+    pub fn parse(text: &str) -> Result<Definition> {
+        let lines = tokenize(text);
+        let last_line = text.lines().count().max(1);
+        if lines.is_empty() {
+            return fail(
+                last_line,
+                "the definition is empty (expected `Set` lines, a `Solved` block and `Move` \
+                 blocks)"
+                    .into(),
+            );
+        }
+        let mut p = Parser { lines, at: 0, sets: Vec::new() };
+        let mut name: Option<String> = None;
+        let mut solved: Option<(usize, Vec<SetState>)> = None;
+        let mut moves: Vec<MoveDef> = Vec::new();
+        let mut move_lines: HashMap<String, usize> = HashMap::new();
+        while let Some(line) = p.next() {
+            let (number, keyword) = (line.number, line.tokens[0]);
+            match keyword {
+                "Name" => {
+                    if name.is_some() || !p.sets.is_empty() {
+                        return fail(number, "`Name` must be the first line, given once".into());
+                    }
+                    expect_tokens(&line, 2, "Name NAME")?;
+                    name = Some(line.tokens[1].to_string());
+                }
+                "Set" => {
+                    if solved.is_some() {
+                        return fail(
+                            number,
+                            "`Set` after `Solved`: every set must be declared before the \
+                             Solved block"
+                                .into(),
+                        );
+                    }
+                    expect_tokens(&line, 4, "Set NAME PIECES ORIENTATIONS")?;
+                    let set_name = line.tokens[1];
+                    if set_name.starts_with(|c: char| c.is_ascii_digit() || c == '?')
+                        || set_name == "End"
+                    {
+                        return fail(
+                            number,
+                            format!(
+                                "set name `{}` would be read as numbers or `End` in a block",
+                                escaped(set_name)
+                            ),
+                        );
+                    }
+                    if p.sets.iter().any(|s| s.name == set_name) {
+                        return fail(
+                            number,
+                            format!("set {} is declared twice", escaped(set_name)),
+                        );
+                    }
+                    let size =
+                        count(&line, line.tokens[2], "number of pieces", MAX_SET_SIZE as u64)?;
+                    let orientations = count(
+                        &line,
+                        line.tokens[3],
+                        "number of orientations",
+                        MAX_ORIENTATIONS.into(),
+                    )?;
+                    p.sets.push(SetDef {
+                        name: set_name.to_string(),
+                        size: size as usize,
+                        orientations: orientations as u8,
+                    });
+                }
+                "Solved" => {
+                    if p.sets.is_empty() {
+                        return fail(number, "`Solved` before any `Set` line".into());
+                    }
+                    if let Some((first, _)) = solved {
+                        return fail(
+                            number,
+                            format!("a second `Solved` block (the first is on line {first})"),
+                        );
+                    }
+                    expect_tokens(&line, 1, "Solved")?;
+                    let given = p.block(BlockKind::Solved, number)?;
+                    let mut state: Vec<SetState> = p
+                        .sets
+                        .iter()
+                        .map(|s| SetState {
+                            pieces: (0..s.size as u16).collect(),
+                            orient: vec![0; s.size],
+                        })
+                        .collect();
+                    for g in given {
+                        let n = p.sets[g.set].size;
+                        state[g.set] = SetState {
+                            pieces: g.perm.unwrap_or_default(),
+                            orient: g.orient.unwrap_or_else(|| vec![0; n]),
+                        };
+                    }
+                    solved = Some((number, state));
+                }
+                "Move" => {
+                    if solved.is_none() {
+                        return fail(number, "`Move` before the `Solved` block".into());
+                    }
+                    expect_tokens(&line, 2, "Move NAME")?;
+                    let move_name = line.tokens[1];
+                    if is_rotation(move_name) {
+                        return fail(
+                            number,
+                            format!(
+                                "move `{}` is a whole-puzzle rotation to twsearch (capitals \
+                                 ending in `v`, or x, y, z); rotations are not supported by twirl",
+                                escaped(move_name)
+                            ),
+                        );
+                    }
+                    if move_name.contains(',') {
+                        return fail(
+                            number,
+                            format!(
+                                "move name `{}` contains a comma, which separates moves in a \
+                                 sequence",
+                                escaped(move_name)
+                            ),
+                        );
+                    }
+                    if let Some(first) = move_lines.get(move_name) {
+                        return fail(
+                            number,
+                            format!(
+                                "move {} is defined twice (first on line {first})",
+                                escaped(move_name)
+                            ),
+                        );
+                    }
+                    move_lines.insert(move_name.to_string(), number);
+                    let given = p.block(BlockKind::Move(move_name), number)?;
+                    let mut sets: Vec<SetMove> =
+                        p.sets.iter().map(|s| SetMove::identity(s.size)).collect();
+                    for g in given {
+                        let n = p.sets[g.set].size;
+                        sets[g.set] = SetMove {
+                            perm: g.perm.unwrap_or_default(),
+                            twist: g.orient.unwrap_or_else(|| vec![0; n]),
+                        };
+                    }
+                    moves.push(MoveDef { name: move_name.to_string(), sets });
+                }
+                "End" => return fail(number, "`End` outside a block".into()),
+                k if UNSUPPORTED.contains(&k) => {
+                    return fail(
+                        number,
+                        format!(
+                            "block `{k}` is not supported by twirl (it reads Name, Set, Solved \
+                             and Move)"
+                        ),
+                    );
+                }
+                other => {
+                    let hint = KEYWORDS
+                        .iter()
+                        .chain(UNSUPPORTED)
+                        .find(|k| k.eq_ignore_ascii_case(other))
+                        .map(|k| format!(" (keywords are case-sensitive: `{k}`)"))
+                        .unwrap_or_else(|| " (expected Name, Set, Solved or Move)".into());
+                    return fail(number, format!("unknown keyword `{}`{hint}", escaped(other)));
+                }
+            }
+        }
+        let Some((_, solved)) = solved else {
+            let reason = if p.sets.is_empty() {
+                "no `Set` line and no `Solved` block"
+            } else {
+                "no `Solved` block"
+            };
+            return fail(last_line, reason.into());
+        };
+        if moves.is_empty() {
+            return fail(last_line, "no `Move` block (twsearch needs at least one move)".into());
+        }
+        Ok(Definition {
+            name: name.unwrap_or_else(|| "Unnamed".into()),
+            sets: p.sets,
+            solved,
+            moves,
+        })
+    }
+
+    /// The definition as a file twsearch reads, with a header comment.
+    pub fn to_tws(&self) -> String {
+        self.to_tws_with_notes(&[])
+    }
+
+    /// The definition as a file, with `notes` as extra comment lines after the header. Sets a
+    /// move leaves alone are left out of its block (twsearch reads them as untouched).
+    ///
+    /// Meant for definitions from [`Definition::parse`] or [`Definition::from_puzzle`]; one
+    /// built by hand must keep the rules stated on the types, or the file is not one twsearch
+    /// (or [`Definition::parse`]) accepts. It never panics.
+    pub fn to_tws_with_notes(&self, notes: &[String]) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "# Written by twirl {} in the ksolve/twsearch format. A move line gives, for each\n\
+             # position, the position whose piece lands there; its orientation line, the twist\n\
+             # of the piece leaving each position. Every power of a move is one move.",
+            env!("CARGO_PKG_VERSION")
+        );
+        for note in notes {
+            for line in note.lines() {
+                let _ = writeln!(out, "# {line}");
+            }
+        }
+        let _ = writeln!(out, "\nName {}\n", self.name);
+        for s in &self.sets {
+            let _ = writeln!(out, "Set {} {} {}", s.name, s.size, s.orientations);
+        }
+        out.push_str("\nSolved\n");
+        for (s, state) in self.sets.iter().zip(&self.solved) {
+            let _ = writeln!(out, "{}", s.name);
+            push_numbers(&mut out, state.pieces.iter().map(|&l| u64::from(l) + 1));
+            if s.orientations > 1 {
+                push_numbers(&mut out, state.orient.iter().map(|&o| u64::from(o)));
+            }
+        }
+        out.push_str("End\n");
+        for m in &self.moves {
+            let _ = writeln!(out, "\nMove {}", m.name);
+            for (s, sm) in self.sets.iter().zip(&m.sets) {
+                if sm.is_identity() {
+                    continue;
+                }
+                let _ = writeln!(out, "{}", s.name);
+                // The file lists, for each position, where its piece comes from.
+                let mut from = vec![0u64; sm.perm.len()];
+                for (i, &to) in sm.perm.iter().enumerate() {
+                    if let Some(slot) = from.get_mut(to as usize) {
+                        *slot = i as u64 + 1;
+                    }
+                }
+                push_numbers(&mut out, from.into_iter());
+                if s.orientations > 1 {
+                    push_numbers(&mut out, sm.twist.iter().map(|&t| u64::from(t)));
+                }
+            }
+            out.push_str("End\n");
+        }
+        out
+    }
+
+    /// A built-in puzzle as a definition: one set `TILES` (a piece per cell, all distinct,
+    /// `orient_mod` orientations) and one declared move per group of moves that are powers
+    /// of one another (see [`twsearch_names`] for the names).
+    ///
+    /// twsearch counts every power of a declared move as one move, so the puzzle's metric
+    /// must be closed under powers: NRP in htm and Spinpossible are; NRP in qtm and cw are
+    /// not, and give [`Error::Unsupported`] saying what can be exported instead.
+    pub fn from_puzzle(puzzle: &Puzzle) -> Result<Definition> {
+        let m = puzzle.orient_mod;
+        let actions: HashSet<(&[u8], &[u8])> =
+            puzzle.moves.iter().map(|mv| (mv.perm.as_slice(), mv.twist.as_slice())).collect();
+        let mut covered: HashSet<(Vec<u8>, Vec<u8>)> = HashSet::new();
+        let mut declared: Vec<&Move> = Vec::new();
+        for mv in &puzzle.moves {
+            if covered.contains(&(mv.perm.clone(), mv.twist.clone())) {
+                continue;
+            }
+            // All powers up to the order, the move itself included even when it is the
+            // identity (a degenerate 1x1 block without orientation).
+            let order = mv.order(m).max(2);
+            let mut power = mv.clone();
+            for k in 1..order {
+                if !actions.contains(&(power.perm.as_slice(), power.twist.as_slice())) {
+                    return Err(not_closed(puzzle, &mv.name, k));
+                }
+                covered.insert((power.perm.clone(), power.twist.clone()));
+                power = power.then(mv, m);
+            }
+            declared.push(mv);
+        }
+        let n = puzzle.n_positions();
+        let moves = declared
+            .iter()
+            .map(|mv| {
+                Ok(MoveDef {
+                    name: tws_base_name(&puzzle.spec, &mv.name)?,
+                    sets: vec![SetMove {
+                        perm: mv.perm.iter().map(|&p| u16::from(p)).collect(),
+                        twist: mv.twist.clone(),
+                    }],
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Definition {
+            name: puzzle.spec.to_string(),
+            sets: vec![SetDef { name: "TILES".into(), size: n, orientations: m.max(1) }],
+            solved: vec![SetState { pieces: (0..n as u16).collect(), orient: vec![0; n] }],
+            moves,
+        })
+    }
+}
+
+fn push_numbers(out: &mut String, values: impl Iterator<Item = u64>) {
+    let text: Vec<String> = values.map(|v| v.to_string()).collect();
+    out.push_str(&text.join(" "));
+    out.push('\n');
+}
+
+/// The error for a metric whose move set is not closed under powers.
+fn not_closed(puzzle: &Puzzle, name: &str, power: u128) -> Error {
+    let hint = match puzzle.metric {
+        Metric::Qtm => {
+            "; export htm instead and run twsearch with -q (quarter turns only), which \
+             searches it in qtm"
+        }
+        Metric::Cw => "; twsearch always counts a move's inverse as a move, so no directed metric",
+        Metric::Htm => "",
+    };
+    Error::Unsupported(format!(
+        "{} in {} cannot be written as a twsearch definition: twsearch counts every power of a \
+         declared move as one move, and {name}^{power} is not a move of {} (exportable: NRP in \
+         htm, Spinpossible){hint}",
+        puzzle.spec, puzzle.metric, puzzle.metric
+    ))
+}
+
+/// The twsearch name of a declared base move, from twirl's name.
+///
+/// - NRP: the counter-clockwise turn `R2C3` keeps its name; twsearch derives `R2C3'` (the
+///   clockwise turn, twirl's `R2C3'` too) and `R2C32` (the half turn, twirl's `R2C3^2`).
+///   On boards with 10 or more rows or columns the numbers are zero-padded to one width
+///   (`R02C03`), so that no derived name (`R1C1` + `2`) can equal a base name (`R1C12`).
+/// - Spinpossible: the spin `[p1,p2]` is `S<p1>_<p2>` (twsearch splits sequences at commas;
+///   a spin is its own inverse, so no derived names).
+fn tws_base_name(spec: &PuzzleSpec, name: &str) -> Result<String> {
+    let bad = || Error::Unsupported(format!("cannot name move `{}` for twsearch", escaped(name)));
+    match spec {
+        PuzzleSpec::Nrp { rows, cols, .. } => {
+            let (r, c) = name
+                .strip_prefix('R')
+                .and_then(|rest| rest.split_once('C'))
+                .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
+                .ok_or_else(bad)?;
+            let (wr, wc) = (digits(*rows), digits(*cols));
+            Ok(format!("R{r:0wr$}C{c:0wc$}"))
+        }
+        PuzzleSpec::Spin { .. } => {
+            let (a, b) = name
+                .strip_prefix('[')
+                .and_then(|rest| rest.strip_suffix(']'))
+                .and_then(|inner| inner.split_once(','))
+                .ok_or_else(bad)?;
+            Ok(format!("S{a}_{b}"))
+        }
+    }
+}
+
+fn digits(n: usize) -> usize {
+    n.to_string().len()
+}
+
+/// The names twsearch gives every move of an exported puzzle, paired with twirl's names:
+/// `(twirl, twsearch)` for each move of `puzzle`, in its order. Fails like
+/// [`Definition::from_puzzle`].
+pub fn twsearch_names(puzzle: &Puzzle) -> Result<Vec<(String, String)>> {
+    let def = Definition::from_puzzle(puzzle)?;
+    let m = puzzle.orient_mod;
+    // Every power of every declared move, named as twsearch's expansion names it.
+    let mut names: HashMap<(Vec<u8>, Vec<u8>), String> = HashMap::new();
+    for d in &def.moves {
+        let base = Move {
+            name: String::new(),
+            perm: d.sets[0].perm.iter().map(|&p| p as u8).collect(),
+            twist: d.sets[0].twist.clone(),
+        };
+        let order = base.order(m).max(2);
+        let mut power = base.clone();
+        for k in 1..order {
+            names
+                .entry((power.perm.clone(), power.twist.clone()))
+                .or_insert_with(|| power_name(&d.name, k, order));
+            power = power.then(&base, m);
+        }
+    }
+    Ok(puzzle
+        .moves
+        .iter()
+        .map(|mv| {
+            let tws = names.get(&(mv.perm.clone(), mv.twist.clone())).cloned().unwrap_or_default();
+            (mv.name.clone(), tws)
+        })
+        .collect())
+}
+
+/// twsearch's name for power `k` of a move of order `order`: the power itself up to half the
+/// order, else the inverse power with `'`; a power 1 is not written.
+fn power_name(base: &str, k: u128, order: u128) -> String {
+    let (exp, inverse) = if order - k < k { (order - k, true) } else { (k, false) };
+    let mut s = base.to_string();
+    if exp != 1 {
+        let _ = write!(s, "{exp}");
+    }
+    if inverse {
+        s.push('\'');
+    }
+    s
+}
+
+/// The comment lines `twirl export-def` puts in the file: what it is, the move names, and how
+/// to search it with twsearch.
+pub fn export_notes(puzzle: &Puzzle) -> Result<Vec<String>> {
+    let names = twsearch_names(puzzle)?;
+    let mut notes = vec![
+        format!(
+            "{} in {}: {} cells, {} moves.",
+            puzzle.spec,
+            puzzle.metric,
+            puzzle.n_positions(),
+            names.len()
+        ),
+        "twirl name = twsearch name:".to_string(),
+    ];
+    let pairs: Vec<String> = names.iter().map(|(t, w)| format!("{t}={w}")).collect();
+    // A few pairs a line, so the header stays readable.
+    for chunk in pairs.chunks(8) {
+        notes.push(format!("  {}", chunk.join(" ")));
+    }
+    notes.push("Distances from solved: twsearch -g FILE".into());
+    if matches!(puzzle.spec, PuzzleSpec::Nrp { .. }) {
+        notes.push("In qtm (half turns cost two): twsearch -q -g FILE".into());
+    }
+    Ok(notes)
+}
+
+#[cfg(test)]
+#[path = "definition_tests.rs"]
+mod tests;
