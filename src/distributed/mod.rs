@@ -16,7 +16,7 @@
 //! Once the frontier outgrows the boards still unseen, a level is a backward step instead:
 //! each process looks at its unseen boards, checks their neighbours it owns at once and asks
 //! the owners about the others (one rank out, one byte back per neighbour). Tables stay in
-//! memory (no checkpoints yet).
+//! memory, or each in its own table file with the job's record beside them ([`job`]).
 
 pub mod job;
 
