@@ -5,8 +5,9 @@
 
 mod common;
 
+use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 use common::{stderr, stdout, twirl};
 use twirl::distributed::RankBlocks;
@@ -21,6 +22,31 @@ fn under_mpirun(np: usize, args: &[&str]) -> Output {
         .args(["--threads", "1"])
         .output()
         .expect("run mpirun (Open MPI's launcher must be installed)")
+}
+
+/// `twirl ARGS` under `mpirun -np 2`, one worker thread per process, running on until
+/// process 0 writes a line starting with `prefix` on stderr; the job and the rest of its
+/// stderr lines.
+fn two_processes_until(
+    args: &[&str],
+    prefix: &str,
+) -> (Child, impl Iterator<Item = std::io::Result<String>>) {
+    let mut child = Command::new("mpirun")
+        .args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
+        .arg(env!("CARGO_BIN_EXE_twirl"))
+        .args(args)
+        .args(["--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mpirun");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    for line in lines.by_ref() {
+        if line.unwrap().starts_with(prefix) {
+            break;
+        }
+    }
+    (child, lines)
 }
 
 fn json(path: &Path) -> serde_json::Value {
@@ -115,8 +141,6 @@ fn processes_keep_a_table_each_and_refuse_what_does_not_fit() {
 
 #[test]
 fn a_killed_process_loses_nothing_finished_and_the_resume_ends_alike() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("t.tbl");
     let t = table.to_str().unwrap();
@@ -127,21 +151,8 @@ fn a_killed_process_loses_nothing_finished_and_the_resume_ends_alike() {
     assert!(local.status.success());
     // Each process holds 5 million ranks, 5 rounds a level; every process pauses after the
     // first round of distance 6, with part of that level marked.
-    let mut child = Command::new("mpirun")
-        .args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
-        .arg(env!("CARGO_BIN_EXE_twirl"))
-        .args(["bfs", case[0], case[1], case[2], "--table", t, "--threads", "1"])
-        .args(["--test-pause-after", "5"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run mpirun");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    for line in lines.by_ref() {
-        if line.unwrap().starts_with("distance 5 ") {
-            break;
-        }
-    }
+    let bfs = ["bfs", case[0], case[1], case[2], "--table", t, "--test-pause-after", "5"];
+    let (mut child, lines) = two_processes_until(&bfs, "distance 5 ");
     std::thread::sleep(std::time::Duration::from_millis(500));
     let ranks = Command::new("pgrep").args(["-P", &child.id().to_string()]).output().unwrap();
     let last: u32 = stdout(&ranks).lines().last().expect("a process of the job").parse().unwrap();
@@ -197,23 +208,8 @@ fn blocks_cover_the_ranks_once_and_keep_alignment() {
 
 #[test]
 fn a_signal_to_one_process_stops_them_all() {
-    use std::io::{BufRead, BufReader};
-    use std::process::Stdio;
-    let mut child = Command::new("mpirun")
-        .args(["--allow-run-as-root", "--oversubscribe", "-np", "2"])
-        .arg(env!("CARGO_BIN_EXE_twirl"))
-        .args(["bfs", "nrp:3x4:2", "--threads", "1"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run mpirun");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     // Wait until the search is under way (a minute of work is left), then stop one process.
-    for line in lines.by_ref() {
-        if line.unwrap().starts_with("distance 4 ") {
-            break;
-        }
-    }
+    let (mut child, lines) = two_processes_until(&["bfs", "nrp:3x4:2"], "distance 4 ");
     let ranks = Command::new("pgrep").args(["-P", &child.id().to_string()]).output().unwrap();
     let first: u32 = stdout(&ranks).lines().next().expect("a process of the job").parse().unwrap();
     assert!(Command::new("kill").args(["-TERM", &first.to_string()]).status().unwrap().success());

@@ -34,7 +34,7 @@ use crate::checkpoint::{Checkpoint, checkpoint_path};
 use crate::durable::{TempPath, free_disk, with_suffix};
 use crate::job::resume::check_record_lists;
 use crate::job::verified::{check_antipodes, puzzle_and_space};
-use crate::job::{Finished, RunEnd, check_replaceable};
+use crate::job::{Finished, RunEnd, check_replaceable, finished_outcome};
 use crate::puzzle::Puzzle;
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::table::format::{HEADER_BYTES, Header, Part};
@@ -411,15 +411,7 @@ fn finished_parts(
         };
         agree(world, stale)?;
     }
-    let outcome = Outcome {
-        histogram: h.histogram.clone(),
-        level_seconds: Vec::new(),
-        directions: Vec::new(),
-        antipodes: h.antipodes.clone(),
-        unique_histogram: None,
-        complete: true,
-        boards: space.classes().map(|_| h.boards.clone()),
-    };
+    let outcome = finished_outcome(h, &space);
     let elapsed_seconds = h.elapsed_seconds;
     Ok(PartResumed::Complete(Box::new(Finished {
         puzzle,

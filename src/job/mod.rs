@@ -40,7 +40,7 @@ use crate::durable::{TempPath, free_disk, with_suffix};
 use crate::puzzle::Puzzle;
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::report::Report;
-use crate::table::format::HEADER_BYTES;
+use crate::table::format::{HEADER_BYTES, Header};
 use crate::table::{TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
 
@@ -221,17 +221,8 @@ impl Job {
                 // The search finished after writing this record; it is stale.
                 std::fs::remove_file(&ck_path).map_err(|e| Error::io(&ck_path, e))?;
             }
-            let h = &table.file.header;
-            let outcome = Outcome {
-                histogram: h.histogram.clone(),
-                level_seconds: Vec::new(),
-                directions: Vec::new(),
-                antipodes: h.antipodes.clone(),
-                unique_histogram: h.unique_histogram.clone(),
-                complete: true,
-                boards: table.space.classes().map(|_| h.boards.clone()),
-            };
-            let elapsed_seconds = h.elapsed_seconds;
+            let outcome = finished_outcome(&table.file.header, &table.space);
+            let elapsed_seconds = table.file.header.elapsed_seconds;
             return Ok(Resumed::Complete(Box::new(Finished {
                 puzzle: table.puzzle,
                 space: table.space,
@@ -337,6 +328,19 @@ impl Job {
             elapsed_seconds,
             already_complete: false,
         })))
+    }
+}
+
+/// The outcome a finished table's header records (without level timings).
+pub(crate) fn finished_outcome(h: &Header, space: &StateSpace) -> Outcome {
+    Outcome {
+        histogram: h.histogram.clone(),
+        level_seconds: Vec::new(),
+        directions: Vec::new(),
+        antipodes: h.antipodes.clone(),
+        unique_histogram: h.unique_histogram.clone(),
+        complete: true,
+        boards: space.classes().map(|_| h.boards.clone()),
     }
 }
 
