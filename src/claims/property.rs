@@ -376,7 +376,7 @@ pub fn full_board(puzzle: &Puzzle) -> Puzzle {
             };
             Puzzle::new(&spec, puzzle.metric).expect("the full spin puzzle of a valid board")
         }
-        PuzzleSpec::Nrp { .. } => puzzle.clone(),
+        PuzzleSpec::Nrp { .. } | PuzzleSpec::Def(_) => puzzle.clone(),
     }
 }
 

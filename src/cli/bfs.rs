@@ -601,7 +601,10 @@ fn print_head(puzzle: &Puzzle, space: &StateSpace, bytes: u64) {
     let _ = writeln!(
         out,
         "# {} metric={} boards={}{entries} table_bytes={}",
-        puzzle.spec, puzzle.metric, space.analysis.group_order, bytes
+        puzzle.spec,
+        puzzle.metric,
+        space.n_boards(),
+        bytes
     );
     let _ =
         writeln!(out, "{:>8} {:>16} {:>16} {:>10}", "distance", "boards", "cumulative", "seconds");

@@ -15,7 +15,8 @@ use super::PuzzleArgs;
 pub struct CheckArgs {
     #[command(flatten)]
     puzzle: PuzzleArgs,
-    /// The board, rows separated by `/`: "4 1 3 / 6 2 9 / 7 5 8" (quote it).
+    /// The board, rows separated by `/`: "4 1 3 / 6 2 9 / 7 5 8" (quote it). For
+    /// def:<file>: its state layout ("CORNERS 2 1 3 4 / 0 0 1 2") or a move sequence.
     #[arg(value_name = "BOARD", allow_hyphen_values = true)]
     board: String,
 }
@@ -48,6 +49,23 @@ pub fn run_order(args: &PuzzleArgs) -> anyhow::Result<()> {
     let (model, order) = (&analysis.model_order, &analysis.group_order);
     let mut out = std::io::stdout().lock();
     writeln!(out, "{order}")?;
+    if puzzle.has_identical_pieces() {
+        writeln!(out, "# {} ({} moves): group order {order}", puzzle.spec, puzzle.moves.len())?;
+        match twirl::rank::Enumerated::new(&puzzle) {
+            Ok(listed) => writeln!(
+                out,
+                "# identical pieces make {} distinct boards (listed one by one)",
+                listed.n_states()
+            )?,
+            Err(_) => writeln!(
+                out,
+                "# identical pieces make fewer distinct boards than group elements; twirl counts \
+                 them only by listing, up to {}",
+                twirl::rank::enumerated::MAX_LISTED
+            )?,
+        }
+        return Ok(());
+    }
     writeln!(out, "# {} ({} moves): {} reachable boards", puzzle.spec, puzzle.moves.len(), order)?;
     if !analysis.invariants_are_exact() {
         writeln!(out, "# the orbits, parities and orientation sums of the moves allow {model}")?;

@@ -19,11 +19,14 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     let inv = &analysis.invariants;
     let mut out = std::io::stdout().lock();
     writeln!(out, "puzzle: {} (metric {})", puzzle.spec, puzzle.metric)?;
-    writeln!(
-        out,
-        "board: {}x{}, tile orientations: {}",
-        puzzle.rows, puzzle.cols, puzzle.orient_mod
-    )?;
+    match puzzle.defined() {
+        Some(d) => writeln!(out, "sets: {}", d.describe_sets())?,
+        None => writeln!(
+            out,
+            "board: {}x{}, tile orientations: {}",
+            puzzle.rows, puzzle.cols, puzzle.orient_mod
+        )?,
+    }
     let names: Vec<&str> = puzzle.moves.iter().map(|m| m.name.as_str()).collect();
     writeln!(
         out,
@@ -54,6 +57,12 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     }
     writeln!(out, "boards allowed by the invariants: {}", analysis.model_order)?;
     writeln!(out, "group order (stabilizer chain):   {}", analysis.group_order)?;
+    if puzzle.has_identical_pieces() {
+        writeln!(
+            out,
+            "identical pieces: boards are fewer than group elements (the table lists them)"
+        )?;
+    }
     // Maps of the board that keep the move set: boards they relate are equally far from
     // solved (the basis of symmetry-reduced searches).
     writeln!(out, "symmetries: {}", Symmetries::of(&puzzle))?;
@@ -66,6 +75,9 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     };
     let ranking = match &space.ranking {
         Ranking::Layout(_) => "invariant layout (orbit permutation ranks x orientation digits)",
+        Ranking::Enumerated(_) if puzzle.has_identical_pieces() => {
+            "listed board by board (identical pieces)"
+        }
         Ranking::Enumerated(_) => {
             "listed board by board (the group is smaller than its invariants allow)"
         }

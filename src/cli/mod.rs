@@ -119,13 +119,16 @@ enum Command {
 #[derive(Args)]
 pub struct PuzzleArgs {
     /// The puzzle: nrp:<rows>x<cols>:<block> (NRP/Twiddle, b x b blocks turned by quarter
-    /// turns) or spin:<rows>x<cols>[:<type>,...] (Spinpossible, optionally restricted to spin
-    /// types such as 1x1,1x2).
+    /// turns), spin:<rows>x<cols>[:<type>,...] (Spinpossible, optionally restricted to spin
+    /// types such as 1x1,1x2) or def:<file> (any permutation puzzle in the ksolve/twsearch
+    /// .tws format).
     #[arg(value_name = "PUZZLE")]
     pub puzzle: String,
     /// Which moves count as one: qtm (quarter turns; a half turn is two), htm (quarter and
     /// half turns), cw (clockwise quarter turns only; distances are moves needed to solve).
-    /// Default: qtm for NRP, htm (each spin one move) for Spinpossible.
+    /// Default: qtm for NRP, htm (each spin one move) for Spinpossible. For def:<file>: htm
+    /// (default, as twsearch) counts every power of a declared move as one move, qtm only a
+    /// declared move and its inverse (twsearch -q), cw the declared moves alone.
     #[arg(long, value_name = "METRIC")]
     pub metric: Option<String>,
     /// NRP only: tiles turn with their block and must end upright.

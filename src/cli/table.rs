@@ -21,12 +21,20 @@ use super::{PuzzleArgs, stop_flag};
 /// Arguments of `twirl distance`.
 #[derive(Args)]
 pub struct DistanceArgs {
-    /// A finished table file (`twirl bfs PUZZLE --table FILE`).
-    #[arg(value_name = "TABLE")]
-    table: PathBuf,
-    /// The board, rows separated by `/` (quote it).
+    /// A finished table file (`twirl bfs PUZZLE --table FILE`), or a puzzle (`nrp:3x3:2`,
+    /// `def:FILE`): then its table is built in memory first (small puzzles).
+    #[arg(value_name = "TABLE|PUZZLE")]
+    source: String,
+    /// The board, rows separated by `/` (quote it). For a definition: its state layout
+    /// (`CORNERS 2 1 3 4 / 0 0 1 2`) or a move sequence from solved (`R U R'`).
     #[arg(value_name = "BOARD", allow_hyphen_values = true)]
     board: String,
+    /// With a puzzle: which moves count as one (qtm, htm, cw).
+    #[arg(long, value_name = "METRIC")]
+    metric: Option<String>,
+    /// With a puzzle: NRP tiles turn with their block.
+    #[arg(long)]
+    orient: bool,
 }
 
 /// Arguments of `twirl solve`.
@@ -36,7 +44,8 @@ pub struct SolveArgs {
     /// first (small puzzles).
     #[arg(value_name = "TABLE|PUZZLE")]
     source: String,
-    /// The board, rows separated by `/` (quote it).
+    /// The board, rows separated by `/` (quote it). For a definition: its state layout
+    /// (`CORNERS 2 1 3 4 / 0 0 1 2`) or a move sequence from solved (`R U R'`).
     #[arg(value_name = "BOARD", allow_hyphen_values = true)]
     board: String,
     /// With a puzzle: which moves count as one (qtm, htm, cw).
@@ -93,6 +102,20 @@ impl Loaded {
     }
 }
 
+/// A table file, or a puzzle spec whose table is built in memory.
+fn load_source(source: &str, metric: &Option<String>, orient: bool) -> anyhow::Result<Loaded> {
+    let is_puzzle = ["nrp:", "twiddle:", "spin:", "def:"].iter().any(|p| source.starts_with(p));
+    if is_puzzle {
+        let p = PuzzleArgs { puzzle: source.to_string(), metric: metric.clone(), orient };
+        load_in_memory(p.puzzle()?)
+    } else {
+        if metric.is_some() || orient {
+            bail!("--metric and --orient go with a puzzle; a table file records its own");
+        }
+        load_file(Path::new(source))
+    }
+}
+
 fn load_file(path: &Path) -> anyhow::Result<Loaded> {
     let t = open_table(path)?;
     let gods_number = t.gods_number();
@@ -144,7 +167,7 @@ fn report_unsolvable(text: &str, reasons: &[String]) -> anyhow::Result<i32> {
 
 /// Runs `twirl distance`; returns the exit code.
 pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
-    let l = load_file(&args.table)?;
+    let l = load_source(&args.source, &args.metric, args.orient)?;
     let (board, rank) = match read_board(&l, &args.board)? {
         Ok(found) => found,
         Err(reasons) => return report_unsolvable(&args.board, &reasons),
@@ -167,20 +190,7 @@ pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
 
 /// Runs `twirl solve`; returns the exit code.
 pub fn run_solve(args: &SolveArgs) -> anyhow::Result<i32> {
-    let is_puzzle = args.source.starts_with("nrp:") || args.source.starts_with("spin:");
-    let l = if is_puzzle {
-        let p = PuzzleArgs {
-            puzzle: args.source.clone(),
-            metric: args.metric.clone(),
-            orient: args.orient,
-        };
-        load_in_memory(p.puzzle()?)?
-    } else {
-        if args.metric.is_some() || args.orient {
-            bail!("--metric and --orient go with a puzzle; a table file records its own");
-        }
-        load_file(Path::new(&args.source))?
-    };
+    let l = load_source(&args.source, &args.metric, args.orient)?;
     let (board, _) = match read_board(&l, &args.board)? {
         Ok(found) => found,
         Err(reasons) => return report_unsolvable(&args.board, &reasons),

@@ -12,6 +12,7 @@ use num_bigint::BigUint;
 use super::analysis::Analysis;
 use super::invariants::Coord;
 use crate::puzzle::{Board, Puzzle};
+use crate::rank::Enumerated;
 
 /// Whether a board is solvable, with the reasons when it is not.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,17 +27,31 @@ pub enum Verdict {
 pub struct Checker {
     analysis: Analysis,
     orient_mod: usize,
+    /// Every reachable board, for puzzles with identical pieces: their boards are not group
+    /// elements, so membership in the chain does not apply.
+    listed: Option<Enumerated>,
 }
 
 impl Checker {
     /// Analyses the puzzle's moves (invariants and a stabilizer chain).
     pub fn new(puzzle: &Puzzle) -> crate::Result<Checker> {
-        Ok(Checker::from_analysis(puzzle, Analysis::of(puzzle)?))
+        let mut checker = Checker::from_analysis(puzzle, Analysis::of(puzzle)?);
+        if puzzle.has_identical_pieces() {
+            checker.listed = Some(Enumerated::new(puzzle).map_err(|_| {
+                crate::Error::Unsupported(format!(
+                    "{} has identical pieces and more than {} boards: twirl decides such boards \
+                     by listing them",
+                    puzzle.spec,
+                    crate::rank::enumerated::MAX_LISTED
+                ))
+            })?);
+        }
+        Ok(checker)
     }
 
-    /// A checker from an analysis already made.
+    /// A checker from an analysis already made (for puzzles without identical pieces).
     pub fn from_analysis(puzzle: &Puzzle, analysis: Analysis) -> Checker {
-        Checker { analysis, orient_mod: puzzle.orient_mod as usize }
+        Checker { analysis, orient_mod: puzzle.orient_mod as usize, listed: None }
     }
 
     /// The number of reachable boards.
@@ -52,6 +67,16 @@ impl Checker {
 
     /// The verdict for a board of this puzzle (as parsed by [`Puzzle::parse_board`]).
     pub fn check(&self, board: &Board) -> Verdict {
+        if let Some(listed) = &self.listed {
+            return match listed.rank_of(board) {
+                Some(_) => Verdict::Solvable,
+                None => Verdict::Unsolvable(vec![format!(
+                    "the moves reach {} boards (identical pieces told apart only by label), and \
+                     this is not one of them",
+                    listed.n_states()
+                )]),
+            };
+        }
         let inv = &self.analysis.invariants;
         if self.analysis.chain.contains(&self.as_permutation(board)) {
             return Verdict::Solvable;

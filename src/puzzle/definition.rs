@@ -715,6 +715,9 @@ impl Definition {
     /// must be closed under powers: NRP in htm and Spinpossible are; NRP in qtm and cw are
     /// not, and give [`Error::Unsupported`] saying what can be exported instead.
     pub fn from_puzzle(puzzle: &Puzzle) -> Result<Definition> {
+        if let (PuzzleSpec::Def(d), Metric::Htm) = (&puzzle.spec, puzzle.metric) {
+            return Ok(d.definition.clone());
+        }
         let m = puzzle.orient_mod;
         let actions: HashSet<(&[u8], &[u8])> =
             puzzle.moves.iter().map(|mv| (mv.perm.as_slice(), mv.twist.as_slice())).collect();
@@ -811,6 +814,7 @@ fn tws_base_name(spec: &PuzzleSpec, name: &str) -> Result<String> {
                 .ok_or_else(bad)?;
             Ok(format!("S{a}_{b}"))
         }
+        PuzzleSpec::Def(_) => Ok(name.to_string()),
     }
 }
 
@@ -853,7 +857,7 @@ pub fn twsearch_names(puzzle: &Puzzle) -> Result<Vec<(String, String)>> {
 
 /// twsearch's name for power `k` of a move of order `order`: the power itself up to half the
 /// order, else the inverse power with `'`; a power 1 is not written.
-fn power_name(base: &str, k: u128, order: u128) -> String {
+pub(crate) fn power_name(base: &str, k: u128, order: u128) -> String {
     let (exp, inverse) = if order - k < k { (order - k, true) } else { (k, false) };
     let mut s = base.to_string();
     if exp != 1 {
@@ -893,4 +897,4 @@ pub fn export_notes(puzzle: &Puzzle) -> Result<Vec<String>> {
 
 #[cfg(test)]
 #[path = "definition_tests.rs"]
-mod tests;
+pub(crate) mod tests;

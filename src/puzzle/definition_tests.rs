@@ -14,7 +14,7 @@ use crate::table::DistanceTable;
 /// A 2x2x2 cube with its DBL corner fixed and moves U, R, F (clockwise). Corners: UFR, UFL,
 /// UBL, UBR, DFR, DFL, DBR; orientation 0 is the U/D sticker on the U/D face, counted
 /// clockwise. Derived here from the cube's geometry, in ksolve's conventions.
-const CUBE2: &str = "\
+pub(crate) const CUBE2: &str = "\
 # A 2x2x2 cube with the DBL corner fixed: 3,674,160 positions.
 Name Cube2
 
@@ -45,12 +45,12 @@ End
 ";
 
 /// twsearch -g on CUBE2: the known 2x2x2 distribution in the half-turn metric.
-const CUBE2_TWSEARCH: [u64; 12] =
+pub(crate) const CUBE2_TWSEARCH: [u64; 12] =
     [1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644];
 
 /// Two sets, one with orientations and one with identical pieces; a set left out of a move;
 /// sets of a move in any order; comments and blank lines.
-const TWO: &str = "\
+pub(crate) const TWO: &str = "\
 Name Two
 Set P 4 3
 Set Q 3 1
@@ -80,7 +80,7 @@ End
 
 /// twsearch --showpositions on TWO: each sequence and the position it printed, per set the
 /// (1-based) pieces and the orientations.
-const TWO_POSITIONS: &[(&str, [&str; 2], &str)] = &[
+pub(crate) const TWO_POSITIONS: &[(&str, [&str; 2], &str)] = &[
     ("A", ["2 3 1 4", "0 0 1 0"], "1 1 2"),
     ("B", ["1 2 4 3", "0 0 2 1"], "1 2 1"),
     ("A B", ["2 3 4 1", "0 0 2 2"], "1 2 1"),
@@ -145,7 +145,7 @@ fn expanded(def: &Definition) -> Vec<Vec<SetMove>> {
 }
 
 /// Positions at each distance from solved, up to `max_depth`, by a plain search.
-fn histogram(def: &Definition, max_depth: usize) -> Vec<u64> {
+pub(crate) fn histogram(def: &Definition, max_depth: usize) -> Vec<u64> {
     let moves = expanded(def);
     let start = solved(def);
     let mut seen = HashSet::from([start.clone()]);
@@ -479,7 +479,7 @@ fn power_names_follow_twsearch() {
 /// `twsearch -t 1 -a 0 -g FILE` for htm and `twsearch -t 1 -a 0 -q -g FILE` for qtm (`-q`
 /// keeps the quarter turns only). Each is twirl's own histogram too (`twirl bfs SPEC --metric
 /// M`), which the tests below check; the positions at distance 0, 1, 2, ...
-const TWSEARCH_HISTOGRAMS: &[(&str, Metric, &[u64])] = &[
+pub(crate) const TWSEARCH_HISTOGRAMS: &[(&str, Metric, &[u64])] = &[
     ("nrp:2x3:2", Metric::Htm, &[1, 6, 18, 45, 40, 9, 1]),
     ("nrp:2x3:2", Metric::Qtm, &[1, 4, 10, 22, 42, 33, 7, 1]),
     ("nrp:2x3:2:orient", Metric::Htm, &[1, 6, 18, 53, 148, 410, 929, 1247, 864, 146, 18]),
@@ -539,7 +539,7 @@ const TWSEARCH_HISTOGRAMS: &[(&str, Metric, &[u64])] = &[
 ];
 
 /// The same for the 185,794,560 boards of Spinpossible 3x3 (twsearch: 13 s and 19 s).
-const TWSEARCH_HISTOGRAMS_LARGE: &[(&str, Metric, &[u64])] = &[
+pub(crate) const TWSEARCH_HISTOGRAMS_LARGE: &[(&str, Metric, &[u64])] = &[
     (
         "spin:3x3",
         Metric::Htm,

@@ -8,6 +8,7 @@
 //! downstream (analysis, ranking, search) sees only this shape.
 
 pub mod board;
+pub mod defined;
 pub mod definition;
 pub mod nrp;
 pub mod sequence;
@@ -166,6 +167,7 @@ impl Puzzle {
                 spec.check_metric(metric)?;
                 spin::moves(*rows, *cols, types)
             }
+            PuzzleSpec::Def(d) => d.moves(metric),
         };
         let (rows, cols) = spec.dims();
         let orient_mod = spec.orient_mod();
@@ -193,7 +195,24 @@ impl Puzzle {
 
     /// The solved board: tile k at cell k, every tile upright.
     pub fn solved(&self) -> Board {
-        Board::solved(self.rows, self.cols)
+        match &self.spec {
+            PuzzleSpec::Def(d) => d.solved(),
+            _ => Board::solved(self.rows, self.cols),
+        }
+    }
+
+    /// The definition, for a puzzle read from a file.
+    pub fn defined(&self) -> Option<&defined::Defined> {
+        match &self.spec {
+            PuzzleSpec::Def(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Whether two boards can differ only by swapping identical pieces (a definition's
+    /// repeated labels): boards are then not group elements.
+    pub fn has_identical_pieces(&self) -> bool {
+        self.defined().is_some_and(|d| d.has_identical_pieces())
     }
 
     /// The moves undoing each move, in the same order. A search from the solved board along
@@ -217,11 +236,17 @@ impl Puzzle {
 
     /// Reads a board in this puzzle's notation (see [`Board::parse`]).
     pub fn parse_board(&self, text: &str) -> crate::Result<Board> {
-        Board::parse(text, self.rows, self.cols, self.spec.board_style())
+        match self.defined() {
+            Some(d) => d.parse_board(text),
+            None => Board::parse(text, self.rows, self.cols, self.spec.board_style()),
+        }
     }
 
     /// Writes a board in this puzzle's notation.
     pub fn format_board(&self, board: &Board) -> String {
-        board.format(self.cols, self.spec.board_style())
+        match self.defined() {
+            Some(d) => d.format_board(board),
+            None => board.format(self.cols, self.spec.board_style()),
+        }
     }
 }

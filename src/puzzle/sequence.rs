@@ -423,6 +423,7 @@ pub fn named_move(puzzle: &Puzzle, name: &str) -> std::result::Result<Move, Stri
             }
             Ok(spin::spin(*rows, *cols, r1, c1, r2, c2))
         }
+        PuzzleSpec::Def(d) => d.sequence(name).map_err(|e| e.to_string()),
     }
 }
 
@@ -561,9 +562,14 @@ impl Env {
             .map_err(|reason| Error::InvalidSequence { text: escaped(&seq.text), reason })
     }
 
-    /// Parses and evaluates.
+    /// Parses and evaluates. A puzzle read from a definition reads twsearch's notation
+    /// instead (move names separated by spaces, no letters: see
+    /// [`crate::puzzle::defined::Defined::sequence`]).
     pub fn eval_text(&self, puzzle: &Puzzle, text: &str) -> Result<Move> {
-        self.eval(puzzle, &Sequence::parse(text)?)
+        match puzzle.defined() {
+            Some(d) => d.sequence(text),
+            None => self.eval(puzzle, &Sequence::parse(text)?),
+        }
     }
 
     fn eval_factors(

@@ -1,9 +1,12 @@
 //! Puzzle specifications as typed on the command line: `nrp:<rows>x<cols>:<block>` and
-//! `spin:<rows>x<cols>[:<type>,<type>...]`, plus the metric.
+//! `spin:<rows>x<cols>[:<type>,<type>...]` and `def:<file>` (a ksolve/twsearch definition),
+//! plus the metric.
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::board::BoardStyle;
+use super::defined::Defined;
 use crate::error::escaped;
 use crate::{Error, Result};
 
@@ -87,14 +90,20 @@ pub enum PuzzleSpec {
         /// The allowed spin types, sorted; all types that fit the board when none were named.
         types: Vec<SpinType>,
     },
+    /// Any permutation puzzle, read from a definition file (`def:FILE`).
+    Def(Arc<Defined>),
 }
 
 /// The most cells a board may have: tiles are stored in bytes.
 const MAX_CELLS: usize = 255;
 
 impl PuzzleSpec {
-    /// Parses `nrp:3x3:2`, `nrp:3x3:2:orient`, `spin:3x3` or `spin:3x3:1x1,1x2`.
+    /// Parses `nrp:3x3:2`, `nrp:3x3:2:orient`, `spin:3x3`, `spin:3x3:1x1,1x2` or `def:FILE`
+    /// (which reads the file).
     pub fn parse(text: &str) -> Result<PuzzleSpec> {
+        if let Some(path) = text.trim().strip_prefix("def:") {
+            return Ok(PuzzleSpec::Def(Arc::new(Defined::read(path)?)));
+        }
         let bad = |reason: String| Error::InvalidPuzzle { spec: escaped(text), reason };
         let parts: Vec<&str> = text.trim().split(':').collect();
         let kind = parts[0].to_ascii_lowercase();
@@ -153,7 +162,10 @@ impl PuzzleSpec {
                 types.dedup();
                 Ok(PuzzleSpec::Spin { rows, cols, types })
             }
-            _ => Err(bad(format!("unknown puzzle `{}` (expected nrp or spin)", escaped(parts[0])))),
+            _ => Err(bad(format!(
+                "unknown puzzle `{}` (expected nrp, spin or def:FILE)",
+                escaped(parts[0])
+            ))),
         }
     }
 
@@ -163,6 +175,8 @@ impl PuzzleSpec {
             PuzzleSpec::Nrp { rows, cols, .. } | PuzzleSpec::Spin { rows, cols, .. } => {
                 (*rows, *cols)
             }
+            // One row of every set's cells: definitions have no geometry.
+            PuzzleSpec::Def(d) => (1, d.n_cells()),
         }
     }
 
@@ -172,14 +186,17 @@ impl PuzzleSpec {
             PuzzleSpec::Nrp { oriented: true, .. } => 4,
             PuzzleSpec::Nrp { .. } => 1,
             PuzzleSpec::Spin { .. } => 2,
+            PuzzleSpec::Def(d) => d.orient_mod(),
         }
     }
 
-    /// The metric used when none is given: qtm for NRP, htm (one spin, one move) for Spinpossible.
+    /// The metric used when none is given: qtm for NRP, htm (one spin, one move) for
+    /// Spinpossible, htm (every power of a declared move one move, as twsearch counts) for a
+    /// definition.
     pub fn default_metric(&self) -> Metric {
         match self {
             PuzzleSpec::Nrp { .. } => Metric::Qtm,
-            PuzzleSpec::Spin { .. } => Metric::Htm,
+            PuzzleSpec::Spin { .. } | PuzzleSpec::Def(_) => Metric::Htm,
         }
     }
 
@@ -201,6 +218,8 @@ impl PuzzleSpec {
             PuzzleSpec::Nrp { oriented: false, .. } => BoardStyle::Plain,
             PuzzleSpec::Nrp { oriented: true, .. } => BoardStyle::Quarter,
             PuzzleSpec::Spin { .. } => BoardStyle::Flip,
+            // Not used: a definition reads and writes boards in its own layout.
+            PuzzleSpec::Def(_) => BoardStyle::Plain,
         }
     }
 }
@@ -223,6 +242,7 @@ impl fmt::Display for PuzzleSpec {
                 }
                 Ok(())
             }
+            PuzzleSpec::Def(d) => write!(f, "def:{}", d.path),
         }
     }
 }

@@ -28,13 +28,20 @@ const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Cells(pub [u8; MAX_CELLS]);
 
-/// A move compiled for [`Cells`]: `out[j] = (in[src[j]] + add[j]) & mask[j]`.
+/// A move compiled for [`Cells`]: `out[j] = (in[src[j]] + add[j]) & mask[j]`, the mask
+/// reducing orientations modulo a power of two. Cells whose orientations count modulo 3
+/// are reduced by `sub[j]` instead (see [`apply_thirds_scalar`]).
 #[derive(Clone, Debug)]
 pub struct CompiledMove {
     src: [u8; MAX_CELLS],
     add: [u8; MAX_CELLS],
     mask: [u8; MAX_CELLS],
+    sub: [u8; MAX_CELLS],
 }
+
+/// The free orientation moduli a byte of [`Cells`] can carry: three bits above the tile, with
+/// a modulo that a mask (powers of two) or one conditional subtraction (3) computes.
+const FREE_MODULI: [u8; 5] = [1, 2, 3, 4, 8];
 
 #[derive(Clone, Debug)]
 struct OrbitLayout {
@@ -77,6 +84,9 @@ pub struct Layout {
     cell_runs: Option<CellRuns>,
     /// Every free orientation is a flip (mod 2): ranks read them as bits.
     flips_only: bool,
+    /// Some orbit's free orientations count modulo 3: moves take [`apply_thirds_scalar`]'s
+    /// path (a branch once per move, so the other puzzles pay nothing).
+    has_thirds: bool,
     invariants: Invariants,
     solve: Vec<CompiledMove>,
     scramble: Vec<CompiledMove>,
@@ -122,6 +132,14 @@ impl Layout {
             let len = o.cells.len();
             if len > 20 {
                 return Err(too_large());
+            }
+            if !FREE_MODULI.contains(&o.free_mod) {
+                return Err(Error::Unsupported(format!(
+                    "the orbit of cells {} has orientations free modulo {}: the invariant \
+                     layout indexes orientations modulo 2, 3, 4 and 8 only",
+                    crate::group::invariants::cell_list(&o.cells),
+                    o.free_mod
+                )));
             }
             let perm_radix = half_factorial(len);
             n_states = n_states.checked_mul(perm_radix).ok_or_else(too_large)?;
@@ -180,10 +198,12 @@ impl Layout {
         });
         let xor_block_bits = xor_blocks(&invariants, sums_space, orient_count);
         let flips_only = invariants.orbits.iter().all(|o| o.free_mod <= 2);
+        let has_thirds = invariants.orbits.iter().any(|o| o.free_mod == 3);
         Ok(Layout {
             xor_block_bits,
             cell_runs: None,
             flips_only,
+            has_thirds,
             n_cells: n,
             orbits,
             local,
@@ -369,6 +389,9 @@ impl Layout {
     /// Applies a compiled move.
     #[inline(always)]
     pub fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
+        if self.has_thirds {
+            return apply_thirds(self.n_cells, s, m);
+        }
         #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
         if self.n_cells <= 16 {
             return apply_shuffle16(s, m);
@@ -582,6 +605,54 @@ fn apply_scalar(s: &Cells, m: &CompiledMove) -> Cells {
     Cells(out)
 }
 
+/// [`Layout::apply`] for layouts with orientations modulo 3. Such a cell's orientation plus
+/// its turn is 0..4, so the byte (tile + 32 x sum, at most 159) does not wrap; subtracting
+/// `3 << 5` wraps exactly when the sum is below 3 (the byte is then below 96) and gives a
+/// larger byte, so the unsigned minimum of the two is the sum modulo 3. Other cells have
+/// `sub = 0`: the minimum of two equal bytes.
+#[inline(always)]
+fn apply_thirds_scalar(s: &Cells, m: &CompiledMove) -> Cells {
+    let mut out = [0u8; MAX_CELLS];
+    for (j, o) in out.iter_mut().enumerate() {
+        let y = s.0[m.src[j] as usize].wrapping_add(m.add[j]) & m.mask[j];
+        *o = y.min(y.wrapping_sub(m.sub[j]));
+    }
+    Cells(out)
+}
+
+/// [`apply_thirds_scalar`], with byte shuffles where the CPU has them.
+#[inline(always)]
+fn apply_thirds(n_cells: usize, s: &Cells, m: &CompiledMove) -> Cells {
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    if n_cells <= 16 {
+        use std::arch::x86_64::*;
+        let mut out = [0u8; MAX_CELLS];
+        // SAFETY: SSSE3 (and so SSE2) is enabled at compile time (the cfg above); every
+        // pointer is to a 32-byte array read or written in its first 16 bytes, unaligned.
+        unsafe {
+            let load = |a: &[u8; MAX_CELLS]| _mm_loadu_si128(a.as_ptr() as *const __m128i);
+            let moved = _mm_shuffle_epi8(load(&s.0), load(&m.src));
+            let y = _mm_and_si128(_mm_add_epi8(moved, load(&m.add)), load(&m.mask));
+            let reduced = _mm_min_epu8(y, _mm_sub_epi8(y, load(&m.sub)));
+            _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, reduced);
+        }
+        return Cells(out);
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    if n_cells <= MAX_CELLS {
+        use std::arch::x86_64::*;
+        let moved = shuffle32(load32(&s.0), load32(&m.src));
+        // SAFETY: AVX2 is enabled at compile time (the cfg above); no memory is touched.
+        let reduced = unsafe {
+            let y = _mm256_and_si256(_mm256_add_epi8(moved, load32(&m.add)), load32(&m.mask));
+            _mm256_min_epu8(y, _mm256_sub_epi8(y, load32(&m.sub)))
+        };
+        return Cells(store32(reduced));
+    }
+    let _ = n_cells;
+    apply_thirds_scalar(s, m)
+}
+
 /// [`Layout::orbit_tiles`] without vector instructions (the reference of the others).
 #[inline(always)]
 fn orbit_tiles_scalar(s: &Cells, o: &OrbitLayout, local: &[u8; MAX_CELLS]) -> [u8; 32] {
@@ -738,6 +809,7 @@ fn compile(m: &Move, reduced: &[u8], inv: &Invariants) -> CompiledMove {
     let mut src = [0u8; MAX_CELLS];
     let mut add = [0u8; MAX_CELLS];
     let mut mask = [0u8; MAX_CELLS];
+    let mut sub = [0u8; MAX_CELLS];
     for (j, s) in src.iter_mut().enumerate() {
         *s = j as u8;
     }
@@ -746,15 +818,123 @@ fn compile(m: &Move, reduced: &[u8], inv: &Invariants) -> CompiledMove {
         src[j] = i as u8;
         add[j] = turn << TILE_BITS;
         let e = inv.orbits[inv.orbit_of[i] as usize].free_mod;
-        mask[j] = TILE_MASK | ((e - 1) << TILE_BITS);
+        if e == 3 {
+            // The sum 0..4 needs the top bit; `sub` brings it back below 3.
+            mask[j] = 0xFF;
+            sub[j] = 3 << TILE_BITS;
+        } else {
+            mask[j] = TILE_MASK | ((e - 1) << TILE_BITS);
+        }
     }
-    CompiledMove { src, add, mask }
+    CompiledMove { src, add, mask, sub }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rank::{Ranking, StateSpace};
+
+    /// Two 2x2x2 corner sets (orientations mod 3) and four flipping pieces (mod 2): 18 cells,
+    /// orientation modulus 6, moves that couple the sets.
+    const THIRDS_AND_FLIPS: &str = "\
+Set A 7 3
+Set B 7 3
+Set E 4 2
+Solved
+A
+1 2 3 4 5 6 7
+B
+1 2 3 4 5 6 7
+E
+1 2 3 4
+End
+Move U
+A
+4 1 2 3 5 6 7
+End
+Move R
+A
+5 2 3 1 7 6 4
+2 0 0 1 1 0 2
+End
+Move F
+A
+2 6 3 4 1 5 7
+1 2 0 0 2 1 0
+End
+Move X
+B
+4 1 2 3 5 6 7
+E
+2 3 4 1
+1 0 0 0
+End
+Move Y
+B
+5 2 3 1 7 6 4
+2 0 0 1 1 0 2
+End
+Move Z
+B
+2 6 3 4 1 5 7
+1 2 0 0 2 1 0
+E
+2 1 3 4
+1 1 0 0
+End
+";
+
+    fn defined(text: &str) -> Puzzle {
+        use crate::puzzle::{Metric, PuzzleSpec, defined::Defined, definition::Definition};
+        let d = Defined::new("test.tws", Definition::parse(text).unwrap()).unwrap();
+        Puzzle::new(&PuzzleSpec::Def(std::sync::Arc::new(d)), Metric::Htm).unwrap()
+    }
+
+    /// Orientations modulo 3 next to flips, on more than 16 cells: every move agrees with
+    /// the puzzle's own, vector and scalar paths agree, ranks round-trip.
+    #[test]
+    fn orientations_mod_3_move_and_rank() {
+        let p = defined(THIRDS_AND_FLIPS);
+        assert_eq!(p.orient_mod, 6);
+        let Ranking::Layout(l) = StateSpace::build(&p).unwrap().ranking else {
+            panic!("expected the fast layout")
+        };
+        assert!(l.has_thirds && l.n_cells > 16);
+        let mut board = p.solved();
+        let mut cells = l.cells_of(&board).unwrap();
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m = (x % p.moves.len() as u64) as usize;
+            board = p.apply(&board, &p.moves[m]);
+            let next = l.apply(&cells, &l.solve_moves()[m]);
+            assert_eq!(next, apply_thirds_scalar(&cells, &l.solve_moves()[m]));
+            cells = next;
+            assert_eq!(l.board_of(&cells), board);
+            let r = l.rank(&cells);
+            assert_eq!(l.unrank(r), cells);
+            assert_eq!(
+                l.apply(&cells, &l.scramble_moves()[m]),
+                l.cells_of(&p.apply(&board, &p.inverse_moves()[m])).unwrap()
+            );
+        }
+    }
+
+    /// Orientations free modulo 5 cannot be indexed: the layout says so, and a small group
+    /// is listed instead.
+    #[test]
+    fn other_orientation_moduli_are_refused() {
+        let text = "Set P 3 5\nSolved\nP\n1 2 3\nEnd\nMove A\nP\n2 3 1\nEnd\nMove B\nP\n1 2 3\n1 4 0\nEnd\n";
+        let p = defined(text);
+        let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
+        let err = Layout::without_runs(&p, analysis.invariants.clone()).unwrap_err();
+        assert!(err.to_string().contains("free modulo 5"), "{err}");
+        let space = StateSpace::build(&p).unwrap();
+        assert!(matches!(space.ranking, Ranking::Enumerated(_)));
+        assert_eq!(space.n_states(), 3 * 25);
+    }
 
     /// On boards of more than 16 cells the vector paths agree with the scalar ones, and
     /// ranks round-trip through them.

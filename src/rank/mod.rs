@@ -138,6 +138,9 @@ pub struct StateSpace {
     pub analysis: Analysis,
     /// The ranking.
     pub ranking: Ranking,
+    /// For a puzzle read from a definition: a digest of the definition, recorded with the
+    /// ranking so that a table is never read with a file whose moves changed.
+    pub definition_digest: Option<String>,
 }
 
 /// One of the two rankings.
@@ -177,6 +180,23 @@ impl StateSpace {
 
     /// [`StateSpace::build`] from an analysis already made.
     pub fn from_analysis(puzzle: &Puzzle, analysis: Analysis) -> Result<StateSpace> {
+        if puzzle.has_identical_pieces() {
+            // The invariants and the group order count group elements; boards with identical
+            // pieces are fewer, so they are listed.
+            let listed = Enumerated::new(puzzle).map_err(|_| {
+                Error::Unsupported(format!(
+                    "{} has identical pieces and more than {} boards: twirl lists such boards                      one by one and has no multiset ranking yet",
+                    puzzle.spec,
+                    enumerated::MAX_LISTED
+                ))
+            })?;
+            let definition_digest = definition_digest(puzzle);
+            return Ok(StateSpace {
+                analysis,
+                ranking: Ranking::Enumerated(listed),
+                definition_digest,
+            });
+        }
         let (model_order, group_order) = (&analysis.model_order, &analysis.group_order);
         let layout = if analysis.invariants_are_exact() {
             Some(Layout::new(puzzle, analysis.invariants.clone()))
@@ -196,7 +216,7 @@ impl StateSpace {
                 )));
             }
         };
-        Ok(StateSpace { analysis, ranking })
+        Ok(StateSpace { analysis, ranking, definition_digest: definition_digest(puzzle) })
     }
 
     /// [`StateSpace::build`], ranking classes of boards as `mode` asks. `unique` (a search
@@ -204,7 +224,16 @@ impl StateSpace {
     /// error.
     pub fn for_search(puzzle: &Puzzle, mode: SymmetryMode, unique: bool) -> Result<StateSpace> {
         let analysis = Analysis::of(puzzle)?;
-        if mode == SymmetryMode::Off || (unique && mode == SymmetryMode::Auto) {
+        if puzzle.has_identical_pieces() && mode == SymmetryMode::On {
+            return Err(Error::Unsupported(format!(
+                "no symmetry reduction for {}: it has identical pieces",
+                puzzle.spec
+            )));
+        }
+        if mode == SymmetryMode::Off
+            || (unique && mode == SymmetryMode::Auto)
+            || puzzle.has_identical_pieces()
+        {
             return StateSpace::from_analysis(puzzle, analysis);
         }
         if unique {
@@ -231,9 +260,22 @@ impl StateSpace {
             ))),
         };
         match (classes, mode) {
-            (Ok(c), _) => Ok(StateSpace { analysis, ranking: Ranking::Classes(c) }),
+            (Ok(c), _) => Ok(StateSpace {
+                analysis,
+                ranking: Ranking::Classes(c),
+                definition_digest: definition_digest(puzzle),
+            }),
             (Err(e), SymmetryMode::On) => Err(e),
             (Err(_), _) => StateSpace::from_analysis(puzzle, analysis),
+        }
+    }
+
+    /// Number of reachable boards: the group order, or for identical pieces (whose boards
+    /// are listed) the number listed.
+    pub fn n_boards(&self) -> BigUint {
+        match &self.ranking {
+            Ranking::Enumerated(e) => BigUint::from(e.n_states()),
+            _ => self.analysis.group_order.clone(),
         }
     }
 
@@ -274,6 +316,13 @@ impl StateSpace {
             Ranking::Classes(c) => c.board(rank),
         }
     }
+}
+
+/// Hex xxh3-64 of a definition as twirl writes it (comments and spacing aside).
+fn definition_digest(puzzle: &Puzzle) -> Option<String> {
+    puzzle
+        .defined()
+        .map(|d| format!("{:016x}", xxhash_rust::xxh3::xxh3_64(d.definition.to_tws().as_bytes())))
 }
 
 #[cfg(test)]

@@ -18,6 +18,9 @@ pub const RANKING_SCHEME: u32 = 1;
 /// How a ranking of classes of boards begins its `kind`.
 pub const CLASSES: &str = "classes";
 
+/// What follows a ranking's kind for a puzzle read from a definition, before its digest.
+const DEFINITION: &str = " of definition ";
+
 /// Number of ranks whose boards make the fingerprint.
 const SAMPLES: u64 = 257;
 
@@ -47,6 +50,15 @@ impl RankingRecord {
                 "it was ranked with scheme {}, this twirl ranks with scheme {}",
                 self.scheme, current.scheme
             )
+        } else if let (Some((kind, was)), Some((same, now))) =
+            (self.kind.split_once(DEFINITION), current.kind.split_once(DEFINITION))
+            && kind == same
+            && was != now
+        {
+            format!(
+                "it was searched from another definition (digest {was}; the file now reads as \
+                 {now}): the definition file changed since the search, so restore it or search again"
+            )
         } else if self.kind != current.kind {
             format!("it was ranked as `{}`, this twirl ranks as `{}`", self.kind, current.kind)
         } else if self.n_states != current.n_states {
@@ -61,6 +73,14 @@ impl RankingRecord {
 }
 
 impl StateSpace {
+    /// The kind, followed for a definition by the digest of its text.
+    fn kind_with_definition(&self, kind: String) -> String {
+        match &self.definition_digest {
+            Some(d) => format!("{kind}{DEFINITION}{d}"),
+            None => kind,
+        }
+    }
+
     /// The record of this ranking, for table headers.
     pub fn ranking_record(&self) -> RankingRecord {
         let n = self.n_states();
@@ -77,7 +97,7 @@ impl StateSpace {
         }
         RankingRecord {
             scheme: RANKING_SCHEME,
-            kind: match &self.ranking {
+            kind: self.kind_with_definition(match &self.ranking {
                 Ranking::Layout(_) => "layout".to_string(),
                 Ranking::Enumerated(_) => "enumerated".to_string(),
                 Ranking::Classes(c) => {
@@ -87,7 +107,7 @@ impl StateSpace {
                         c.key_cells_text()
                     )
                 }
-            },
+            }),
             n_states: n,
             fingerprint: format!("{:016x}", hash.digest()),
         }

@@ -233,7 +233,12 @@ impl Symmetries {
         let k = puzzle.orient_mod;
         let mut elements = Vec::new();
         let mut rejected = Vec::new();
-        for s in Symmetries::candidates(puzzle.rows, puzzle.cols, k) {
+        // A definition has no geometry to take candidates from: its cells are set positions.
+        let candidates = match puzzle.defined() {
+            Some(_) => vec![Symmetry::identity(puzzle.n_positions())],
+            None => Symmetries::candidates(puzzle.rows, puzzle.cols, k),
+        };
+        for s in candidates {
             if keeps_moves(puzzle, &s) {
                 elements.push(s);
             } else {

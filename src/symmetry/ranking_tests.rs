@@ -29,7 +29,11 @@ fn reduced_few_keys(spec: &str, metric: Metric) -> (Puzzle, StateSpace, StateSpa
     let layout = crate::rank::Layout::without_runs(&p, analysis.invariants.clone()).unwrap();
     let c = ClassRanking::with_min_placements(&p, layout, FEW_PLACEMENTS).unwrap();
     assert!(c.cell_runs().is_some(), "{spec} {metric:?}: expected runs of rests");
-    (p, plain, StateSpace { analysis, ranking: crate::rank::Ranking::Classes(c) })
+    (
+        p,
+        plain,
+        StateSpace { analysis, ranking: crate::rank::Ranking::Classes(c), definition_digest: None },
+    )
 }
 
 /// Every small case: the default key cells, then fewer key cells with runs of rests.

@@ -130,6 +130,9 @@ impl TableFile {
     pub fn check_ranking(&self, current: &RankingRecord) -> Result<()> {
         match self.header.ranking.difference(current) {
             None => Ok(()),
+            Some(why) if why.contains("definition file changed") => {
+                Err(Error::BadTable { path: self.path.clone(), reason: why })
+            }
             Some(why) => Err(Error::BadTable {
                 path: self.path.clone(),
                 reason: format!(

@@ -1,0 +1,416 @@
+//! A puzzle read from a definition file (`def:FILE`): a [`Definition`] turned into twirl's
+//! puzzle shape.
+//!
+//! - **Cells.** The sets' positions, one after another in file order: set `s` holds cells
+//!   `offset[s] .. offset[s] + size`. A board stays a list of tiles per cell.
+//! - **Tiles.** A tile is named by its home: the first cell of its set whose solved piece has
+//!   the same label. Distinct pieces make the solved board tile `k` on cell `k`, as for the
+//!   built-in puzzles; identical pieces share a name, so boards that differ only by swapping
+//!   them are one board (as in twsearch).
+//! - **Orientations.** twirl has one orientation modulus per puzzle: the least common multiple
+//!   `K` of the sets' counts. A set with `c` orientations turns in steps of `K / c`, which the
+//!   group analysis finds on its own (its tied modulus). A piece's orientation is counted from
+//!   its solved orientation, so the solved board is upright everywhere; a move adds the same
+//!   turns either way.
+//! - **Moves and metrics.** As twsearch counts them by default, each power of a declared move
+//!   is one move, named as twsearch names it (`R`, `R2`, `R'`): that is `htm`, the default.
+//!   `qtm` keeps each declared move and its inverse only (twsearch's `-q`); `cw` keeps the
+//!   declared moves alone, so the move graph may be directed.
+//! - **Boards** are written in the file's own state layout, a set name then its pieces (and
+//!   their orientations after `/` when the set has any): `CORNERS 2 1 3 4 / 1 2 0 0`; sets are
+//!   separated by `;` and a set left out is solved. A `Solved` block's lines read the same.
+//!   A board may also be given as a move sequence from solved (`R U R' F`).
+
+use std::collections::HashMap;
+
+use super::definition::{Definition, power_name};
+use super::{Board, Metric, Move};
+use crate::error::escaped;
+use crate::{Error, Result};
+
+/// The most cells a board holds: tiles are stored in bytes.
+const MAX_CELLS: usize = 255;
+/// The largest orientation modulus: sums of two orientations must fit a byte.
+const MAX_ORIENT_MOD: u64 = 127;
+
+/// A definition and the cell layout twirl puts it in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Defined {
+    /// The file it was read from, as given.
+    pub path: String,
+    /// The definition itself.
+    pub definition: Definition,
+    /// First cell of each set.
+    offsets: Vec<usize>,
+    /// `K`: the least common multiple of the sets' orientation counts.
+    orient_mod: u8,
+    /// `tile_of[cell]`: the tile whose home is the cell's solved piece (see the module docs).
+    tile_of: Vec<u8>,
+    /// `home_orient[tile]`: the solved orientation of the tile, in its set's steps.
+    home_orient: Vec<u8>,
+    /// Whether some set has identical pieces.
+    identical: bool,
+    /// The declared moves over all cells, in twirl's direction.
+    base_moves: Vec<Move>,
+}
+
+impl Defined {
+    /// Lays a definition out on twirl's cells. Fails when the puzzle is larger than twirl's
+    /// boards hold, or identical pieces are solved in different orientations.
+    pub fn new(path: &str, definition: Definition) -> Result<Defined> {
+        let bad = |reason: String| Error::InvalidPuzzle { spec: format!("def:{path}"), reason };
+        let n: usize = definition.sets.iter().map(|s| s.size).sum();
+        if n > MAX_CELLS {
+            return Err(bad(format!(
+                "the sets hold {n} pieces; twirl boards hold at most {MAX_CELLS}"
+            )));
+        }
+        let k = definition.sets.iter().fold(1u64, |acc, s| lcm(acc, u64::from(s.orientations)));
+        if k > MAX_ORIENT_MOD {
+            return Err(bad(format!(
+                "the sets' orientation counts have least common multiple {k}; twirl handles at \
+                 most {MAX_ORIENT_MOD}"
+            )));
+        }
+        let mut offsets = Vec::with_capacity(definition.sets.len());
+        let mut tile_of = vec![0u8; n];
+        let mut home_orient = vec![0u8; n];
+        let mut identical = false;
+        let mut next = 0;
+        for (set, state) in definition.sets.iter().zip(&definition.solved) {
+            offsets.push(next);
+            let mut first: HashMap<u16, usize> = HashMap::new();
+            for (i, (&label, &o)) in state.pieces.iter().zip(&state.orient).enumerate() {
+                let home = *first.entry(label).or_insert(next + i);
+                tile_of[next + i] = home as u8;
+                if home == next + i {
+                    home_orient[home] = o;
+                } else {
+                    identical = true;
+                    if home_orient[home] != o {
+                        return Err(bad(format!(
+                            "set {}: identical pieces labelled {} are solved in different \
+                             orientations ({} and {o}), which twirl cannot tell apart",
+                            set.name,
+                            label + 1,
+                            home_orient[home]
+                        )));
+                    }
+                }
+            }
+            next += set.size;
+        }
+        let base_moves = definition
+            .moves
+            .iter()
+            .map(|m| {
+                let mut perm = vec![0u8; n];
+                let mut twist = vec![0u8; n];
+                for ((set, sm), &off) in definition.sets.iter().zip(&m.sets).zip(&offsets) {
+                    let step = (k / u64::from(set.orientations)) as u8;
+                    for (i, (&p, &t)) in sm.perm.iter().zip(&sm.twist).enumerate() {
+                        perm[off + i] = (off + p as usize) as u8;
+                        twist[off + i] = t * step;
+                    }
+                }
+                Move { name: m.name.clone(), perm, twist }
+            })
+            .collect();
+        Ok(Defined {
+            path: path.to_string(),
+            definition,
+            offsets,
+            orient_mod: k as u8,
+            tile_of,
+            home_orient,
+            identical,
+            base_moves,
+        })
+    }
+
+    /// Reads and lays out the definition in a file. Errors name the file and the line.
+    pub fn read(path: &str) -> Result<Defined> {
+        let spec = format!("def:{path}");
+        let text = std::fs::read_to_string(path).map_err(|e| Error::InvalidPuzzle {
+            spec: escaped(&spec),
+            reason: format!("cannot read the definition file: {e}"),
+        })?;
+        let definition = Definition::parse(&text).map_err(|e| match e {
+            Error::InvalidDefinition { line, reason } => Error::InvalidPuzzle {
+                spec: escaped(&spec),
+                reason: format!("line {line}: {reason}"),
+            },
+            other => other,
+        })?;
+        Defined::new(path, definition)
+    }
+
+    /// Number of cells.
+    pub fn n_cells(&self) -> usize {
+        self.tile_of.len()
+    }
+
+    /// The orientation modulus `K`.
+    pub fn orient_mod(&self) -> u8 {
+        self.orient_mod
+    }
+
+    /// Whether some set has identical pieces (boards are then not group elements: the
+    /// number of boards is the group order divided by the stabilizer of the labels).
+    pub fn has_identical_pieces(&self) -> bool {
+        self.identical
+    }
+
+    /// The solved board.
+    pub fn solved(&self) -> Board {
+        Board { tiles: self.tile_of.clone(), orient: vec![0; self.n_cells()] }
+    }
+
+    /// The moves of a metric (see the module docs), named as twsearch names them.
+    pub fn moves(&self, metric: Metric) -> Vec<Move> {
+        let k = self.orient_mod;
+        let mut out = Vec::new();
+        for base in &self.base_moves {
+            // An identity move is kept as one move: twsearch would drop it, but a declared
+            // move that does nothing changes no distance.
+            let order = base.order(k).max(2);
+            let powers: Vec<u128> = match metric {
+                Metric::Htm => (1..order).collect(),
+                Metric::Qtm if order > 2 => vec![1, order - 1],
+                Metric::Qtm | Metric::Cw => vec![1],
+            };
+            for p in powers {
+                let mut m = base.power_unsigned(p, k);
+                m.name = power_name(&base.name, p, order);
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    /// Every power of every declared move by its twsearch name, for reading sequences.
+    fn named_powers(&self) -> HashMap<String, Move> {
+        self.moves(Metric::Htm).into_iter().map(|m| (m.name.clone(), m)).collect()
+    }
+
+    /// Reads a move sequence in twsearch's notation: move names separated by spaces or
+    /// commas, each a declared move or one of its powers (`R`, `R2`, `R'`). The product is
+    /// read left to right.
+    pub fn sequence(&self, text: &str) -> Result<Move> {
+        let names = self.named_powers();
+        let mut acc = Move::identity(self.n_cells());
+        for token in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+            let m = names.get(token).ok_or_else(|| Error::InvalidSequence {
+                text: escaped(text),
+                reason: format!(
+                    "`{}` is not a move of {} (its moves are {}, and their powers written as \
+                     twsearch does: R2, R')",
+                    escaped(token),
+                    self.path,
+                    self.base_moves.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(" ")
+                ),
+            })?;
+            acc = acc.then(m, self.orient_mod);
+        }
+        Ok(acc)
+    }
+
+    /// Reads a board: the file's state layout when the text starts with a set name, else a
+    /// move sequence applied to the solved board.
+    pub fn parse_board(&self, text: &str) -> Result<Board> {
+        let tokens: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || matches!(c, '/' | ';' | ','))
+            .filter(|t| !t.is_empty() && *t != "End" && *t != "Solved")
+            .collect();
+        let is_set = |t: &str| self.definition.sets.iter().any(|s| s.name == t);
+        if tokens.first().is_none_or(|t| !is_set(t)) {
+            let m = self.sequence(text)?;
+            let solved = self.solved();
+            let mut out = solved.clone();
+            for i in 0..self.n_cells() {
+                let j = m.perm[i] as usize;
+                out.tiles[j] = solved.tiles[i];
+                out.orient[j] = m.twist[i] % self.orient_mod;
+            }
+            return Ok(out);
+        }
+        self.parse_layout(&tokens)
+    }
+
+    fn parse_layout(&self, tokens: &[&str]) -> Result<Board> {
+        let bad = |msg: String| Error::InvalidBoard(msg);
+        let mut board = self.solved();
+        let mut seen = vec![false; self.definition.sets.len()];
+        let mut at = 0;
+        while at < tokens.len() {
+            let name = tokens[at];
+            let Some(s) = self.definition.sets.iter().position(|set| set.name == name) else {
+                return Err(bad(format!(
+                    "expected a set name ({}), found `{}`",
+                    self.set_names(),
+                    escaped(name)
+                )));
+            };
+            if std::mem::replace(&mut seen[s], true) {
+                return Err(bad(format!("set {name} is given twice")));
+            }
+            at += 1;
+            let set = &self.definition.sets[s];
+            let numbers = |from: usize, count: usize| -> Vec<u64> {
+                tokens[from.min(tokens.len())..]
+                    .iter()
+                    .take(count)
+                    .map_while(|t| t.parse::<u64>().ok())
+                    .collect()
+            };
+            let labels = numbers(at, set.size);
+            if labels.len() != set.size {
+                return Err(bad(format!(
+                    "set {name}: expected {} piece numbers, found {}",
+                    set.size,
+                    labels.len()
+                )));
+            }
+            at += set.size;
+            let orients = if set.orientations > 1 { numbers(at, set.size) } else { Vec::new() };
+            if !orients.is_empty() && orients.len() != set.size {
+                return Err(bad(format!(
+                    "set {name}: expected {} orientations after the pieces, found {}",
+                    set.size,
+                    orients.len()
+                )));
+            }
+            at += orients.len();
+            self.place_set(&mut board, s, &labels, &orients)?;
+        }
+        Ok(board)
+    }
+
+    /// Puts one set's pieces (1-based labels) and orientations on the board.
+    fn place_set(
+        &self,
+        board: &mut Board,
+        s: usize,
+        labels: &[u64],
+        orients: &[u64],
+    ) -> Result<()> {
+        let set = &self.definition.sets[s];
+        let solved = &self.definition.solved[s];
+        let off = self.offsets[s];
+        let bad = |msg: String| Error::InvalidBoard(format!("set {}: {msg}", set.name));
+        let mut left: HashMap<u64, usize> = HashMap::new();
+        for &p in &solved.pieces {
+            *left.entry(u64::from(p) + 1).or_default() += 1;
+        }
+        let step = self.orient_mod / set.orientations;
+        for (i, &label) in labels.iter().enumerate() {
+            let count = left.get_mut(&label).ok_or_else(|| {
+                bad(format!(
+                    "{label} is not a piece of the set (its solved state has {})",
+                    self.labels_text(s)
+                ))
+            })?;
+            if *count == 0 {
+                return Err(bad(format!(
+                    "piece {label} appears more often than in the solved state"
+                )));
+            }
+            *count -= 1;
+            let home = solved.pieces.iter().position(|&p| u64::from(p) + 1 == label).unwrap_or(0);
+            let tile = self.tile_of[off + home];
+            let o = orients.get(i).copied().unwrap_or(0);
+            if o >= u64::from(set.orientations) {
+                return Err(bad(format!(
+                    "orientation {o} is out of range 0..{}",
+                    set.orientations - 1
+                )));
+            }
+            let c = u64::from(set.orientations);
+            let shifted = (o + c - u64::from(self.home_orient[tile as usize])) % c;
+            board.tiles[off + i] = tile;
+            board.orient[off + i] = shifted as u8 * step;
+        }
+        Ok(())
+    }
+
+    /// Writes a board in the file's state layout, on one line.
+    pub fn format_board(&self, board: &Board) -> String {
+        let mut parts = Vec::new();
+        for (s, set) in self.definition.sets.iter().enumerate() {
+            let off = self.offsets[s];
+            let solved = &self.definition.solved[s];
+            let step = self.orient_mod / set.orientations;
+            let cells = off..off + set.size;
+            let labels: Vec<String> = cells
+                .clone()
+                .map(|c| {
+                    let home = board.tiles[c] as usize - off;
+                    (u64::from(solved.pieces[home]) + 1).to_string()
+                })
+                .collect();
+            let mut text = format!("{} {}", set.name, labels.join(" "));
+            if set.orientations > 1 {
+                let c = set.orientations;
+                let orients: Vec<String> = cells
+                    .map(|cell| {
+                        let tile = board.tiles[cell] as usize;
+                        ((board.orient[cell] / step + self.home_orient[tile]) % c).to_string()
+                    })
+                    .collect();
+                text.push_str(" / ");
+                text.push_str(&orients.join(" "));
+            }
+            parts.push(text);
+        }
+        parts.join(" ; ")
+    }
+
+    /// The sets and the cells twirl gives them: `CORNERS (cells 1-8, 3 orientations)`.
+    pub fn describe_sets(&self) -> String {
+        let parts: Vec<String> = self
+            .definition
+            .sets
+            .iter()
+            .zip(&self.offsets)
+            .map(|(set, &off)| {
+                let identical = self.tile_of[off..off + set.size]
+                    .iter()
+                    .enumerate()
+                    .any(|(i, &t)| t as usize != off + i);
+                format!(
+                    "{} (cells {}-{}, {} orientation{}{})",
+                    set.name,
+                    off + 1,
+                    off + set.size,
+                    set.orientations,
+                    if set.orientations == 1 { "" } else { "s" },
+                    if identical { ", identical pieces" } else { "" }
+                )
+            })
+            .collect();
+        parts.join(", ")
+    }
+
+    fn set_names(&self) -> String {
+        self.definition.sets.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ")
+    }
+
+    fn labels_text(&self, s: usize) -> String {
+        let mut labels: Vec<u16> = self.definition.solved[s].pieces.clone();
+        labels.sort_unstable();
+        labels.dedup();
+        labels.iter().map(|l| (l + 1).to_string()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
+}
+
+#[cfg(test)]
+#[path = "defined_tests.rs"]
+mod tests;

@@ -1,0 +1,151 @@
+//! Tests of definitions as puzzles: their searches against twsearch's figures and against the
+//! built-in puzzles they were exported from, their boards and sequences.
+
+use super::*;
+use crate::bfs::{Config, NoProgress, search_puzzle};
+use crate::puzzle::definition::tests::{
+    CUBE2, CUBE2_TWSEARCH, TWO, TWO_POSITIONS, TWSEARCH_HISTOGRAMS, TWSEARCH_HISTOGRAMS_LARGE,
+    histogram,
+};
+use crate::puzzle::{Puzzle, PuzzleSpec};
+use crate::rank::{Ranking, StateSpace};
+use crate::table::DistanceTable;
+use std::sync::Arc;
+
+fn puzzle(text: &str, metric: Metric) -> Puzzle {
+    let defined = Defined::new("test.tws", Definition::parse(text).unwrap()).unwrap();
+    Puzzle::new(&PuzzleSpec::Def(Arc::new(defined)), metric).unwrap()
+}
+
+fn search(puzzle: &Puzzle) -> (Vec<u64>, StateSpace) {
+    let space = StateSpace::build(puzzle).unwrap();
+    let table = DistanceTable::in_memory(space.n_states()).unwrap();
+    let out = search_puzzle(puzzle, &space, &table, &Config::new(1), &NoProgress).unwrap();
+    assert_eq!(out.states(), space.n_states(), "every rank is reached");
+    (out.histogram, space)
+}
+
+/// The file twirl exports for a built-in puzzle, read back.
+fn exported(spec: &str) -> String {
+    let native = Puzzle::parse(spec, Some(Metric::Htm)).unwrap();
+    Definition::from_puzzle(&native).unwrap().to_tws()
+}
+
+/// Every puzzle twsearch searched in the definition tests, read back from its exported file
+/// and searched as a definition, gives twsearch's histogram (which is also the native one):
+/// htm as twsearch counts by default, qtm as with its `-q`.
+#[test]
+fn exported_puzzles_read_back_search_like_twsearch() {
+    for &(spec, metric, expected) in TWSEARCH_HISTOGRAMS {
+        let (hist, _) = search(&puzzle(&exported(spec), metric));
+        assert_eq!(hist, expected, "{spec} {metric}");
+    }
+}
+
+/// The same for the two Spinpossible 3x3 searches of 185,794,560 boards.
+#[test]
+#[ignore = "two 185,794,560-board searches, about 15 s on one core"]
+fn large_exported_puzzles_read_back_search_like_twsearch() {
+    for &(spec, metric, expected) in TWSEARCH_HISTOGRAMS_LARGE {
+        let (hist, _) = search(&puzzle(&exported(spec), metric));
+        assert_eq!(hist, expected, "{spec} {metric}");
+    }
+}
+
+/// Clockwise-only is not a twsearch metric, but a definition searched with `cw` keeps the
+/// declared (counter-clockwise) turns only: the mirror image of twirl's clockwise turns, so
+/// the same histogram.
+#[test]
+fn declared_moves_alone_mirror_the_clockwise_metric() {
+    for spec in ["nrp:2x3:2", "nrp:3x3:2", "nrp:2x3:2:orient"] {
+        let p = Puzzle::parse(spec, Some(Metric::Cw)).unwrap();
+        let (native, _) = search(&p);
+        let def = puzzle(&exported(spec), Metric::Cw);
+        assert!(!def.undirected, "{spec}");
+        assert_eq!(search(&def).0, native, "{spec}");
+    }
+}
+
+/// The 2x2x2 cube with a fixed corner: corner orientations mod 3, ranked by the invariant
+/// layout, 3,674,160 boards in twsearch's distribution.
+#[test]
+fn cube2_searches_like_twsearch() {
+    let p = puzzle(CUBE2, Metric::Htm);
+    let names: Vec<&str> = p.moves.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["U", "U2", "U'", "R", "R2", "R'", "F", "F2", "F'"]);
+    let (hist, space) = search(&p);
+    assert!(matches!(space.ranking, Ranking::Layout(_)));
+    assert_eq!(space.analysis.group_order, 3_674_160u32.into());
+    assert_eq!(hist, CUBE2_TWSEARCH);
+}
+
+/// Identical pieces (set Q) and orientations mod 3 (set P): the sequences twsearch showed give
+/// the same boards, written in the file's layout, and the search matches a plain search of
+/// the definition.
+#[test]
+fn identical_pieces_and_sequences() {
+    let p = puzzle(TWO, Metric::Htm);
+    let d = p.defined().unwrap();
+    assert!(d.has_identical_pieces());
+    for &(sequence, [pieces, orient], q) in TWO_POSITIONS {
+        let board = d.parse_board(sequence).unwrap();
+        assert_eq!(d.format_board(&board), format!("P {pieces} / {orient} ; Q {q}"), "{sequence}");
+        assert_eq!(d.parse_board(&d.format_board(&board)).unwrap(), board, "{sequence}");
+    }
+    let def = Definition::parse(TWO).unwrap();
+    let (hist, space) = search(&p);
+    assert!(matches!(space.ranking, Ranking::Enumerated(_)));
+    assert_eq!(hist, histogram(&def, usize::MAX));
+    assert_eq!(space.n_boards(), hist.iter().sum::<u64>().into());
+}
+
+/// NRP (3,3,2) whose tiles are told apart only by their row: 9!/(3!)^3 = 1680 boards, in
+/// twsearch's distribution (`twsearch -g` on the same file: 1 12 88 469 876 234).
+#[test]
+fn rows_of_identical_tiles_search_like_twsearch() {
+    let text = exported("nrp:3x3:2").replace("\n1 2 3 4 5 6 7 8 9\n", "\n1 1 1 2 2 2 3 3 3\n");
+    let (hist, space) = search(&puzzle(&text, Metric::Htm));
+    assert_eq!(hist, [1, 12, 88, 469, 876, 234]);
+    assert_eq!(space.analysis.group_order, 362_880u32.into(), "the group is still 9!");
+}
+
+/// Solved orientations other than 0 are where a piece is solved: a board is counted from them.
+#[test]
+fn solved_orientations_are_kept() {
+    let text = CUBE2.replace("1 2 3 4 5 6 7\nEnd", "1 2 3 4 5 6 7\n1 0 0 0 0 0 2\nEnd");
+    let p = puzzle(&text, Metric::Htm);
+    let d = p.defined().unwrap();
+    assert_eq!(d.format_board(&p.solved()), "CORNERS 1 2 3 4 5 6 7 / 1 0 0 0 0 0 2");
+    let (hist, _) = search(&p);
+    assert_eq!(hist, CUBE2_TWSEARCH);
+    let u = d.parse_board("U").unwrap();
+    assert_eq!(d.format_board(&u), "CORNERS 4 1 2 3 5 6 7 / 0 1 0 0 0 0 2");
+}
+
+#[test]
+fn bad_boards_and_sequences_say_why() {
+    let p = puzzle(TWO, Metric::Htm);
+    let d = p.defined().unwrap();
+    let err = |text: &str| d.parse_board(text).unwrap_err().to_string();
+    assert!(err("P 1 2 3").contains("expected 4 piece numbers, found 3"));
+    assert!(err("P 1 2 3 5").contains("5 is not a piece of the set"));
+    assert!(err("P 1 2 3 3").contains("more often than in the solved state"));
+    assert!(err("P 1 2 3 4 / 0 0 0 3").contains("orientation 3 is out of range 0..2"));
+    assert!(err("P 1 2 3 4 / 0 0").contains("expected 4 orientations"));
+    assert!(err("Q 1 1 2 ; Q 1 1 2").contains("given twice"));
+    assert!(err("P 1 2 3 4 R 1").contains("expected a set name (P, Q), found `R`"));
+    assert!(err("A C").contains("`C` is not a move"));
+    // A set left out is solved; separators are free.
+    assert_eq!(d.parse_board("P 1 2 4 3 / 0 0 2 1; Q 1 2 1").unwrap(), d.parse_board("B").unwrap());
+    assert_eq!(d.parse_board("Q\n1 1 2\nEnd").unwrap(), p.solved());
+    assert_eq!(d.parse_board("").unwrap(), p.solved());
+    assert_eq!(d.sequence("A, B A'").unwrap(), d.sequence("A B A4 A4").unwrap());
+}
+
+#[test]
+fn metrics_pick_powers() {
+    let count = |m| puzzle(CUBE2, m).moves.len();
+    assert_eq!((count(Metric::Htm), count(Metric::Qtm), count(Metric::Cw)), (9, 6, 3));
+    // A move of order 2 has no separate inverse.
+    assert_eq!(puzzle(TWO, Metric::Qtm).moves.len(), 4);
+}
