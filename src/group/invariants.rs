@@ -330,10 +330,9 @@ impl Invariants {
             .collect()
     }
 
-    /// The largest radix of `A`: functionals take values modulo it.
+    /// The least common multiple of the radices of `A`: functionals take values modulo it.
     fn lcm(&self) -> u32 {
-        // Radices are 2 or 4 (orientations mod 1, 2 or 4), so the largest is their lcm.
-        self.radices.iter().fold(1u32, |a, &r| a.max(r as u32))
+        self.radices.iter().fold(1u32, |a, &r| a / gcd32(a, r as u32) * r as u32)
     }
 
     /// Whether functional `lam` vanishes on `v`: `Σ λ_c v_c (lcm / r_c) ≡ 0 (mod lcm)`.
@@ -372,19 +371,24 @@ impl Invariants {
     }
 
     fn describe_functional(&self, lam: &[u8], lcm: u32) -> String {
+        let factors: Vec<u32> =
+            lam.iter().zip(&self.radices).map(|(&l, &r)| l as u32 * (lcm / r as u32)).collect();
+        // `2*x = 0 (mod 6)` reads better as `x = 0 (mod 3)`: divide by the common factor.
+        let common = factors.iter().fold(lcm, |g, &f| gcd32(g, f));
+        let modulus = lcm / common;
         let mut terms = Vec::new();
-        for ((&l, &c), &r) in lam.iter().zip(&self.coords).zip(&self.radices) {
-            if l == 0 {
+        for (&f, &c) in factors.iter().zip(&self.coords) {
+            if f == 0 {
                 continue;
             }
             let name = match c {
                 Coord::Sign(j) => format!("sign(O{})", j + 1),
                 Coord::Sum(j) => format!("orientation sum(O{})", j + 1),
             };
-            let factor = l as u32 * (lcm / r as u32);
+            let factor = f / common;
             terms.push(if factor == 1 { name } else { format!("{factor}*{name}") });
         }
-        format!("{} = 0 (mod {lcm})", terms.join(" + "))
+        format!("{} = 0 (mod {modulus})", terms.join(" + "))
     }
 }
 
@@ -446,6 +450,10 @@ pub fn sign(perm: &[u8]) -> u8 {
 
 fn gcd(a: u8, b: u8) -> u8 {
     if b == 0 { a } else { gcd(b, a % b) }
+}
+
+fn gcd32(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd32(b, a % b) }
 }
 
 /// `n!` as a big integer.

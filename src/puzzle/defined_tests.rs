@@ -149,3 +149,17 @@ fn metrics_pick_powers() {
     // A move of order 2 has no separate inverse.
     assert_eq!(puzzle(TWO, Metric::Qtm).moves.len(), 4);
 }
+
+/// Orientations mod 3 and mod 2 in one puzzle (modulus 6): each constraint is stated in its
+/// own modulus. (E's flips are tied to its cells, so only A has a free orientation sum.)
+#[test]
+fn mixed_moduli_constraints_read_in_their_own_modulus() {
+    let text = "Set A 3 3\nSet E 2 2\nSolved\nA\n1 2 3\nE\n1 2\nEnd\n\
+                Move M\nA\n1 2 3\n1 2 0\nEnd\nMove N\nA\n2 3 1\nE\n2 1\n1 1\nEnd\n";
+    let p = puzzle(text, Metric::Htm);
+    assert_eq!(p.orient_mod, 6);
+    let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
+    let mut constraints = analysis.invariants.constraints();
+    constraints.sort();
+    assert_eq!(constraints, ["orientation sum(O1) = 0 (mod 3)", "orientation sum(O2) = 0 (mod 2)"]);
+}
