@@ -15,6 +15,8 @@ pub mod layout;
 pub mod perm;
 pub mod record;
 pub mod runs;
+#[cfg(test)]
+pub(crate) mod test_puzzles;
 
 use num_bigint::BigUint;
 
@@ -329,6 +331,7 @@ fn definition_digest(puzzle: &Puzzle) -> Option<String> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::collections::HashSet;
 
     fn layout(spec: &str) -> (Puzzle, Layout) {
         let p = Puzzle::parse(spec, None).unwrap();
@@ -365,7 +368,37 @@ mod tests {
         }
     }
 
-    /// Every rank of a small space unranks to a distinct valid board that ranks back.
+    /// The fast layout of a puzzle built by hand.
+    fn layout_of(name: &str, p: &Puzzle) -> Layout {
+        match StateSpace::build(p).unwrap().ranking {
+            Ranking::Layout(l) => l,
+            _ => panic!("{name}: expected the fast layout"),
+        }
+    }
+
+    /// Every rank unranks to a distinct valid board that ranks back, and every compiled
+    /// move, both ways, agrees with the puzzle's own on every board. Returns the boards.
+    fn check_exhaustive(name: &str, puzzle: &Puzzle, l: &Layout) -> HashSet<Board> {
+        let inverses = puzzle.inverse_moves();
+        let mut seen = HashSet::new();
+        for r in 0..l.n_states() {
+            let c = l.unrank(r);
+            assert_eq!(l.rank(&c), r, "{name}");
+            let b = l.board_of(&c);
+            assert_eq!(l.cells_of(&b).unwrap(), c, "{name}");
+            // In working form: `board_of` would hide an orientation left unreduced.
+            for (i, (m, inv)) in puzzle.moves.iter().zip(&inverses).enumerate() {
+                let solved = l.apply(&c, &l.solve_moves()[i]);
+                assert_eq!(solved, l.cells_of(&puzzle.apply(&b, m)).unwrap(), "{name}: {}", m.name);
+                let scrambled = l.apply(&c, &l.scramble_moves()[i]);
+                let expected = l.cells_of(&puzzle.apply(&b, inv)).unwrap();
+                assert_eq!(scrambled, expected, "{name}: {}", inv.name);
+            }
+            assert!(seen.insert(b), "{name}: rank {r} repeats a board");
+        }
+        seen
+    }
+
     #[test]
     fn exhaustive_bijection_on_small_spaces() {
         for spec in [
@@ -377,20 +410,105 @@ mod tests {
             "spin:2x2:1x1",
         ] {
             let (puzzle, l) = layout(spec);
-            let mut seen = std::collections::HashSet::new();
-            for r in 0..l.n_states() {
-                let c = l.unrank(r);
-                assert_eq!(l.rank(&c), r, "{spec}");
-                let b = l.board_of(&c);
-                assert_eq!(l.cells_of(&b).unwrap(), c, "{spec}");
-                assert!(seen.insert(b), "{spec}: rank {r} repeats a board");
-            }
-            let _ = puzzle;
+            check_exhaustive(spec, &puzzle, &l);
         }
+    }
+
+    /// Orientations mod 3 (alone and beside flips, mod 6) and mod 8: the layout's boards are
+    /// exactly those a listing of the reachable boards finds.
+    #[test]
+    fn exhaustive_bijection_with_orientations_mod_3() {
+        for (name, p) in test_puzzles::small_oriented() {
+            let l = layout_of(name, &p);
+            let boards = check_exhaustive(name, &p, &l);
+            let listed = Enumerated::new(&p).unwrap();
+            assert_eq!(listed.n_states(), l.n_states(), "{name}");
+            assert!(boards.iter().all(|b| listed.rank_of(b).is_some()), "{name}");
+        }
+    }
+
+    /// The 2x2x2 cube (corner DBL fixed): corner orientations mod 3 in the fast layout, its
+    /// moves agreeing with the puzzle's along random walks.
+    #[test]
+    fn two_by_two_cube_takes_the_fast_layout() {
+        let p = test_puzzles::cube2();
+        assert!(p.undirected);
+        let analysis = Analysis::of(&p).unwrap();
+        assert_eq!(analysis.group_order, BigUint::from(3_674_160u32));
+        let orbits = &analysis.invariants.orbits;
+        assert_eq!((orbits.len(), orbits[0].tied_mod, orbits[0].free_mod), (1, 1, 3));
+        let l = layout_of("2x2x2", &p);
+        assert_eq!(l.n_states(), 3_674_160);
+        for seed in [1, 0x9E37_79B9_7F4A_7C15, 0x2545_F491_4F6C_DD1D] {
+            walk(&p, &l, seed);
+        }
+        let p = test_puzzles::two_cubes_and_flips();
+        let l = layout_of("two cubes and flips", &p);
+        assert_eq!(BigUint::from(l.n_states()), Analysis::of(&p).unwrap().group_order);
+        walk(&p, &l, 7);
+    }
+
+    /// A full search of the 2x2x2 cube in the half-turn metric finds its known distances.
+    #[test]
+    fn two_by_two_cube_distances() {
+        let p = test_puzzles::cube2();
+        let space = StateSpace::build(&p).unwrap();
+        let table = crate::table::DistanceTable::in_memory(space.n_states()).unwrap();
+        let config = crate::bfs::Config::new(1);
+        let out = crate::bfs::search_puzzle(&p, &space, &table, &config, &crate::bfs::NoProgress)
+            .unwrap();
+        assert_eq!(
+            out.histogram,
+            [1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644]
+        );
+    }
+
+    /// Orientations free mod 5, 6, 7, 9 or 12 have no fast layout: it says why, and a small
+    /// group is listed instead; a large one fails with that reason.
+    #[test]
+    fn other_orientation_moduli_are_refused() {
+        for e in [5u8, 6, 7, 9, 12] {
+            let p = test_puzzles::three_cells(e);
+            let analysis = Analysis::of(&p).unwrap();
+            assert!(analysis.invariants_are_exact());
+            let err = Layout::without_runs(&p, analysis.invariants.clone()).unwrap_err();
+            let msg = err.to_string();
+            assert!(matches!(err, Error::Unsupported(_)), "{msg}");
+            assert!(msg.contains("the orbit of cells 1 2 3"), "{msg}");
+            assert!(msg.contains(&format!("free modulo {e}:")), "{msg}");
+            assert!(msg.contains("modulo 2, 3, 4 and 8 only") && !msg.contains('\n'), "{msg}");
+            let space = StateSpace::build(&p).unwrap();
+            assert!(matches!(space.ranking, Ranking::Enumerated(_)), "mod {e}");
+            assert_eq!(space.n_states(), 3 * e as u64 * e as u64, "mod {e}");
+        }
+        for e in [3u8, 4, 8] {
+            assert_eq!(
+                layout_of("three cells", &test_puzzles::three_cells(e)).n_states(),
+                3 * e as u64 * e as u64
+            );
+        }
+        // Nine cells, 9!/2 * 5^8 boards: too many to list.
+        let n = 9;
+        let mut moves = Vec::new();
+        for (name, c) in [("A", [0u8, 1, 2]), ("B", [2, 3, 4]), ("C", [4, 5, 6]), ("D", [6, 7, 8])]
+        {
+            moves.extend(test_puzzles::powers(&test_puzzles::cycles(name, n, &[&c], &[]), 5));
+        }
+        moves
+            .extend(test_puzzles::powers(&test_puzzles::cycles("T", n, &[], &[(0, 1), (8, 4)]), 5));
+        let p = test_puzzles::one_row(n, 5, moves);
+        let err = StateSpace::build(&p).unwrap_err().to_string();
+        assert!(err.contains("orbit of cells") && err.contains("free modulo 5:"), "{err}");
     }
 
     fn check_random_walk(spec: &str, seed: u64) {
         let (puzzle, l) = layout(spec);
+        walk(&puzzle, &l, seed);
+    }
+
+    /// 200 random moves: the layout's moves agree with the puzzle's, ranks round-trip, and
+    /// each scramble move undoes its solve move.
+    fn walk(puzzle: &Puzzle, l: &Layout, seed: u64) {
         let mut board = puzzle.solved();
         let mut cells = l.cells_of(&board).unwrap();
         let mut x = seed | 1;

@@ -9,7 +9,11 @@ use crate::rank::{StateRanking, StateSpace, SymmetryMode};
 use crate::table::DistanceTable;
 
 fn reduced(spec: &str, metric: Metric) -> (Puzzle, StateSpace, StateSpace) {
-    let p = Puzzle::parse(spec, Some(metric)).unwrap();
+    reduced_puzzle(spec, Puzzle::parse(spec, Some(metric)).unwrap())
+}
+
+fn reduced_puzzle(spec: &str, p: Puzzle) -> (Puzzle, StateSpace, StateSpace) {
+    let metric = p.metric;
     let plain = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
     let classes = StateSpace::for_search(&p, SymmetryMode::On, false).unwrap();
     assert!(classes.classes().is_some(), "{spec} {metric:?}: expected classes");
@@ -36,12 +40,26 @@ fn reduced_few_keys(spec: &str, metric: Metric) -> (Puzzle, StateSpace, StateSpa
     )
 }
 
-/// Every small case: the default key cells, then fewer key cells with runs of rests.
+/// A puzzle built by hand with orientations mod 3, kept by mirrors that reverse them.
+const MOD_3_ROW: &str = "six cells, mod 3";
+
+fn mod_3_row() -> (Puzzle, StateSpace, StateSpace) {
+    let out = reduced_puzzle(MOD_3_ROW, crate::rank::test_puzzles::symmetric_row());
+    assert_eq!(out.2.classes().unwrap().order(), 4, "{MOD_3_ROW}: the half turn and mirrors");
+    out
+}
+
+/// Every small case: the default key cells, then fewer key cells with runs of rests, then
+/// orientations mod 3.
 fn small_cases() -> impl Iterator<Item = (&'static str, Metric, Puzzle, StateSpace, StateSpace)> {
     let default = CASES.into_iter().map(|(spec, metric)| (spec, metric, reduced(spec, metric)));
     let few =
         FEW_KEYS.into_iter().map(|(spec, metric)| (spec, metric, reduced_few_keys(spec, metric)));
-    default.chain(few).map(|(spec, metric, (p, plain, classes))| (spec, metric, p, plain, classes))
+    let mod_3 = std::iter::once((MOD_3_ROW, Metric::Htm, mod_3_row()));
+    default
+        .chain(few)
+        .chain(mod_3)
+        .map(|(spec, metric, (p, plain, classes))| (spec, metric, p, plain, classes))
 }
 
 fn search(
@@ -88,8 +106,8 @@ const LARGE: [(&str, Metric); 5] = [
 
 #[test]
 fn class_entries_round_trip_and_conjugation_matches_boards() {
-    for (spec, metric) in CASES.into_iter().chain(LARGE) {
-        let (p, plain, classes) = reduced(spec, metric);
+    let cases = CASES.into_iter().chain(LARGE).map(|(spec, metric)| (spec, reduced(spec, metric)));
+    for (spec, (p, plain, classes)) in cases.chain([(MOD_3_ROW, mod_3_row())]) {
         let c = classes.classes().unwrap();
         let layout = c.layout();
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
