@@ -37,14 +37,7 @@ impl Checker {
     pub fn new(puzzle: &Puzzle) -> crate::Result<Checker> {
         let mut checker = Checker::from_analysis(puzzle, Analysis::of(puzzle)?);
         if puzzle.has_identical_pieces() {
-            checker.listed = Some(Enumerated::new(puzzle).map_err(|_| {
-                crate::Error::Unsupported(format!(
-                    "{} has identical pieces and more than {} boards: twirl decides such boards \
-                     by listing them",
-                    puzzle.spec,
-                    crate::rank::enumerated::MAX_LISTED
-                ))
-            })?);
+            checker.listed = Some(Enumerated::of_identical_pieces(puzzle)?);
         }
         Ok(checker)
     }

@@ -224,15 +224,7 @@ impl Defined {
             .collect();
         let is_set = |t: &str| self.definition.sets.iter().any(|s| s.name == t);
         if tokens.first().is_none_or(|t| !is_set(t)) {
-            let m = self.sequence(text)?;
-            let solved = self.solved();
-            let mut out = solved.clone();
-            for i in 0..self.n_cells() {
-                let j = m.perm[i] as usize;
-                out.tiles[j] = solved.tiles[i];
-                out.orient[j] = m.twist[i] % self.orient_mod;
-            }
-            return Ok(out);
+            return Ok(self.sequence(text)?.applied_to(&self.solved(), self.orient_mod));
         }
         self.parse_layout(&tokens)
     }

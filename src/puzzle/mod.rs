@@ -117,6 +117,18 @@ impl Move {
         order
     }
 
+    /// The board this move makes of `board`: each tile moves to `perm` of its cell, turning
+    /// by the cell's `twist` (orientations modulo `orient_mod`).
+    pub fn applied_to(&self, board: &Board, orient_mod: u8) -> Board {
+        let mut out = board.clone();
+        for (i, (&j, &t)) in self.perm.iter().zip(&self.twist).enumerate() {
+            let j = j as usize;
+            out.tiles[j] = board.tiles[i];
+            out.orient[j] = (board.orient[i] + t) % orient_mod;
+        }
+        out
+    }
+
     /// Whether two moves act the same (names aside).
     pub fn same_action(&self, other: &Move) -> bool {
         self.perm == other.perm && self.twist == other.twist
@@ -224,14 +236,7 @@ impl Puzzle {
 
     /// Applies a move to a board.
     pub fn apply(&self, board: &Board, m: &Move) -> Board {
-        let n = self.n_positions();
-        let mut out = board.clone();
-        for i in 0..n {
-            let j = m.perm[i] as usize;
-            out.tiles[j] = board.tiles[i];
-            out.orient[j] = (board.orient[i] + m.twist[i]) % self.orient_mod;
-        }
-        out
+        m.applied_to(board, self.orient_mod)
     }
 
     /// Reads a board in this puzzle's notation (see [`Board::parse`]).

@@ -922,20 +922,6 @@ End
         }
     }
 
-    /// Orientations free modulo 5 cannot be indexed: the layout says so, and a small group
-    /// is listed instead.
-    #[test]
-    fn other_orientation_moduli_are_refused() {
-        let text = "Set P 3 5\nSolved\nP\n1 2 3\nEnd\nMove A\nP\n2 3 1\nEnd\nMove B\nP\n1 2 3\n1 4 0\nEnd\n";
-        let p = defined(text);
-        let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
-        let err = Layout::without_runs(&p, analysis.invariants.clone()).unwrap_err();
-        assert!(err.to_string().contains("free modulo 5"), "{err}");
-        let space = StateSpace::build(&p).unwrap();
-        assert!(matches!(space.ranking, Ranking::Enumerated(_)));
-        assert_eq!(space.n_states(), 3 * 25);
-    }
-
     /// On boards of more than 16 cells the vector paths agree with the scalar ones, and
     /// ranks round-trip through them.
     #[test]

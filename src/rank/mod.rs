@@ -185,18 +185,10 @@ impl StateSpace {
         if puzzle.has_identical_pieces() {
             // The invariants and the group order count group elements; boards with identical
             // pieces are fewer, so they are listed.
-            let listed = Enumerated::new(puzzle).map_err(|_| {
-                Error::Unsupported(format!(
-                    "{} has identical pieces and more than {} boards: twirl lists such boards                      one by one and has no multiset ranking yet",
-                    puzzle.spec,
-                    enumerated::MAX_LISTED
-                ))
-            })?;
-            let definition_digest = definition_digest(puzzle);
             return Ok(StateSpace {
                 analysis,
-                ranking: Ranking::Enumerated(listed),
-                definition_digest,
+                ranking: Ranking::Enumerated(Enumerated::of_identical_pieces(puzzle)?),
+                definition_digest: definition_digest(puzzle),
             });
         }
         let (model_order, group_order) = (&analysis.model_order, &analysis.group_order);
