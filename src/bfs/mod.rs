@@ -238,6 +238,7 @@ impl SearchSpace for StateSpace {
         match &self.ranking {
             Ranking::Layout(l) => search(l, start, table, config, progress, journal, resume),
             Ranking::Enumerated(e) => search(e, start, table, config, progress, journal, resume),
+            Ranking::Multiset(m) => search(m, start, table, config, progress, journal, resume),
             Ranking::Classes(c) => search(c, start, table, config, progress, journal, resume),
         }
     }

@@ -51,18 +51,11 @@ pub fn run_order(args: &PuzzleArgs) -> anyhow::Result<()> {
     writeln!(out, "{order}")?;
     if puzzle.has_identical_pieces() {
         writeln!(out, "# {} ({} moves): group order {order}", puzzle.spec, puzzle.moves.len())?;
-        match twirl::rank::Enumerated::new(&puzzle) {
-            Ok(listed) => writeln!(
-                out,
-                "# identical pieces make {} distinct boards (listed one by one)",
-                listed.n_states()
-            )?,
-            Err(_) => writeln!(
-                out,
-                "# identical pieces make fewer distinct boards than group elements; twirl counts \
-                 them only by listing, up to {}",
-                twirl::rank::enumerated::MAX_LISTED
-            )?,
+        match twirl::rank::Ranking::of_identical_pieces(&puzzle, &analysis) {
+            Ok(boards) => {
+                writeln!(out, "# identical pieces make {} distinct boards", boards.n_states())?
+            }
+            Err(e) => writeln!(out, "# identical pieces make fewer distinct boards: {e}")?,
         }
         return Ok(());
     }

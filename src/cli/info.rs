@@ -58,10 +58,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     writeln!(out, "boards allowed by the invariants: {}", analysis.model_order)?;
     writeln!(out, "group order (stabilizer chain):   {}", analysis.group_order)?;
     if puzzle.has_identical_pieces() {
-        writeln!(
-            out,
-            "identical pieces: boards are fewer than group elements (the table lists them)"
-        )?;
+        writeln!(out, "identical pieces: boards are fewer than group elements (see the ranking)")?;
     }
     // Maps of the board that keep the move set: boards they relate are equally far from
     // solved (the basis of symmetry-reduced searches).
@@ -80,6 +77,9 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         }
         Ranking::Enumerated(_) => {
             "listed board by board (the group is smaller than its invariants allow)"
+        }
+        Ranking::Multiset(_) => {
+            "multiset layout (identical pieces: orbit arrangement ranks x orientation digits)"
         }
         Ranking::Classes(_) => "classes of boards under the symmetries",
     };

@@ -181,6 +181,7 @@ pub fn search(
     match &space.ranking {
         Ranking::Layout(l) => search_in(l, space, start, table, resume, run),
         Ranking::Enumerated(e) => search_in(e, space, start, table, resume, run),
+        Ranking::Multiset(m) => search_in(m, space, start, table, resume, run),
         Ranking::Classes(c) => search_in(c, space, start, table, resume, run),
     }
 }

@@ -11,8 +11,9 @@ use num_bigint::BigUint;
 
 use super::analysis::Analysis;
 use super::invariants::Coord;
+use crate::Error;
 use crate::puzzle::{Board, Puzzle};
-use crate::rank::Enumerated;
+use crate::rank::Ranking;
 
 /// Whether a board is solvable, with the reasons when it is not.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,9 +28,9 @@ pub enum Verdict {
 pub struct Checker {
     analysis: Analysis,
     orient_mod: usize,
-    /// Every reachable board, for puzzles with identical pieces: their boards are not group
+    /// The ranking of the boards of a puzzle with identical pieces: they are not group
     /// elements, so membership in the chain does not apply.
-    listed: Option<Enumerated>,
+    boards: Option<Ranking>,
 }
 
 impl Checker {
@@ -37,14 +38,14 @@ impl Checker {
     pub fn new(puzzle: &Puzzle) -> crate::Result<Checker> {
         let mut checker = Checker::from_analysis(puzzle, Analysis::of(puzzle)?);
         if puzzle.has_identical_pieces() {
-            checker.listed = Some(Enumerated::of_identical_pieces(puzzle)?);
+            checker.boards = Some(Ranking::of_identical_pieces(puzzle, &checker.analysis)?);
         }
         Ok(checker)
     }
 
     /// A checker from an analysis already made (for puzzles without identical pieces).
     pub fn from_analysis(puzzle: &Puzzle, analysis: Analysis) -> Checker {
-        Checker { analysis, orient_mod: puzzle.orient_mod as usize, listed: None }
+        Checker { analysis, orient_mod: puzzle.orient_mod as usize, boards: None }
     }
 
     /// The number of reachable boards.
@@ -60,13 +61,16 @@ impl Checker {
 
     /// The verdict for a board of this puzzle (as parsed by [`Puzzle::parse_board`]).
     pub fn check(&self, board: &Board) -> Verdict {
-        if let Some(listed) = &self.listed {
-            return match listed.rank_of(board) {
-                Some(_) => Verdict::Solvable,
-                None => Verdict::Unsolvable(vec![format!(
+        if let Some(boards) = &self.boards {
+            return match boards.rank_board(board) {
+                Ok(_) => Verdict::Solvable,
+                Err(Error::InvalidBoard(reason)) if matches!(boards, Ranking::Multiset(_)) => {
+                    Verdict::Unsolvable(vec![reason])
+                }
+                Err(_) => Verdict::Unsolvable(vec![format!(
                     "the moves reach {} boards (identical pieces told apart only by label), and \
                      this is not one of them",
-                    listed.n_states()
+                    boards.n_states()
                 )]),
             };
         }

@@ -94,7 +94,7 @@ fn identical_pieces_and_sequences() {
     }
     let def = Definition::parse(TWO).unwrap();
     let (hist, space) = search(&p);
-    assert!(matches!(space.ranking, Ranking::Enumerated(_)));
+    assert!(matches!(space.ranking, Ranking::Multiset(_)));
     assert_eq!(hist, histogram(&def, usize::MAX));
     assert_eq!(space.n_boards(), hist.iter().sum::<u64>().into());
 }
@@ -107,6 +107,36 @@ fn rows_of_identical_tiles_search_like_twsearch() {
     let (hist, space) = search(&puzzle(&text, Metric::Htm));
     assert_eq!(hist, [1, 12, 88, 469, 876, 234]);
     assert_eq!(space.analysis.group_order, 362_880u32.into(), "the group is still 9!");
+}
+
+/// Identical pieces in larger spaces, ranked as multiset permutations: histograms equal to
+/// `twsearch -t 1 -g` on the same files (run here, 2026-11-24).
+#[test]
+fn identical_pieces_rank_as_multisets_like_twsearch() {
+    let rows = exported("nrp:3x4:2");
+    let cases = [
+        // NRP (3,4,2), tiles told apart by row: 12!/(4!)^3 = 34,650 boards.
+        (
+            rows.replace("\n1 2 3 4 5 6 7 8 9 10 11 12\n", "\n1 1 1 1 2 2 2 2 3 3 3 3\n"),
+            &[1u64, 18, 194, 1613, 7590, 15308, 9450, 476][..],
+        ),
+        // By column: 12!/(3!)^4 = 369,600 boards.
+        (
+            rows.replace("\n1 2 3 4 5 6 7 8 9 10 11 12\n", "\n1 2 3 4 1 2 3 4 1 2 3 4\n"),
+            &[1, 18, 203, 1857, 12668, 55365, 125396, 126500, 44550, 3023, 19],
+        ),
+        // The 2x2x2 cube whose corners are told apart by colour only, orientations mod 3:
+        // 7!/(3! 3! 1!) * 3^6 = 102,060 boards.
+        (
+            CUBE2.replace("1 2 3 4 5 6 7\nEnd", "1 1 1 2 2 2 3\nEnd"),
+            &[1, 9, 53, 310, 1749, 8855, 33521, 50397, 7162, 3],
+        ),
+    ];
+    for (text, expected) in cases {
+        let (hist, space) = search(&puzzle(&text, Metric::Htm));
+        assert!(matches!(space.ranking, Ranking::Multiset(_)));
+        assert_eq!(hist, expected);
+    }
 }
 
 /// Solved orientations other than 0 are where a piece is solved: a board is counted from them.

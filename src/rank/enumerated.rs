@@ -61,19 +61,6 @@ impl Enumerated {
         Ok(Enumerated { boards, index, solve, scramble })
     }
 
-    /// [`Enumerated::new`] for a puzzle with identical pieces, whose boards are not group
-    /// elements: listing them is twirl's only way to rank them, so past [`MAX_LISTED`] the
-    /// error says so.
-    pub fn of_identical_pieces(puzzle: &Puzzle) -> Result<Enumerated> {
-        Enumerated::new(puzzle).map_err(|_| {
-            Error::Unsupported(format!(
-                "{} has identical pieces and more than {MAX_LISTED} boards: twirl lists such \
-                 boards one by one and has no multiset ranking yet",
-                puzzle.spec
-            ))
-        })
-    }
-
     /// Number of reachable boards.
     pub fn n_states(&self) -> u64 {
         self.boards.len() as u64

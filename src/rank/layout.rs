@@ -14,7 +14,7 @@ use super::perm::{
     PAD, half_factorial, rank_in_sign_class, rank_padded, sign_class_weights, unrank_in_sign_class,
 };
 use super::runs::CellRuns;
-use crate::group::invariants::{Coord, Invariants};
+use crate::group::invariants::{Coord, Invariants, Orbit};
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::{Error, Result};
 
@@ -133,14 +133,7 @@ impl Layout {
             if len > 20 {
                 return Err(too_large());
             }
-            if !FREE_MODULI.contains(&o.free_mod) {
-                return Err(Error::Unsupported(format!(
-                    "the orbit of cells {} has orientations free modulo {}: the invariant \
-                     layout indexes orientations modulo 2, 3, 4 and 8 only",
-                    crate::group::invariants::cell_list(&o.cells),
-                    o.free_mod
-                )));
-            }
+            check_free_mod(o)?;
             let perm_radix = half_factorial(len);
             n_states = n_states.checked_mul(perm_radix).ok_or_else(too_large)?;
             if o.free_mod > 1 {
@@ -174,31 +167,10 @@ impl Layout {
         for (h, &code) in invariants.coupling.iter().enumerate() {
             coupling_index[code as usize] = h as u32;
         }
-        let compile_all =
-            |moves: &[Move], invariants: &Invariants, reduced: &dyn Fn(usize) -> Vec<u8>| {
-                moves
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| compile(m, &reduced(i), invariants))
-                    .collect::<Vec<_>>()
-            };
-        let solve =
-            compile_all(&puzzle.moves, &invariants, &|i| invariants.reduced_twist[i].clone());
-        // The inverse of a move sends the tile at perm[i] back to i, undoing its turn.
-        let inverses = puzzle.inverse_moves();
-        let scramble = compile_all(&inverses, &invariants, &|i| {
-            let m = &puzzle.moves[i];
-            let mut red = vec![0u8; n];
-            for c in 0..n {
-                let j = m.perm[c] as usize;
-                let e = invariants.orbits[invariants.orbit_of[c] as usize].free_mod;
-                red[j] = (e - invariants.reduced_twist[i][c] % e) % e;
-            }
-            red
-        });
+        let (solve, scramble) = compile_moves(puzzle, &invariants);
         let xor_block_bits = xor_blocks(&invariants, sums_space, orient_count);
         let flips_only = invariants.orbits.iter().all(|o| o.free_mod <= 2);
-        let has_thirds = invariants.orbits.iter().any(|o| o.free_mod == 3);
+        let has_thirds = has_thirds(&invariants);
         Ok(Layout {
             xor_block_bits,
             cell_runs: None,
@@ -389,18 +361,7 @@ impl Layout {
     /// Applies a compiled move.
     #[inline(always)]
     pub fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
-        if self.has_thirds {
-            return apply_thirds(self.n_cells, s, m);
-        }
-        #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-        if self.n_cells <= 16 {
-            return apply_shuffle16(s, m);
-        }
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-        if self.n_cells <= MAX_CELLS {
-            return apply_shuffle32(s, m);
-        }
-        apply_scalar(s, m)
+        apply_compiled(self.n_cells, self.has_thirds, s, m)
     }
 
     /// The local indices of the tiles on an orbit's cells, in the orbit's order, padded with
@@ -593,6 +554,78 @@ impl Layout {
         }
         board
     }
+}
+
+/// Applies a compiled move to a board of `n_cells` cells; `has_thirds` when some orbit's
+/// orientations count modulo 3 (see [`apply_thirds_scalar`]).
+#[inline(always)]
+pub(super) fn apply_compiled(
+    n_cells: usize,
+    has_thirds: bool,
+    s: &Cells,
+    m: &CompiledMove,
+) -> Cells {
+    if has_thirds {
+        return apply_thirds(n_cells, s, m);
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    if n_cells <= 16 {
+        return apply_shuffle16(s, m);
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    if n_cells <= MAX_CELLS {
+        return apply_shuffle32(s, m);
+    }
+    apply_scalar(s, m)
+}
+
+/// Whether some orbit's free orientations count modulo 3 (moves then reduce them by a
+/// subtraction, not a mask).
+pub(super) fn has_thirds(invariants: &Invariants) -> bool {
+    invariants.orbits.iter().any(|o| o.free_mod == 3)
+}
+
+/// Refuses an orbit whose free orientations [`Cells`] cannot carry (see [`FREE_MODULI`]).
+pub(super) fn check_free_mod(o: &Orbit) -> Result<()> {
+    if FREE_MODULI.contains(&o.free_mod) {
+        return Ok(());
+    }
+    Err(Error::Unsupported(format!(
+        "the orbit of cells {} has orientations free modulo {}: the invariant layout indexes \
+         orientations modulo 2, 3, 4 and 8 only",
+        crate::group::invariants::cell_list(&o.cells),
+        o.free_mod
+    )))
+}
+
+/// The puzzle's moves compiled for [`Cells`], in solving direction and inverted (same order).
+pub(super) fn compile_moves(
+    puzzle: &Puzzle,
+    invariants: &Invariants,
+) -> (Vec<CompiledMove>, Vec<CompiledMove>) {
+    let n = puzzle.n_positions();
+    let solve = puzzle
+        .moves
+        .iter()
+        .zip(&invariants.reduced_twist)
+        .map(|(m, twist)| compile(m, twist, invariants))
+        .collect();
+    // The inverse of a move sends the tile at perm[i] back to i, undoing its turn.
+    let scramble = puzzle
+        .moves
+        .iter()
+        .zip(puzzle.inverse_moves())
+        .zip(&invariants.reduced_twist)
+        .map(|((m, inverse), twist)| {
+            let mut undo = vec![0u8; n];
+            for c in 0..n {
+                let e = invariants.orbits[invariants.orbit_of[c] as usize].free_mod;
+                undo[m.perm[c] as usize] = (e - twist[c] % e) % e;
+            }
+            compile(&inverse, &undo, invariants)
+        })
+        .collect();
+    (solve, scramble)
 }
 
 /// [`Layout::apply`] without vector instructions (the reference of the others).

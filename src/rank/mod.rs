@@ -6,12 +6,15 @@
 //! - [`Layout`], the fast path, when the invariants describe the group exactly (the usual
 //!   case): linear-time ranks inside the invariant space;
 //! - [`Enumerated`], when the group is smaller than the invariants allow (the exceptional
-//!   small groups): a sorted list of every board.
+//!   small groups): a sorted list of every board;
+//! - [`Multiset`], for boards with identical pieces (a definition's repeated labels), which
+//!   are not group elements: the layout's ranks with multiset permutations.
 //!
 //! Either way the table has exactly one entry per reachable board.
 
 pub mod enumerated;
 pub mod layout;
+pub mod multiset;
 pub mod perm;
 pub mod record;
 pub mod runs;
@@ -23,6 +26,7 @@ use num_bigint::BigUint;
 pub use crate::group::analysis::point_generators;
 pub use enumerated::Enumerated;
 pub use layout::{Cells, Layout};
+pub use multiset::Multiset;
 pub use record::{RANKING_SCHEME, RankingRecord};
 pub use runs::CellRuns;
 
@@ -154,6 +158,8 @@ pub enum Ranking {
     Layout(Layout),
     /// A sorted list of every reachable board.
     Enumerated(Enumerated),
+    /// Multiset ranks of boards with identical pieces.
+    Multiset(Multiset),
     /// One entry per class of boards under the puzzle's symmetries.
     Classes(ClassRanking),
 }
@@ -183,11 +189,9 @@ impl StateSpace {
     /// [`StateSpace::build`] from an analysis already made.
     pub fn from_analysis(puzzle: &Puzzle, analysis: Analysis) -> Result<StateSpace> {
         if puzzle.has_identical_pieces() {
-            // The invariants and the group order count group elements; boards with identical
-            // pieces are fewer, so they are listed.
             return Ok(StateSpace {
+                ranking: Ranking::of_identical_pieces(puzzle, &analysis)?,
                 analysis,
-                ranking: Ranking::Enumerated(Enumerated::of_identical_pieces(puzzle)?),
                 definition_digest: definition_digest(puzzle),
             });
         }
@@ -264,11 +268,12 @@ impl StateSpace {
         }
     }
 
-    /// Number of reachable boards: the group order, or for identical pieces (whose boards
-    /// are listed) the number listed.
+    /// Number of reachable boards: the group order, or with identical pieces (whose boards
+    /// are not group elements) the number ranked.
     pub fn n_boards(&self) -> BigUint {
         match &self.ranking {
             Ranking::Enumerated(e) => BigUint::from(e.n_states()),
+            Ranking::Multiset(m) => BigUint::from(m.n_states()),
             _ => self.analysis.group_order.clone(),
         }
     }
@@ -284,29 +289,74 @@ impl StateSpace {
     /// Number of ranks: the number of reachable boards (of classes of them, for a
     /// ranking of classes).
     pub fn n_states(&self) -> u64 {
-        match &self.ranking {
+        self.ranking.n_states()
+    }
+
+    /// The rank of a board (of its class's entry), or why it is not reachable.
+    pub fn rank_board(&self, board: &Board) -> Result<u64> {
+        self.ranking.rank_board(board)
+    }
+
+    /// The board with a given rank (the representative board of an entry).
+    pub fn board(&self, rank: u64) -> Board {
+        self.ranking.board(rank)
+    }
+}
+
+impl Ranking {
+    /// The ranking of a puzzle with identical pieces, whose boards are not group elements:
+    /// multiset ranks when the invariants describe the group exactly, else a list of the
+    /// boards if they are few enough.
+    pub fn of_identical_pieces(puzzle: &Puzzle, analysis: &Analysis) -> Result<Ranking> {
+        let multiset = if analysis.invariants_are_exact() {
+            Multiset::new(puzzle, analysis.invariants.clone())
+        } else {
+            Err(Error::Unsupported(format!(
+                "the moves generate {} of the {} arrangements their orbits, parities and \
+                 orientation sums allow, so its boards have no multiset ranking",
+                analysis.group_order, analysis.model_order
+            )))
+        };
+        match multiset {
+            Ok(m) => Ok(Ranking::Multiset(m)),
+            Err(e) => Enumerated::new(puzzle).map(Ranking::Enumerated).map_err(|_| {
+                Error::Unsupported(format!(
+                    "{} has identical pieces and more than {} boards to list one by one: {e}",
+                    puzzle.spec,
+                    enumerated::MAX_LISTED
+                ))
+            }),
+        }
+    }
+
+    /// Number of ranks.
+    pub fn n_states(&self) -> u64 {
+        match self {
             Ranking::Layout(l) => l.n_states(),
             Ranking::Enumerated(e) => e.n_states(),
+            Ranking::Multiset(m) => m.n_states(),
             Ranking::Classes(c) => c.n_states(),
         }
     }
 
     /// The rank of a board (of its class's entry), or why it is not reachable.
     pub fn rank_board(&self, board: &Board) -> Result<u64> {
-        match &self.ranking {
+        match self {
             Ranking::Layout(l) => Ok(l.rank(&l.cells_of(board)?)),
             Ranking::Enumerated(e) => e.rank_of(board).map(|r| r as u64).ok_or_else(|| {
                 Error::InvalidBoard("the board is not reachable from the solved board".into())
             }),
+            Ranking::Multiset(m) => Ok(m.rank(&m.cells_of(board)?)),
             Ranking::Classes(c) => c.entry_of_board(board),
         }
     }
 
     /// The board with a given rank (the representative board of an entry).
     pub fn board(&self, rank: u64) -> Board {
-        match &self.ranking {
+        match self {
             Ranking::Layout(l) => l.board_of(&l.unrank(rank)),
             Ranking::Enumerated(e) => e.board(rank as u32).clone(),
+            Ranking::Multiset(m) => m.board_of(&m.unrank(rank)),
             Ranking::Classes(c) => c.board(rank),
         }
     }

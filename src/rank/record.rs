@@ -100,6 +100,7 @@ impl StateSpace {
             kind: self.kind_with_definition(match &self.ranking {
                 Ranking::Layout(_) => "layout".to_string(),
                 Ranking::Enumerated(_) => "enumerated".to_string(),
+                Ranking::Multiset(_) => "multiset layout".to_string(),
                 Ranking::Classes(c) => {
                     format!(
                         "{CLASSES} of {} symmetries, key cells {}",

@@ -1,0 +1,880 @@
+//! Dense ranks of boards with identical pieces (a definition's repeated labels).
+//!
+//! Such a board is not a group element: swapping two identical pieces gives the same board.
+//! When the invariants describe the group exactly, the boards are exactly the label
+//! arrangements that keep each orbit's labels, with orientations and `(signs, sums)` as the
+//! group allows, where the sign of an orbit holding two identical pieces is no longer seen
+//! (swapping them flips it and changes nothing). So the ranking is [`super::Layout`]'s,
+//! with three changes:
+//! 1. an orbit holding identical pieces ranks its labels as a multiset permutation
+//!    ([`multiset_rank`]), all of them, with no sign digit;
+//! 2. the coupling group is `H` projected onto the signs still seen and the sums;
+//! 3. orientation digits are indexed by cell (a piece has no identity to index them by).
+//!
+//! Moves are the layout's ([`CompiledMove`] on [`Cells`]): they move bytes and add turns,
+//! whatever the byte's tile stands for.
+
+use super::layout::{
+    CompiledMove, MAX_CELLS, apply_compiled, check_free_mod, compile_moves, has_thirds,
+};
+use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
+use super::{Cells, StateRanking};
+use crate::group::invariants::{Coord, Invariants, cell_list};
+use crate::puzzle::{Board, Puzzle};
+use crate::{Error, Result};
+
+const TILE_BITS: u32 = 5;
+const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
+const NO_INDEX: u8 = u8::MAX;
+
+/// The number of arrangements of a multiset with these multiplicities, if it fits a `u64`.
+pub fn multinomial(counts: &[u8]) -> Option<u64> {
+    let mut total = 1u128;
+    let mut placed = 0u32;
+    for &c in counts {
+        for j in 1..=c as u32 {
+            placed += 1;
+            // Stays exact: after each step `total` is a binomial product (an integer).
+            total = total * placed as u128 / j as u128;
+            if total > u64::MAX as u128 {
+                return None;
+            }
+        }
+    }
+    Some(total as u64)
+}
+
+/// The rank, in lexicographic order, of the arrangement whose `i`-th element is `elem(i)`
+/// among all arrangements of the multiset in which value `v` appears `counts[v]` times
+/// (`n` elements in all, `total` = [`multinomial`]`(counts)` arrangements).
+///
+/// At each place, the arrangements that put a smaller value there come first: with `left`
+/// the remaining multiplicities and `block` the arrangements of the remaining `r` elements,
+/// value `v` heads `block * left[v] / r` of them.
+#[inline]
+pub fn multiset_rank(counts: &[u8], total: u64, elem: impl Fn(usize) -> usize) -> u64 {
+    let mut left = [0u8; MAX_CELLS];
+    left[..counts.len()].copy_from_slice(counts);
+    let n: usize = counts.iter().map(|&c| c as usize).sum();
+    let mut block = total as u128;
+    let mut rank = 0u128;
+    for i in 0..n {
+        let x = elem(i);
+        let r = (n - i) as u128;
+        let below: u32 = left[..x].iter().map(|&c| c as u32).sum();
+        rank += block * below as u128 / r;
+        block = block * left[x] as u128 / r;
+        left[x] -= 1;
+    }
+    rank as u64
+}
+
+/// The arrangement with a given [`multiset_rank`]: calls `put(i, value)` for each place.
+#[inline]
+pub fn multiset_unrank(
+    counts: &[u8],
+    total: u64,
+    mut rank: u64,
+    mut put: impl FnMut(usize, usize),
+) {
+    let mut left = [0u8; MAX_CELLS];
+    left[..counts.len()].copy_from_slice(counts);
+    let n: usize = counts.iter().map(|&c| c as usize).sum();
+    let mut block = total as u128;
+    for i in 0..n {
+        let r = (n - i) as u128;
+        let mut v = 0;
+        loop {
+            let size = (block * left[v] as u128 / r) as u64;
+            if rank < size {
+                break;
+            }
+            rank -= size;
+            v += 1;
+        }
+        put(i, v);
+        block = block * left[v] as u128 / r;
+        left[v] -= 1;
+    }
+}
+
+/// Largest table of [`Arrangements`], in entries (8 MiB).
+const MAX_TABLE: usize = 1 << 20;
+
+/// The ranks of the arrangements of one multiset, as [`multiset_rank`] numbers them, from a
+/// table where it is small (no division per place: measured on NRP (4,4,2) by rows, the
+/// divisions made the search 30 times slower than NRP (3,4,2)).
+///
+/// A state is what remains to place: `left[v]` of each value, indexed in mixed radix
+/// (`index = sum(left[v] * stride[v])`). The table holds, per state and value `x`, the
+/// arrangements of the remaining elements that start with a value below `x`.
+#[derive(Clone, Debug)]
+pub struct Arrangements {
+    counts: Vec<u8>,
+    /// Number of elements.
+    n: usize,
+    total: u64,
+    /// `below[state * (k + 1) + x]`, or empty when the table would pass [`MAX_TABLE`].
+    below: Vec<u64>,
+    /// `stride[v] * (k + 1)`: placing value `v` moves this far back in `below`.
+    row_strides: Vec<usize>,
+    /// The row of the full multiset.
+    full_row: usize,
+}
+
+impl Arrangements {
+    /// The arrangements of the multiset in which value `v` appears `counts[v]` times; `None`
+    /// if they are more than a `u64` counts.
+    pub fn new(counts: &[u8]) -> Option<Arrangements> {
+        let total = multinomial(counts)?;
+        let k = counts.len();
+        let mut strides = Vec::with_capacity(k);
+        let mut states = 1usize;
+        for &c in counts {
+            strides.push(states);
+            states = states.saturating_mul(c as usize + 1);
+        }
+        let full: usize = counts.iter().zip(&strides).map(|(&c, &w)| c as usize * w).sum();
+        let mut below = Vec::new();
+        if states.saturating_mul(k + 1) <= MAX_TABLE {
+            // `ways[s]`: the arrangements of state `s`, the sum over its first value.
+            let mut ways = vec![0u64; states];
+            below = vec![0u64; states * (k + 1)];
+            for s in 0..states {
+                let row = &mut below[s * (k + 1)..(s + 1) * (k + 1)];
+                for v in 0..k {
+                    let left = s / strides[v] % (counts[v] as usize + 1);
+                    row[v + 1] = row[v] + if left > 0 { ways[s - strides[v]] } else { 0 };
+                }
+                ways[s] = if s == 0 { 1 } else { row[k] };
+            }
+        }
+        Some(Arrangements {
+            counts: counts.to_vec(),
+            n: counts.iter().map(|&c| c as usize).sum(),
+            total,
+            below,
+            row_strides: strides.iter().map(|w| w * (k + 1)).collect(),
+            full_row: full * (k + 1),
+        })
+    }
+
+    /// Number of arrangements.
+    pub fn count(&self) -> u64 {
+        self.total
+    }
+
+    /// The rank of the arrangement whose `i`-th element is `elem(i)`.
+    #[inline]
+    pub fn rank(&self, elem: impl Fn(usize) -> usize) -> u64 {
+        if self.below.is_empty() {
+            return multiset_rank(&self.counts, self.total, elem);
+        }
+        let (mut row, mut rank) = (self.full_row, 0u64);
+        for i in 0..self.n {
+            let x = elem(i);
+            rank += self.below[row + x];
+            row -= self.row_strides[x];
+        }
+        rank
+    }
+
+    /// The arrangement with a given rank: calls `put(i, value)` for each place.
+    #[inline]
+    pub fn unrank(&self, mut rank: u64, mut put: impl FnMut(usize, usize)) {
+        if self.below.is_empty() {
+            return multiset_unrank(&self.counts, self.total, rank, put);
+        }
+        let mut row = self.full_row;
+        for i in 0..self.n {
+            let below = &self.below[row..row + self.counts.len() + 1];
+            // The value whose block holds the rank: values absent from the state have
+            // empty blocks and are stepped over.
+            let mut x = 0;
+            while below[x + 1] <= rank {
+                x += 1;
+            }
+            rank -= below[x];
+            put(i, x);
+            row -= self.row_strides[x];
+        }
+    }
+}
+
+/// One orbit: its cells and the labels its pieces carry.
+#[derive(Clone, Debug)]
+struct OrbitPlan {
+    cells: Vec<u8>,
+    free_mod: u8,
+    tied_mod: u8,
+    /// `index[label]`: the label's value in the orbit's arrangement, [`NO_INDEX`] for labels
+    /// not in the orbit (see [`Multiset::new`]).
+    index: [u8; MAX_CELLS],
+    /// `labels[v]`: the label of value `v`.
+    labels: Vec<u8>,
+    /// `counts[v]`: how many pieces carry the label of value `v`.
+    counts: Vec<u8>,
+    /// The ranks of its label arrangements, for an orbit with repeats.
+    arrangements: Option<Arrangements>,
+    /// `potential[label]`: the orientation potential of the label's first home (the others
+    /// agree with it modulo `tied_mod`; see [`project_coupling`] for the rest).
+    potential: [u8; MAX_CELLS],
+    /// The radix of its arrangement digit: `n!/2` without repeats, the number of
+    /// arrangements with.
+    radix: u64,
+}
+
+impl OrbitPlan {
+    /// Whether its permutation's sign is a coordinate of the coupling.
+    fn keeps_sign(&self) -> bool {
+        self.arrangements.is_none() && self.cells.len() >= 2
+    }
+}
+
+/// Dense ranks of the boards of a puzzle with identical pieces (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Multiset {
+    n_cells: usize,
+    orbits: Vec<OrbitPlan>,
+    /// The projected coupling group: codes (kept signs, then sums) of its elements, sorted.
+    coupling: Vec<u32>,
+    /// `coupling_index[code]`: the element's index, or `u32::MAX` if not in the group.
+    coupling_index: Vec<u32>,
+    /// Product of the radices of the orientation sums.
+    sums_space: u32,
+    /// Number of free orientation digit combinations.
+    orient_count: u64,
+    n_states: u64,
+    has_thirds: bool,
+    invariants: Invariants,
+    solve: Vec<CompiledMove>,
+    scramble: Vec<CompiledMove>,
+}
+
+impl Multiset {
+    /// Builds the ranking from invariants that describe the group exactly. Fails when the
+    /// board does not fit the working form, the ranks do not fit 64 bits, or identical pieces
+    /// have homes whose orientations the moves tie differently (they would be told apart).
+    pub fn new(puzzle: &Puzzle, invariants: Invariants) -> Result<Multiset> {
+        let n = puzzle.n_positions();
+        if n > MAX_CELLS {
+            return Err(Error::TooLarge(format!(
+                "boards of more than {MAX_CELLS} cells cannot be searched exhaustively"
+            )));
+        }
+        let solved = puzzle.solved();
+        let too_large = || Error::TooLarge("more boards than 64-bit ranks can count".to_string());
+        let mut orbits = Vec::with_capacity(invariants.orbits.len());
+        let mut all_arrangements = 1u64;
+        let mut orient_count = 1u64;
+        for o in &invariants.orbits {
+            check_free_mod(o)?;
+            // Values: without repeats the local index of a label's home (the solved board is
+            // then the identity, and signs are the group's); with repeats the label's place
+            // among the orbit's labels.
+            let mut labels: Vec<u8> = o.cells.iter().map(|&c| solved.tiles[c as usize]).collect();
+            let mut distinct = labels.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            let repeated = distinct.len() < labels.len();
+            if repeated {
+                labels = distinct;
+            }
+            let mut index = [NO_INDEX; MAX_CELLS];
+            for (v, &l) in labels.iter().enumerate() {
+                index[l as usize] = v as u8;
+            }
+            let mut counts = vec![0u8; labels.len()];
+            let mut potential = [NO_INDEX; MAX_CELLS];
+            for &c in &o.cells {
+                let label = solved.tiles[c as usize] as usize;
+                counts[index[label] as usize] += 1;
+                // A piece's orientation modulo `tied_mod` tells its home's potential: pieces
+                // whose homes differ there are not identical to the moves.
+                let f = invariants.potential[c as usize];
+                if potential[label] == NO_INDEX {
+                    potential[label] = f;
+                } else if !(potential[label] + invariants.orient_mod - f).is_multiple_of(o.tied_mod)
+                {
+                    return Err(Error::Unsupported(format!(
+                        "the identical pieces labelled {} on cells {} have homes whose \
+                         orientations the moves tie differently, so the moves tell them apart",
+                        label + 1,
+                        cell_list(&o.cells)
+                    )));
+                }
+            }
+            let arrangements = match repeated {
+                true => Some(Arrangements::new(&counts).ok_or_else(too_large)?),
+                false if o.cells.len() > 20 => return Err(too_large()),
+                false => None,
+            };
+            let radix = arrangements.as_ref().map_or(half_factorial(o.cells.len()), |a| a.count());
+            all_arrangements = all_arrangements.checked_mul(radix).ok_or_else(too_large)?;
+            if o.free_mod > 1 {
+                orient_count = (o.free_mod as u64)
+                    .checked_pow(o.cells.len() as u32 - 1)
+                    .and_then(|d| d.checked_mul(orient_count))
+                    .ok_or_else(too_large)?;
+            }
+            orbits.push(OrbitPlan {
+                cells: o.cells.clone(),
+                free_mod: o.free_mod,
+                tied_mod: o.tied_mod,
+                arrangements,
+                index,
+                counts,
+                labels,
+                potential,
+                radix,
+            });
+        }
+        let solved_cells = working_form(&orbits, &invariants, &solved)?;
+        let (coupling, sums_space) = project_coupling(&invariants, &orbits, &solved_cells);
+        let space = coupling.last().map_or(1, |&c| c as usize + 1);
+        let mut coupling_index = vec![u32::MAX; space];
+        for (h, &code) in coupling.iter().enumerate() {
+            coupling_index[code as usize] = h as u32;
+        }
+        let n_states = all_arrangements
+            .checked_mul(coupling.len() as u64)
+            .and_then(|s| s.checked_mul(orient_count))
+            .ok_or_else(too_large)?;
+        let (solve, scramble) = compile_moves(puzzle, &invariants);
+        Ok(Multiset {
+            n_cells: n,
+            orbits,
+            coupling,
+            coupling_index,
+            sums_space,
+            orient_count,
+            n_states,
+            has_thirds: has_thirds(&invariants),
+            invariants,
+            solve,
+            scramble,
+        })
+    }
+
+    /// Number of ranks: the number of reachable boards.
+    pub fn n_states(&self) -> u64 {
+        self.n_states
+    }
+
+    /// The moves in solving direction, compiled.
+    pub fn solve_moves(&self) -> &[CompiledMove] {
+        &self.solve
+    }
+
+    /// Their inverses, in the same order.
+    pub fn scramble_moves(&self) -> &[CompiledMove] {
+        &self.scramble
+    }
+
+    /// Applies a compiled move.
+    #[inline(always)]
+    pub fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
+        apply_compiled(self.n_cells, self.has_thirds, s, m)
+    }
+
+    /// The rank of a board in working form (as [`Multiset::cells_of`] makes it).
+    #[inline]
+    pub fn rank(&self, s: &Cells) -> u64 {
+        let value =
+            |o: &OrbitPlan, i: usize| o.index[(s.0[o.cells[i] as usize] & TILE_MASK) as usize];
+        let mut arrangement = 0u64;
+        let mut signs = 0u32;
+        for o in &self.orbits {
+            let r = if let Some(a) = &o.arrangements {
+                a.rank(|i| value(o, i) as usize)
+            } else {
+                let (r, sign) = rank_in_sign_class(o.cells.len(), |i| value(o, i) as u32);
+                if o.keeps_sign() {
+                    signs = signs * 2 + sign;
+                }
+                r
+            };
+            arrangement = arrangement * o.radix + r;
+        }
+        let mut sums = 0u32;
+        let mut orient_rank = 0u64;
+        for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
+            let e = o.free_mod as u32;
+            let last = o.cells.len() - 1;
+            let turn = |c: u8| (s.0[c as usize] >> TILE_BITS) as u32;
+            let mut sum = turn(o.cells[last]);
+            // The orbit's first cell is the least significant digit.
+            let mut digits = 0u64;
+            for &c in o.cells[..last].iter().rev() {
+                sum += turn(c);
+                digits = digits * e as u64 + turn(c) as u64;
+            }
+            orient_rank = orient_rank * (e as u64).pow(last as u32) + digits;
+            sums = sums * e + sum % e;
+        }
+        let h = self.coupling_index[(signs * self.sums_space + sums) as usize];
+        debug_assert!(h != u32::MAX, "board outside the coupling group");
+        (arrangement * self.coupling.len() as u64 + h as u64) * self.orient_count + orient_rank
+    }
+
+    /// The board in working form with the given rank (`rank < n_states`).
+    #[inline]
+    pub fn unrank(&self, rank: u64) -> Cells {
+        debug_assert!(rank < self.n_states);
+        let mut orient_rank = rank % self.orient_count;
+        let rest = rank / self.orient_count;
+        let code = self.coupling[(rest % self.coupling.len() as u64) as usize];
+        let mut arrangement = rest / self.coupling.len() as u64;
+        let mut signs = code / self.sums_space;
+        let mut sums = code % self.sums_space;
+        let mut out = [0u8; MAX_CELLS];
+        for o in self.orbits.iter().rev() {
+            let r = arrangement % o.radix;
+            arrangement /= o.radix;
+            if let Some(a) = &o.arrangements {
+                a.unrank(r, |i, v| out[o.cells[i] as usize] = o.labels[v]);
+            } else {
+                let sign = if o.keeps_sign() {
+                    let s = signs & 1;
+                    signs >>= 1;
+                    s
+                } else {
+                    0
+                };
+                unrank_in_sign_class(r, sign, o.cells.len(), |i, x| {
+                    out[o.cells[i] as usize] = o.labels[x as usize];
+                });
+            }
+        }
+        for o in self.orbits.iter().rev().filter(|o| o.free_mod > 1) {
+            let e = o.free_mod as u64;
+            let sum = sums as u64 % e;
+            sums /= e as u32;
+            let last = o.cells.len() - 1;
+            let mut acc = 0u64;
+            for &c in &o.cells[..last] {
+                let u = orient_rank % e;
+                orient_rank /= e;
+                out[c as usize] |= (u as u8) << TILE_BITS;
+                acc += u;
+            }
+            let u = (sum + e * last as u64 - acc) % e;
+            out[o.cells[last] as usize] |= (u as u8) << TILE_BITS;
+        }
+        Cells(out)
+    }
+
+    /// Converts a board to working form, or explains why no move sequence makes it.
+    pub fn cells_of(&self, board: &Board) -> Result<Cells> {
+        let cells = working_form(&self.orbits, &self.invariants, board)?;
+        let h = self.coupling_index.get(self.coupling_code(&cells) as usize);
+        if h.is_some_and(|&h| h != u32::MAX) {
+            return Ok(cells);
+        }
+        Err(Error::InvalidBoard(
+            "the board breaks a parity or orientation-sum constraint of the moves".into(),
+        ))
+    }
+
+    /// The code of a board (kept signs, then sums) in the projected coupling's space.
+    fn coupling_code(&self, s: &Cells) -> u32 {
+        let mut signs = 0u32;
+        let mut sums = 0u32;
+        for o in self.orbits.iter().filter(|o| o.keeps_sign()) {
+            let (_, sign) = rank_in_sign_class(o.cells.len(), |i| {
+                o.index[(s.0[o.cells[i] as usize] & TILE_MASK) as usize] as u32
+            });
+            signs = signs * 2 + sign;
+        }
+        for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
+            let e = o.free_mod as u32;
+            let sum: u32 = o.cells.iter().map(|&c| (s.0[c as usize] >> TILE_BITS) as u32).sum();
+            sums = sums * e + sum % e;
+        }
+        signs * self.sums_space + sums
+    }
+
+    /// Converts working form back to a board.
+    pub fn board_of(&self, s: &Cells) -> Board {
+        let inv = &self.invariants;
+        let k = inv.orient_mod;
+        let mut board = Board { tiles: vec![0; self.n_cells], orient: vec![0; self.n_cells] };
+        for o in &self.orbits {
+            for &c in &o.cells {
+                let p = c as usize;
+                let label = s.0[p] & TILE_MASK;
+                let u = s.0[p] >> TILE_BITS;
+                board.tiles[p] = label;
+                board.orient[p] =
+                    (u * o.tied_mod + inv.potential[p] + k - o.potential[label as usize]) % k;
+            }
+        }
+        board
+    }
+}
+
+/// A board in working form, or why it has none: a piece on an orbit whose labels it does
+/// not carry, an orientation its cell forbids, or an orbit holding the wrong pieces.
+fn working_form(orbits: &[OrbitPlan], inv: &Invariants, board: &Board) -> Result<Cells> {
+    let k = inv.orient_mod;
+    let n: usize = orbits.iter().map(|o| o.cells.len()).sum();
+    let bad = |reason: String| Err(Error::InvalidBoard(reason));
+    if board.tiles.len() != n || board.orient.len() != n {
+        return bad(format!("expected {n} pieces, found {}", board.tiles.len()));
+    }
+    let mut out = [0u8; MAX_CELLS];
+    for o in orbits {
+        let mut counts = vec![0u8; o.counts.len()];
+        for &c in &o.cells {
+            let p = c as usize;
+            let label = board.tiles[p];
+            let v = o.index.get(label as usize).copied().unwrap_or(NO_INDEX);
+            if v == NO_INDEX {
+                return bad(format!(
+                    "piece {} cannot reach cell {}: the cells {} hold pieces {} only",
+                    label as usize + 1,
+                    p + 1,
+                    cell_list(&o.cells),
+                    label_list(&o.labels)
+                ));
+            }
+            counts[v as usize] += 1;
+            let raw =
+                (board.orient[p] % k + k - inv.potential[p] + o.potential[label as usize]) % k;
+            if !raw.is_multiple_of(o.tied_mod) {
+                return bad(format!(
+                    "piece {} cannot stand on cell {} with that orientation: orientation mod {} is \
+                     fixed by the cell",
+                    label + 1,
+                    p + 1,
+                    o.tied_mod
+                ));
+            }
+            out[p] = label | ((raw / o.tied_mod) << TILE_BITS);
+        }
+        if let Some(v) = (0..counts.len()).find(|&v| counts[v] != o.counts[v]) {
+            return bad(format!(
+                "the cells {} hold {} pieces labelled {}, and every reachable board has {}",
+                cell_list(&o.cells),
+                counts[v],
+                o.labels[v] + 1,
+                o.counts[v]
+            ));
+        }
+    }
+    Ok(Cells(out))
+}
+
+/// The coupling group as boards show it: `H` projected onto the signs of orbits without
+/// identical pieces and every orientation sum, then moved by the solved board's sums. (Those
+/// are not 0 when identical pieces have homes of different potentials: a piece's reduced
+/// orientation is counted from its label's first home, which adds a constant to the sum.)
+/// Returns the sorted codes (signs, then sums, in the invariants' order) and the sums'
+/// space.
+fn project_coupling(inv: &Invariants, orbits: &[OrbitPlan], solved: &Cells) -> (Vec<u32>, u32) {
+    let mut solved_sums = Vec::new();
+    for o in orbits.iter().filter(|o| o.free_mod > 1) {
+        let sum: u32 = o.cells.iter().map(|&c| (solved.0[c as usize] >> TILE_BITS) as u32).sum();
+        solved_sums.push((sum % o.free_mod as u32) as u8);
+    }
+    let mut sums_seen = 0;
+    let mut shift = Vec::with_capacity(inv.coords.len());
+    let mut kept = Vec::with_capacity(inv.coords.len());
+    for c in &inv.coords {
+        match *c {
+            Coord::Sign(j) => {
+                shift.push(0);
+                kept.push(orbits[j].keeps_sign());
+            }
+            Coord::Sum(_) => {
+                shift.push(solved_sums[sums_seen]);
+                sums_seen += 1;
+                kept.push(true);
+            }
+        }
+    }
+    let sums_space: u32 = orbits.iter().map(|o| o.free_mod as u32).product();
+    let mut codes: Vec<u32> = inv
+        .coupling
+        .iter()
+        .map(|&code| {
+            let v = inv.decode(code);
+            (0..v.len()).filter(|&i| kept[i]).fold(0u32, |acc, i| {
+                let r = inv.radices[i];
+                acc * r as u32 + ((v[i] + shift[i]) % r) as u32
+            })
+        })
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    (codes, sums_space)
+}
+
+/// Labels as the file numbers them.
+fn label_list(labels: &[u8]) -> String {
+    labels.iter().map(|l| (l + 1).to_string()).collect::<Vec<_>>().join(" ")
+}
+
+impl StateRanking for Multiset {
+    type State = Cells;
+    fn n_states(&self) -> u64 {
+        self.n_states
+    }
+    fn n_moves(&self) -> usize {
+        self.solve.len()
+    }
+    #[inline(always)]
+    fn rank(&self, s: &Cells) -> u64 {
+        Multiset::rank(self, s)
+    }
+    #[inline(always)]
+    fn unrank(&self, rank: u64) -> Cells {
+        Multiset::unrank(self, rank)
+    }
+    #[inline(always)]
+    fn solve_step(&self, s: &Cells, m: usize) -> Cells {
+        self.apply(s, &self.solve[m])
+    }
+    #[inline(always)]
+    fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
+        self.apply(s, &self.scramble[m])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::definition::Definition;
+    use crate::puzzle::definition::tests::{CUBE2, TWO};
+    use crate::puzzle::{Metric, PuzzleSpec, defined::Defined};
+    use crate::rank::{Enumerated, Ranking, StateSpace};
+    use std::collections::HashSet;
+
+    /// Every arrangement of a multiset, in lexicographic order.
+    fn arrangements(counts: &[u8]) -> Vec<Vec<usize>> {
+        let n: usize = counts.iter().map(|&c| c as usize).sum();
+        let mut left = counts.to_vec();
+        let mut out = Vec::new();
+        fn go(left: &mut [u8], prefix: &mut Vec<usize>, n: usize, out: &mut Vec<Vec<usize>>) {
+            if prefix.len() == n {
+                out.push(prefix.clone());
+                return;
+            }
+            for v in 0..left.len() {
+                if left[v] > 0 {
+                    left[v] -= 1;
+                    prefix.push(v);
+                    go(left, prefix, n, out);
+                    prefix.pop();
+                    left[v] += 1;
+                }
+            }
+        }
+        go(&mut left, &mut Vec::new(), n, &mut out);
+        out
+    }
+
+    #[test]
+    fn multiset_ranks_number_arrangements_in_order() {
+        for counts in [&[1u8, 1, 1, 1][..], &[2, 1, 3], &[4], &[2, 2, 2], &[1, 3, 1, 2], &[3, 3]] {
+            let all = arrangements(counts);
+            let total = multinomial(counts).unwrap();
+            assert_eq!(total, all.len() as u64, "{counts:?}");
+            for (r, a) in all.iter().enumerate() {
+                assert_eq!(multiset_rank(counts, total, |i| a[i]), r as u64, "{counts:?}");
+                let mut back = vec![usize::MAX; a.len()];
+                multiset_unrank(counts, total, r as u64, |i, v| back[i] = v);
+                assert_eq!(&back, a, "{counts:?}");
+            }
+        }
+        assert_eq!(multinomial(&[8, 8, 8, 8]), Some(99_561_092_450_391_000));
+    }
+
+    /// The table agrees with the reference on every arrangement of small multisets, and on
+    /// random ones of a large one; past its size the reference takes over.
+    #[test]
+    fn arrangement_tables_agree_with_the_reference() {
+        for counts in [&[1u8, 1, 1, 1][..], &[2, 1, 3], &[4], &[2, 2, 2], &[1, 3, 1, 2], &[3, 3]] {
+            let a = Arrangements::new(counts).unwrap();
+            assert!(!a.below.is_empty());
+            for (r, x) in arrangements(counts).iter().enumerate() {
+                assert_eq!(a.rank(|i| x[i]), r as u64, "{counts:?}");
+                let mut back = vec![usize::MAX; x.len()];
+                a.unrank(r as u64, |i, v| back[i] = v);
+                assert_eq!(&back, x, "{counts:?}");
+            }
+        }
+        let counts = [8u8, 8, 8, 8];
+        let a = Arrangements::new(&counts).unwrap();
+        assert!(!a.below.is_empty());
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let r = x % a.count();
+            let mut values = vec![0; 32];
+            a.unrank(r, |i, v| values[i] = v);
+            multiset_unrank(&counts, a.count(), r, |i, v| assert_eq!(values[i], v));
+            assert_eq!(a.rank(|i| values[i]), r);
+            assert_eq!(multiset_rank(&counts, a.count(), |i| values[i]), r);
+        }
+        let many = [[2u8].as_slice(), &[1; 17]].concat();
+        assert!(Arrangements::new(&many).unwrap().below.is_empty(), "3 * 2^17 states");
+        assert_eq!(multinomial(&[1; 21]), None, "21! does not fit 64 bits");
+    }
+
+    fn defined(text: &str) -> Puzzle {
+        let d = Defined::new("test.tws", Definition::parse(text).unwrap()).unwrap();
+        Puzzle::new(&PuzzleSpec::Def(std::sync::Arc::new(d)), Metric::Htm).unwrap()
+    }
+
+    /// The multiset ranking of a puzzle, checked board by board against a list of every
+    /// reachable board: each rank gives a distinct reachable board that ranks back, the
+    /// ranks cover the list, and every compiled move, both ways, agrees with the puzzle's.
+    fn check_against_listing(name: &str, p: &Puzzle) -> u64 {
+        let space = StateSpace::build(p).unwrap();
+        let Ranking::Multiset(m) = &space.ranking else {
+            panic!("{name}: expected the multiset ranking, found {:?}", space.ranking_record().kind)
+        };
+        let listed = Enumerated::new(p).unwrap();
+        assert_eq!(m.n_states(), listed.n_states(), "{name}");
+        let inverses = p.inverse_moves();
+        let mut seen = HashSet::new();
+        for r in 0..m.n_states() {
+            let cells = m.unrank(r);
+            assert_eq!(m.rank(&cells), r, "{name}");
+            let board = m.board_of(&cells);
+            assert!(listed.rank_of(&board).is_some(), "{name}: rank {r} is not reachable");
+            assert_eq!(m.cells_of(&board).unwrap(), cells, "{name}");
+            for (i, (mv, inv)) in p.moves.iter().zip(&inverses).enumerate() {
+                let solved = m.apply(&cells, &m.solve_moves()[i]);
+                assert_eq!(solved, m.cells_of(&p.apply(&board, mv)).unwrap(), "{name} {}", mv.name);
+                let scrambled = m.apply(&cells, &m.scramble_moves()[i]);
+                assert_eq!(scrambled, m.cells_of(&p.apply(&board, inv)).unwrap(), "{name}");
+            }
+            assert!(seen.insert(board), "{name}: rank {r} repeats a board");
+        }
+        m.n_states()
+    }
+
+    /// A definition with its solved labels replaced.
+    fn relabelled(text: &str, from: &str, to: &str) -> Puzzle {
+        assert!(text.contains(from));
+        defined(&text.replacen(from, to, 1))
+    }
+
+    /// Three sets: A's and B's signs are coupled (kept: their pieces differ), and coupled to
+    /// C's, which identical pieces hide; C's flips add up to 0.
+    const COUPLED: &str = "\
+Set A 3 1
+Set B 3 1
+Set C 4 2
+Solved
+A
+1 2 3
+B
+1 2 3
+C
+1 1 2 3
+End
+Move S
+A
+2 1 3
+B
+2 1 3
+End
+Move T
+A
+2 3 1
+End
+Move U
+B
+2 3 1
+End
+Move V
+A
+1 3 2
+B
+1 3 2
+C
+2 3 4 1
+1 1 0 0
+End
+Move Y
+C
+2 3 1 4
+End
+Move W
+C
+1 2 3 4
+1 1 0 0
+End
+";
+
+    /// Four pieces with quarter turns whose orientation mod 2 the cell fixes (each move
+    /// turns a piece by the step between the cells' potentials 0 1 2 3, modulo 2): pieces 1
+    /// and 3 are identical, with homes of potentials 0 and 2.
+    const TIED: &str = "\
+Set D 4 4
+Solved
+D
+1 2 1 3
+End
+Move R
+D
+2 3 4 1
+1 1 1 1
+End
+Move Q
+D
+3 2 1 4
+0 0 0 0
+End
+Move P
+D
+2 1 3 4
+1 1 0 0
+End
+";
+
+    #[test]
+    fn identical_pieces_rank_exactly_the_reachable_boards() {
+        // Signs of A and B equal or not as H allows: 3!^2/2 arrangements, times C's 4!/2!
+        // arrangements and 2^3 flips.
+        assert_eq!(check_against_listing("coupled signs", &defined(COUPLED)), 18 * 12 * 8);
+        // The solved board's reduced orientations do not add up to 0 (piece 1 on cell 3
+        // counts from cell 1's potential), so the sums are shifted.
+        let p = defined(TIED);
+        let Ranking::Multiset(m) = StateSpace::build(&p).unwrap().ranking else { panic!() };
+        let solved = m.cells_of(&p.solved()).unwrap();
+        assert_ne!(solved.0[..4].iter().map(|b| b >> TILE_BITS).sum::<u8>() % 2, 0);
+        check_against_listing("tied orientations", &p);
+        // Identical pieces on cells of different potentials modulo 2 are told apart by the
+        // moves: no multiset ranking, so the boards are listed.
+        let p = relabelled(TIED, "1 2 1 3", "1 1 2 3");
+        let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
+        let err = Multiset::new(&p, analysis.invariants.clone()).unwrap_err().to_string();
+        assert!(
+            err.contains("labelled 1 on cells 1 2 3 4") && err.contains("tell them apart"),
+            "{err}"
+        );
+        let space = StateSpace::build(&p).unwrap();
+        assert!(matches!(space.ranking, Ranking::Enumerated(_)));
+        assert_eq!(space.n_states(), Enumerated::new(&p).unwrap().n_states());
+        // Two sets: Q's 3-cycle turns its three arrangements (two pieces identical) while P
+        // takes every permutation and orientation sum: 4! * 3^4 * 3.
+        assert_eq!(check_against_listing("two sets", &defined(TWO)), 24 * 81 * 3);
+        // The 2x2x2 cube whose corners are told apart by colour only: 7!/(3! 3! 1!) * 3^6.
+        let p = relabelled(CUBE2, "1 2 3 4 5 6 7\nEnd", "1 1 1 2 2 2 3\nEnd");
+        assert_eq!(check_against_listing("cube by colours", &p), 140 * 729);
+        // NRP (3,3,2) whose tiles are told apart only by their row: 9!/(3!)^3.
+        let text = crate::puzzle::definition::Definition::from_puzzle(
+            &Puzzle::parse("nrp:3x3:2", Some(Metric::Htm)).unwrap(),
+        )
+        .unwrap()
+        .to_tws();
+        let p = relabelled(&text, "\n1 2 3 4 5 6 7 8 9\n", "\n1 1 1 2 2 2 3 3 3\n");
+        assert_eq!(check_against_listing("rows", &p), 1680);
+    }
+}
