@@ -4,11 +4,15 @@
 //! A panic anywhere, including inside the parser, fails the test or is a fuzzer finding.
 #![allow(dead_code)] // each user calls a different subset
 
+use std::sync::Arc;
 use twirl::claims::{self, Registry, Verdict};
+use twirl::group::analysis::Analysis;
 use twirl::plot::{histogram_svg, read_report};
+use twirl::puzzle::defined::Defined;
 use twirl::puzzle::definition::Definition;
 use twirl::puzzle::sequence::{Env, Sequence};
-use twirl::puzzle::{Move, Puzzle, PuzzleSpec};
+use twirl::puzzle::{Metric, Move, Puzzle, PuzzleSpec};
+use twirl::rank::StateSpace;
 
 /// An error is clean when its message is one non-empty line.
 pub fn assert_clean(err: &dyn std::fmt::Display, input: &str) {
@@ -163,4 +167,35 @@ pub fn definition(text: &str) {
     }
     let written = def.to_tws();
     assert_eq!(Definition::parse(&written).expect("a written definition reads back"), def);
+    puzzle_of_definition(text, def);
+}
+
+/// Largest group whose ranking [`puzzle_of_definition`] builds (listing is the fallback, and
+/// lists of millions of boards would slow the property tests down).
+const MAX_FUZZED_MODEL: u32 = 200_000;
+
+/// A definition that reads makes a puzzle, or a clean error; a small one a ranking (layout,
+/// multiset or list) whose boards rank back, with the solved board among them.
+fn puzzle_of_definition(text: &str, def: Definition) {
+    let made = Defined::new("fuzz.tws", def)
+        .and_then(|d| Puzzle::new(&PuzzleSpec::Def(Arc::new(d)), Metric::Htm))
+        .and_then(|p| Analysis::of(&p).map(|a| (p, a)));
+    let (puzzle, analysis) = match made {
+        Ok(made) => made,
+        Err(e) => return assert_clean(&e, text),
+    };
+    if analysis.model_order > MAX_FUZZED_MODEL.into() {
+        return;
+    }
+    let space = match StateSpace::from_analysis(&puzzle, analysis) {
+        Ok(space) => space,
+        Err(e) => return assert_clean(&e, text),
+    };
+    let n = space.n_states();
+    assert!(n >= 1, "{text:?}");
+    for r in [0, n / 3, n / 2, n - 1] {
+        let board = space.board(r);
+        assert_eq!(space.rank_board(&board).expect("a ranked board ranks back"), r, "{text:?}");
+    }
+    assert!(space.rank_board(&puzzle.solved()).is_ok(), "{text:?}: the solved board is not ranked");
 }
