@@ -75,9 +75,10 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         Ranking::Enumerated(_) if puzzle.has_identical_pieces() => {
             "listed board by board (identical pieces)"
         }
-        Ranking::Enumerated(_) => {
+        Ranking::Enumerated(_) if !space.analysis.invariants_are_exact() => {
             "listed board by board (the group is smaller than its invariants allow)"
         }
+        Ranking::Enumerated(_) => "listed board by board (the invariant layout cannot index it)",
         Ranking::Multiset(_) => {
             "multiset layout (identical pieces: orbit arrangement ranks x orientation digits)"
         }

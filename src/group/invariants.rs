@@ -68,6 +68,13 @@ pub struct Invariants {
     pub reduced_twist: Vec<Vec<u8>>,
 }
 
+/// `(a + b - c) mod k` for orientations below `k`. `k` may be up to 127 (a definition's
+/// lcm), where three terms no longer fit a byte, so the sum is taken in 16 bits.
+#[inline]
+pub fn orient_sum(k: u8, a: u8, b: u8, c: u8) -> u8 {
+    ((a as u16 + b as u16 + k as u16 - c as u16) % k as u16) as u8
+}
+
 /// Largest `A` we enumerate; real puzzles need a few thousand at most.
 const MAX_COUPLING_SPACE: u64 = 1 << 22;
 
@@ -106,7 +113,7 @@ impl Invariants {
                 let i = c as usize;
                 for m in &puzzle.moves {
                     let j = m.perm[i] as usize;
-                    let gap = (potential[i] + m.twist[i] + k - potential[j]) % k;
+                    let gap = orient_sum(k, potential[i], m.twist[i], potential[j]);
                     tied = gcd(tied, gap);
                 }
             }
@@ -120,7 +127,7 @@ impl Invariants {
                     .map(|i| {
                         let j = m.perm[i] as usize;
                         let d = orbits[orbit_of[i] as usize].tied_mod;
-                        ((m.twist[i] + potential[i] + k - potential[j]) % k) / d
+                        orient_sum(k, m.twist[i], potential[i], potential[j]) / d
                     })
                     .collect()
             })
@@ -212,7 +219,7 @@ impl Invariants {
                 ));
             }
             let orbit = &self.orbits[op];
-            let raw = (o % k + k - self.potential[p] + self.potential[t]) % k;
+            let raw = orient_sum(k, o % k, self.potential[t], self.potential[p]);
             if !raw.is_multiple_of(orbit.tied_mod) {
                 return Err(format!(
                     "tile {} on cell {} is turned in a way it can never be there: on that cell its \

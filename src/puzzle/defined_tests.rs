@@ -139,6 +139,27 @@ fn identical_pieces_rank_as_multisets_like_twsearch() {
     }
 }
 
+/// Orientation moduli up to 127 (here lcm(8, 3, 5) = 120): potentials and turns add up past
+/// a byte, which once wrapped and made set A's orientations look free modulo 120.
+#[test]
+fn large_orientation_moduli_do_not_overflow() {
+    let text = "Set A 3 8\nSet B 1 3\nSet C 1 5\nSolved\nA\n1 2 3\nEnd\n\
+                Move X\nA\n2 3 1\n7 7 7\nEnd\n\
+                Move Y\nA\n2 1 3\n0 0 0\nB\n1\n1\nEnd\n\
+                Move Z\nA\n1 2 3\n1 7 0\nEnd\n";
+    let p = puzzle(text, Metric::Htm);
+    assert_eq!(p.orient_mod, 120);
+    let (hist, space) = search(&p);
+    let inv = &space.analysis.invariants;
+    assert_eq!((inv.orbits[0].tied_mod, inv.orbits[0].free_mod), (15, 8));
+    assert!(matches!(space.ranking, Ranking::Layout(_)));
+    // 3! arrangements, 8^3 orientations of A and 3 of B (C never turns).
+    assert_eq!(hist.iter().sum::<u64>(), 6 * 512 * 3);
+    for r in 0..space.n_states() {
+        assert_eq!(space.rank_board(&space.board(r)).unwrap(), r);
+    }
+}
+
 /// Solved orientations other than 0 are where a piece is solved: a board is counted from them.
 #[test]
 fn solved_orientations_are_kept() {

@@ -14,14 +14,14 @@ use super::perm::{
     PAD, half_factorial, rank_in_sign_class, rank_padded, sign_class_weights, unrank_in_sign_class,
 };
 use super::runs::CellRuns;
-use crate::group::invariants::{Coord, Invariants, Orbit};
+use crate::group::invariants::{Coord, Invariants, Orbit, orient_sum};
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::{Error, Result};
 
 /// The largest board the fast path handles: tiles and their orientation share one byte.
 pub const MAX_CELLS: usize = 32;
-const TILE_BITS: u32 = 5;
-const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
+pub(super) const TILE_BITS: u32 = 5;
+pub(super) const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
 
 /// A board in the fast path's working form: byte `p` holds the tile on cell `p` in its low
 /// five bits and that tile's reduced orientation above them.
@@ -499,7 +499,7 @@ impl Layout {
                 )));
             }
             let orbit = &inv.orbits[inv.orbit_of[p] as usize];
-            let raw = (board.orient[p] % k + k - inv.potential[p] + inv.potential[t]) % k;
+            let raw = orient_sum(k, board.orient[p] % k, inv.potential[t], inv.potential[p]);
             if !raw.is_multiple_of(orbit.tied_mod) {
                 return Err(Error::InvalidBoard(format!(
                     "tile {} cannot stand on cell {} with that orientation: orientation mod {} is fixed by the cell",
@@ -550,7 +550,7 @@ impl Layout {
             let d = inv.orbits[inv.orbit_of[p] as usize].tied_mod;
             let u = s.0[p] >> TILE_BITS;
             board.tiles[p] = t as u8;
-            board.orient[p] = (u * d + inv.potential[p] + k - inv.potential[t]) % k;
+            board.orient[p] = orient_sum(k, u * d, inv.potential[p], inv.potential[t]);
         }
         board
     }

@@ -7,24 +7,24 @@
 //! (swapping them flips it and changes nothing). So the ranking is [`super::Layout`]'s,
 //! with three changes:
 //! 1. an orbit holding identical pieces ranks its labels as a multiset permutation
-//!    ([`multiset_rank`]), all of them, with no sign digit;
-//! 2. the coupling group is `H` projected onto the signs still seen and the sums;
+//!    ([`Arrangements`]), all of them, with no sign digit;
+//! 2. the coupling group is `H` projected onto the signs still seen and the sums
+//!    ([`project_coupling`]);
 //! 3. orientation digits are indexed by cell (a piece has no identity to index them by).
 //!
 //! Moves are the layout's ([`CompiledMove`] on [`Cells`]): they move bytes and add turns,
 //! whatever the byte's tile stands for.
 
 use super::layout::{
-    CompiledMove, MAX_CELLS, apply_compiled, check_free_mod, compile_moves, has_thirds,
+    CompiledMove, MAX_CELLS, TILE_BITS, TILE_MASK, apply_compiled, check_free_mod, compile_moves,
+    has_thirds,
 };
 use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
 use super::{Cells, StateRanking};
-use crate::group::invariants::{Coord, Invariants, cell_list};
+use crate::group::invariants::{Coord, Invariants, cell_list, orient_sum};
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
 
-const TILE_BITS: u32 = 5;
-const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
 const NO_INDEX: u8 = u8::MAX;
 
 /// The number of arrangements of a multiset with these multiplicities, if it fits a `u64`.
@@ -506,7 +506,7 @@ impl Multiset {
                 let u = s.0[p] >> TILE_BITS;
                 board.tiles[p] = label;
                 board.orient[p] =
-                    (u * o.tied_mod + inv.potential[p] + k - o.potential[label as usize]) % k;
+                    orient_sum(k, u * o.tied_mod, inv.potential[p], o.potential[label as usize]);
             }
         }
         board
@@ -540,7 +540,7 @@ fn working_form(orbits: &[OrbitPlan], inv: &Invariants, board: &Board) -> Result
             }
             counts[v as usize] += 1;
             let raw =
-                (board.orient[p] % k + k - inv.potential[p] + o.potential[label as usize]) % k;
+                orient_sum(k, board.orient[p] % k, o.potential[label as usize], inv.potential[p]);
             if !raw.is_multiple_of(o.tied_mod) {
                 return bad(format!(
                     "piece {} cannot stand on cell {} with that orientation: orientation mod {} is \

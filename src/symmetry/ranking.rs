@@ -27,6 +27,7 @@ use rayon::prelude::*;
 
 use super::{Symmetries, Symmetry};
 use crate::bfs::Level;
+use crate::group::invariants::orient_sum;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::layout::MAX_CELLS;
 use crate::rank::{CellRuns, Cells, Layout, StateRanking};
@@ -536,9 +537,10 @@ fn conjugation(
         for &t in &orbit.cells {
             let t2 = s.cells[t as usize];
             for u in 0..orbit.free_mod {
-                let o = (u * orbit.tied_mod + inv.potential[p] + k - inv.potential[t as usize]) % k;
+                let o =
+                    orient_sum(k, u * orbit.tied_mod, inv.potential[p], inv.potential[t as usize]);
                 let o2 = s.turn(o, k);
-                let raw = (o2 + k - inv.potential[p2] + inv.potential[t2 as usize]) % k;
+                let raw = orient_sum(k, o2, inv.potential[t2 as usize], inv.potential[p2]);
                 if !raw.is_multiple_of(orbit2.tied_mod) {
                     return Err(Error::Unsupported(format!(
                         "{} does not keep the orientations the moves allow",
