@@ -8,6 +8,8 @@ mod common;
 use common::{assert_rejected, stderr, stdout, twirl};
 
 const CUBE2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/cube2.tws");
+const SMALLER_GROUP: &str =
+    concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/smaller_group.tws");
 
 fn def(path: &Path) -> String {
     format!("def:{}", path.display())
@@ -101,4 +103,53 @@ fn exported_definitions_read_back() {
     let read = twirl(&["bfs", &def(&file), "-q"]);
     assert_eq!(histogram(&stdout(&read)), histogram(&stdout(&native)));
     assert_eq!(histogram(&stdout(&read)), [1, 18, 178, 1272, 6970, 22467, 15024, 150]);
+}
+
+/// A group smaller than its invariants and too large to list: NRP (2,3,2)'s 120 boards of
+/// 720 arrangements, beside two sets, 5,598,720 boards. It is searched in the 33,592,320
+/// boards the invariants allow, as twsearch does, and a table of it is read back with its
+/// unreached entries; a board outside the group has no distance.
+#[test]
+fn groups_smaller_than_their_invariants_are_searched_in_their_space() {
+    // `twsearch -t 1 -g smaller_group.tws` (2026-11-24).
+    let twsearch = [
+        1, 19, 154, 827, 3470, 11928, 35724, 94925, 221284, 447949, 751283, 1033821, 1129932,
+        939818, 586448, 259739, 70329, 10334, 735,
+    ];
+    use std::io::BufRead;
+    let spec = format!("def:{SMALLER_GROUP}");
+    let o = twirl(&["info", &spec]);
+    assert!(stdout(&o).contains("of which the moves reach 5598720"), "{}", stdout(&o));
+
+    // A job stopped by SIGTERM after distance 12, then resumed to the end.
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("smaller.tbl");
+    let table = table.to_str().unwrap();
+    let mut child = common::bin()
+        .args(["bfs", &spec, "--table", table, "--test-pause-after", "12"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let head = lines.next().unwrap().unwrap();
+    assert!(head.contains("boards=5598720 "), "{head}");
+    assert!(lines.any(|l| l.unwrap().split_whitespace().next() == Some("12")));
+    std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let o = twirl(&["resume", table]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(histogram(&stdout(&o))[13..], twsearch[13..], "{}", stdout(&o));
+    // Read back through every check of a finished table (unreached entries allowed).
+    let o = twirl(&["distance", table, "T 2 5 3 1 4 6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "1");
+    // One swap of T: inside the invariants (T's sign is free), outside the group.
+    let outside = "T 2 1 3 4 5 6";
+    let o = twirl(&["check", &spec, outside]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let o = twirl(&["distance", table, outside]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("unsolvable board"), "{}", stderr(&o));
 }

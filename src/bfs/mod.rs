@@ -323,7 +323,10 @@ fn search<S: StateRanking>(
             (out, partial)
         }
     };
-    let n = space.n_states();
+    // A search ends when every reachable rank is found (or a distance finds none); a
+    // backward step visits every unseen rank, the unreachable ones of a group smaller than
+    // its invariants included, and is weighed by them.
+    let (reachable, n) = (space.n_reachable(), space.n_states());
     let mut seen = out.states() + partial;
     let mut direction = match out.directions.last() {
         Some(&d) => d,
@@ -332,7 +335,7 @@ fn search<S: StateRanking>(
     loop {
         let d = out.histogram.len() as u32 - 1;
         let frontier = out.histogram[d as usize];
-        if n == out.states() {
+        if reachable == out.states() {
             break;
         }
         let unseen = n - seen;

@@ -492,6 +492,12 @@ fn run_part_job(
 /// What a table's entries are: boards, or classes of boards and how.
 fn describe_entries(space: &StateSpace) -> String {
     match space.classes() {
+        None if space.n_reachable() < space.n_states() => format!(
+            "{} entries (the {} boards the invariants allow; the moves reach {})",
+            space.n_states(),
+            space.n_states(),
+            space.n_reachable()
+        ),
         None => format!("{} boards", space.n_states()),
         Some(c) => format!(
             "{} entries (classes of boards under {} symmetries, key cells {})",
@@ -538,7 +544,7 @@ fn resume_table(
                 job.puzzle().metric,
                 r.histogram.len() - 1,
                 r.states(),
-                job.space().n_states()
+                job.space().n_reachable()
             ));
             run_job(*job, run, board_by_board)
         }
@@ -622,7 +628,7 @@ fn start_output(
     progress: bool,
 ) -> Bar {
     let unit = if space.classes().is_some() { "entries" } else { "boards" };
-    let bar = Bar::new(space.n_states(), unit, progress && !run.quiet);
+    let bar = Bar::new(space.n_reachable(), unit, progress && !run.quiet);
     if !print {
         return bar;
     }

@@ -85,6 +85,15 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         Ranking::Classes(_) => "classes of boards under the symmetries",
     };
     writeln!(out, "ranking: {ranking}")?;
+    if space.n_reachable() < space.n_states() {
+        writeln!(
+            out,
+            "search: in the {} boards the invariants allow, of which the moves reach {} (too \
+             many to list)",
+            space.n_states(),
+            space.n_reachable()
+        )?;
+    }
     if let Ranking::Layout(l) = &space.ranking {
         if let Some(bits) = l.xor_block_bits() {
             writeln!(

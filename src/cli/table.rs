@@ -146,12 +146,18 @@ fn load_in_memory(puzzle: Puzzle) -> anyhow::Result<Loaded> {
 /// (`Ok(Err(reasons))`, exit 1).
 fn read_board(l: &Loaded, text: &str) -> anyhow::Result<Result<(Board, u64), Vec<String>>> {
     let board = l.puzzle.parse_board(text)?;
-    match l.space.rank_board(&board) {
-        Ok(rank) => Ok(Ok((board, rank))),
-        Err(_) => match Checker::new(&l.puzzle)?.check(&board) {
-            Verdict::Unsolvable(reasons) => Ok(Err(reasons)),
-            Verdict::Solvable => bail!("internal error: a solvable board has no rank"),
-        },
+    let ranked = l.space.rank_board(&board);
+    // Every ranked board is reachable, but in the space of a group smaller than its
+    // invariants (`StateSpace::n_reachable`).
+    if let Ok(rank) = ranked
+        && l.space.n_reachable() == l.space.n_states()
+    {
+        return Ok(Ok((board, rank)));
+    }
+    match (Checker::new(&l.puzzle)?.check(&board), ranked) {
+        (Verdict::Unsolvable(reasons), _) => Ok(Err(reasons)),
+        (Verdict::Solvable, Ok(rank)) => Ok(Ok((board, rank))),
+        (Verdict::Solvable, Err(_)) => bail!("internal error: a solvable board has no rank"),
     }
 }
 

@@ -225,7 +225,9 @@ impl PartJob {
             };
             return fail_from_root(world, e);
         };
-        let checked = check_record_lists(&record, &ck_path, &file).and_then(|()| {
+        // Spaces with unreachable ranks are not searched by processes (see `search`).
+        let reachable = file.header.n_states;
+        let checked = check_record_lists(&record, &ck_path, &file, reachable).and_then(|()| {
             // Each part checks the antipodes among its own ranks.
             let first = file.header.part.map_or(0, |p| p.first);
             let mine: Vec<u64> = record
@@ -314,13 +316,13 @@ impl PartJob {
             journal.under_way(&self.file.table)?;
             return Ok(RunEnd::Stopped { levels_done: outcome.histogram.len() });
         }
-        if outcome.states() != self.space.n_states() {
+        if outcome.states() != self.space.n_reachable() {
             return Err(Error::BadTable {
                 path: self.ck_path.clone(),
                 reason: format!(
                     "the search reached {} of {} boards (the tables or this twirl are wrong)",
                     outcome.states(),
-                    self.space.n_states()
+                    self.space.n_reachable()
                 ),
             });
         }

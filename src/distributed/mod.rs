@@ -178,6 +178,14 @@ pub fn search(
     resume: Option<Resume>,
     run: &Run<'_>,
 ) -> Result<(Outcome, Vec<Traffic>)> {
+    if space.n_reachable() != space.n_states() {
+        return Err(Error::Unsupported(format!(
+            "the moves generate {} of the {} boards the table ranks: such a search runs in one \
+             process only",
+            space.n_reachable(),
+            space.n_states()
+        )));
+    }
     match &space.ranking {
         Ranking::Layout(l) => search_in(l, space, start, table, resume, run),
         Ranking::Enumerated(e) => search_in(e, space, start, table, resume, run),
@@ -294,13 +302,13 @@ fn search_in<S: StateRanking>(
     let mut direction = out.directions.last().copied().unwrap_or(Direction::Forward);
     loop {
         let d = out.histogram.len() as u32 - 1;
-        if out.states() == ranking.n_states() {
+        if out.states() == ranking.n_reachable() {
             break;
         }
         let t = Instant::now();
         // Board by board, as the local engine without runs: backward once the frontier
         // times 2 exceeds the unseen boards.
-        let unseen = ranking.n_states() - out.states() - partial;
+        let unseen = ranking.n_reachable() - out.states() - partial;
         if should_go_backward(out.histogram[d as usize], unseen, 2) {
             direction = Direction::Backward;
         }

@@ -308,13 +308,13 @@ impl Job {
             journal.save_under_way(&self.file.table)?;
             return Ok(RunEnd::Stopped { levels_done: outcome.histogram.len() });
         }
-        if outcome.states() != self.space.n_states() {
+        if outcome.states() != self.space.n_reachable() {
             return Err(Error::BadTable {
                 path: self.file.path.clone(),
                 reason: format!(
                     "the search reached {} of {} boards (the table or this twirl is wrong)",
                     outcome.states(),
-                    self.space.n_states()
+                    self.space.n_reachable()
                 ),
             });
         }

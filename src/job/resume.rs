@@ -75,8 +75,8 @@ pub(super) fn check_record(
     file: &TableFile,
     space: &StateSpace,
 ) -> Result<Outcome> {
-    check_record_lists(record, ck_path, file)?;
-    check_marks(file, &record.histogram, false)?;
+    check_record_lists(record, ck_path, file, space.n_reachable())?;
+    check_marks(file, &record.histogram, None)?;
     check_boards(file, space, &record.histogram, &record.boards, false)?;
     check_antipodes(file, &record.antipodes, &record.histogram, ck_path)?;
     Ok(record.resume())
@@ -88,6 +88,7 @@ pub(crate) fn check_record_lists(
     record: &Checkpoint,
     ck_path: &Path,
     file: &TableFile,
+    reachable: u64,
 ) -> Result<()> {
     check_identity(record, ck_path, file)?;
     let h = &file.header;
@@ -129,7 +130,7 @@ pub(crate) fn check_record_lists(
         ));
     }
     let unique = record.unique.then_some(&record.unique_histogram[..]);
-    check_histogram(file, &record.histogram, unique).map_err(|e| match e {
+    check_histogram(file, &record.histogram, unique, reachable).map_err(|e| match e {
         Error::BadTable { reason, .. } => disagrees(ck_path, file, reason),
         other => other,
     })?;

@@ -42,9 +42,9 @@ pub fn open_table(path: &Path) -> Result<VerifiedTable> {
     let (puzzle, space) = puzzle_and_space(&file)?;
     // The specific checks first (their messages say what is wrong), the checksum last.
     let h = &file.header;
-    check_histogram(&file, &h.histogram, h.unique_histogram.as_deref())?;
+    check_histogram(&file, &h.histogram, h.unique_histogram.as_deref(), space.n_reachable())?;
     check_antipodes(&file, &h.antipodes, &h.histogram, path)?;
-    check_marks(&file, &h.histogram, true)?;
+    check_marks(&file, &h.histogram, Some(space.n_states() - space.n_reachable()))?;
     check_boards(&file, &space, &h.histogram, &h.boards, true)?;
     file.verify()?;
     Ok(VerifiedTable { file, puzzle, space })
@@ -89,6 +89,7 @@ pub(crate) fn check_histogram(
     file: &TableFile,
     histogram: &[u64],
     unique_histogram: Option<&[u64]>,
+    reachable: u64,
 ) -> Result<()> {
     let bad = |reason: String| Error::BadTable { path: file.path.clone(), reason };
     let h = &file.header;
@@ -100,12 +101,12 @@ pub(crate) fn check_histogram(
         )));
     }
     let total = histogram.iter().try_fold(0u64, |a, &n| a.checked_add(n));
-    let fits = total.is_some_and(|t| if h.complete { t == h.n_states } else { t <= h.n_states });
+    let fits = total.is_some_and(|t| if h.complete { t == reachable } else { t <= reachable });
     if !fits {
         return Err(bad(format!(
             "inconsistent header: its histogram counts {} boards, the table has {}",
             total.map_or("more than 2^64".to_string(), |t| t.to_string()),
-            h.n_states
+            reachable
         )));
     }
     if let Some(u) = unique_histogram
@@ -123,7 +124,12 @@ pub(crate) fn check_histogram(
 /// Recounts the marks and compares them with `histogram` (distance `d` is marked
 /// `1 + d mod 3`). `complete`: no board may be unseen; otherwise the next distance's mark may
 /// hold more boards (a level under way).
-pub(crate) fn check_marks(file: &TableFile, histogram: &[u64], complete: bool) -> Result<()> {
+pub(crate) fn check_marks(
+    file: &TableFile,
+    histogram: &[u64],
+    finished_unseen: Option<u64>,
+) -> Result<()> {
+    let complete = finished_unseen.is_some();
     let counts = file.table.count_marks();
     let mut expected = [0u64; 4];
     for (d, &n) in histogram.iter().enumerate() {
@@ -133,7 +139,7 @@ pub(crate) fn check_marks(file: &TableFile, histogram: &[u64], complete: bool) -
     let agree = (1..4).all(|m| {
         if m == next && !complete { counts[m] >= expected[m] } else { counts[m] == expected[m] }
     });
-    if !agree || (complete && counts[UNSEEN as usize] != 0) {
+    if !agree || finished_unseen.is_some_and(|u| counts[UNSEEN as usize] != u) {
         return Err(Error::BadTable {
             path: file.path.clone(),
             reason: format!(

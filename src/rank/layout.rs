@@ -77,6 +77,9 @@ pub struct Layout {
     /// Number of free orientation digit combinations.
     orient_count: u64,
     n_states: u64,
+    /// Ranks a finished search reaches: `n_states`, or the group order when the group is
+    /// smaller than the invariants and its space is searched (see [`Layout::searching_in`]).
+    reachable: u64,
     /// `Some(k)` when ranks fall into aligned runs of `2^k` that moves map onto each other by
     /// XOR of the offset (see [`Layout::xor_block_bits`]).
     xor_block_bits: Option<u32>,
@@ -184,6 +187,7 @@ impl Layout {
             sums_space,
             orient_count,
             n_states,
+            reachable: n_states,
             invariants,
             solve,
             scramble,
@@ -330,6 +334,20 @@ impl Layout {
     /// Number of ranks (and of reachable boards once the bound is verified).
     pub fn n_states(&self) -> u64 {
         self.n_states
+    }
+
+    /// Number of ranks a finished search reaches (see [`Layout::searching_in`]).
+    pub fn n_reachable(&self) -> u64 {
+        self.reachable
+    }
+
+    /// The layout of the space the invariants allow, for a group of `group_order` boards
+    /// smaller than that space: a search then reaches `group_order` of the ranks, and
+    /// stops when a distance finds nothing new (as twsearch searches such puzzles).
+    pub fn searching_in(mut self, group_order: u64) -> Layout {
+        debug_assert!(group_order <= self.n_states);
+        self.reachable = group_order;
+        self
     }
 
     /// The invariants the layout was built from (their orbits list cells in increasing

@@ -10,7 +10,9 @@
 //! - [`Multiset`], for boards with identical pieces (a definition's repeated labels), which
 //!   are not group elements: the layout's ranks with multiset permutations.
 //!
-//! Either way the table has exactly one entry per reachable board.
+//! Either way the table has exactly one entry per reachable board, but for groups smaller
+//! than their invariants and too many to list: those are searched in the space the
+//! invariants allow, whose other boards are never reached ([`Layout::searching_in`]).
 
 pub mod enumerated;
 pub mod layout;
@@ -43,6 +45,11 @@ pub trait StateRanking: Sync {
     type State: Copy + Send + Sync;
     /// Number of ranks.
     fn n_states(&self) -> u64;
+    /// Number of ranks a finished search reaches: all of them, but for a group smaller than
+    /// its invariants searched in the space they allow ([`Layout::searching_in`]).
+    fn n_reachable(&self) -> u64 {
+        self.n_states()
+    }
     /// Number of moves.
     fn n_moves(&self) -> usize;
     /// The rank of a working state.
@@ -81,6 +88,9 @@ impl StateRanking for Layout {
     type State = Cells;
     fn n_states(&self) -> u64 {
         Layout::n_states(self)
+    }
+    fn n_reachable(&self) -> u64 {
+        Layout::n_reachable(self)
     }
     fn n_moves(&self) -> usize {
         self.solve_moves().len()
@@ -207,11 +217,26 @@ impl StateSpace {
                 Ranking::Enumerated(Enumerated::new(puzzle)?)
             }
             Some(Err(e)) => return Err(e),
+            // Too many to list: search the space the invariants allow (the boards outside
+            // the group are never reached), as twsearch does.
             None => {
-                return Err(Error::Unsupported(format!(
-                    "the moves generate {group_order} boards, fewer than the {model_order} their orbits, parities and \
-                     orientation sums allow, and too many to list one by one"
-                )));
+                let reachable = u64::try_from(group_order).ok();
+                // Without cell runs: the frontiers are sparse in such a space, where runs
+                // cost more than they save (measured: 16.0 s against 3.3 s on
+                // data/definitions/smaller_group.tws).
+                let layout = Layout::without_runs(puzzle, analysis.invariants.clone());
+                match (layout, reachable) {
+                    (Ok(layout), Some(r)) => Ranking::Layout(layout.searching_in(r)),
+                    (Err(e), _) => {
+                        return Err(Error::Unsupported(format!(
+                            "the moves generate {group_order} boards, fewer than the \
+                             {model_order} their orbits, parities and orientation sums allow, \
+                             and too many to list one by one; searching the space they allow \
+                             fails too: {e}"
+                        )));
+                    }
+                    (Ok(_), None) => unreachable!("a group within 64-bit ranks"),
+                }
             }
         };
         Ok(StateSpace { analysis, ranking, definition_digest: definition_digest(puzzle) })
@@ -287,9 +312,19 @@ impl StateSpace {
     }
 
     /// Number of ranks: the number of reachable boards (of classes of them, for a
-    /// ranking of classes).
+    /// ranking of classes), or of the boards the invariants allow for a group smaller
+    /// than them searched in their space ([`StateSpace::n_reachable`]).
     pub fn n_states(&self) -> u64 {
         self.ranking.n_states()
+    }
+
+    /// Number of ranks a finished search reaches: [`StateSpace::n_states`], but for a
+    /// group smaller than its invariants searched in the space they allow.
+    pub fn n_reachable(&self) -> u64 {
+        match &self.ranking {
+            Ranking::Layout(l) => l.n_reachable(),
+            _ => self.n_states(),
+        }
     }
 
     /// The rank of a board (of its class's entry), or why it is not reachable.

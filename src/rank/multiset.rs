@@ -297,7 +297,7 @@ impl Multiset {
                 } else if !(potential[label] + invariants.orient_mod - f).is_multiple_of(o.tied_mod)
                 {
                     return Err(Error::Unsupported(format!(
-                        "the identical pieces labelled {} on cells {} have homes whose \
+                        "the identical pieces labelled {} in the orbit of cells {} have homes whose \
                          orientations the moves tie differently, so the moves tell them apart",
                         label + 1,
                         cell_list(&o.cells)
@@ -856,7 +856,8 @@ End
         let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
         let err = Multiset::new(&p, analysis.invariants.clone()).unwrap_err().to_string();
         assert!(
-            err.contains("labelled 1 on cells 1 2 3 4") && err.contains("tell them apart"),
+            err.contains("labelled 1 in the orbit of cells 1 2 3 4")
+                && err.contains("tell them apart"),
             "{err}"
         );
         let space = StateSpace::build(&p).unwrap();
