@@ -277,8 +277,7 @@ impl StateSpace {
         let classes = match layout {
             Some(layout) => layout.and_then(|layout| ClassRanking::new(puzzle, layout)),
             None => Err(Error::Unsupported(format!(
-                "no symmetry reduction for {}: its boards are listed one by one (the group is \
-                 smaller than its invariants allow)",
+                "no symmetry reduction for {}: the group is smaller than its invariants allow",
                 puzzle.spec
             ))),
         };
