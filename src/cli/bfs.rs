@@ -493,8 +493,7 @@ fn run_part_job(
 fn describe_entries(space: &StateSpace) -> String {
     match space.classes() {
         None if space.n_reachable() < space.n_states() => format!(
-            "{} entries (the {} boards the invariants allow; the moves reach {})",
-            space.n_states(),
+            "{} entries (every board the invariants allow; the moves reach {})",
             space.n_states(),
             space.n_reachable()
         ),
