@@ -494,6 +494,20 @@ impl Multiset {
         signs * self.sums_space + sums
     }
 
+    /// The byte [`Multiset::cells_of`] puts on `cell` for a piece labelled `label` with
+    /// orientation `orient`, or `None` when no reachable board has it there. Callers that
+    /// build working forms in a hot loop (pattern lookups) tabulate it once.
+    pub fn working_byte(&self, cell: usize, label: u8, orient: u8) -> Option<u8> {
+        let inv = &self.invariants;
+        let k = inv.orient_mod;
+        let o = self.orbits.iter().find(|o| o.cells.contains(&(cell as u8)))?;
+        if o.index.get(label as usize).is_none_or(|&v| v == NO_INDEX) {
+            return None;
+        }
+        let raw = orient_sum(k, orient % k, o.potential[label as usize], inv.potential[cell]);
+        raw.is_multiple_of(o.tied_mod).then(|| label | ((raw / o.tied_mod) << TILE_BITS))
+    }
+
     /// Converts working form back to a board.
     pub fn board_of(&self, s: &Cells) -> Board {
         let inv = &self.invariants;

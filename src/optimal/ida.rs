@@ -1,0 +1,440 @@
+//! Optimal solutions by iterative-deepening A* (IDA*) over the puzzle's moves, pruned by the
+//! bounds of pattern tables ([`super::pattern`]).
+//!
+//! Each iteration searches depth-first every move sequence whose length plus the largest
+//! bound of the board it reaches stays within a limit, raising the limit by one until a
+//! sequence solves the board: the first solution found is a shortest one, since every bound
+//! is a lower bound. Each lookup's exact bound is carried down the search and updated from
+//! the two-bit mark of the neighbour ([`PatternTable::neighbour_distance`]).
+//!
+//! Sequences that cannot be shortest, or that only reorder another, are skipped
+//! ([`MovePruning`]): a move followed by one that undoes it or that makes a single move with
+//! it; runs of one move longer than a shorter way to its power; and of two commuting moves of
+//! different families (powers of one move) only one order.
+//!
+//! An iteration is split into subtrees a few moves deep, searched in parallel; the first
+//! solution found stops the others.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use super::pattern::PatternTable;
+use crate::puzzle::{Board, Move, Puzzle};
+use crate::rank::layout::MAX_CELLS;
+use crate::{Error, Result};
+
+/// Most lookups carried per node.
+const MAX_LOOKUPS: usize = 32;
+/// Longest solution searched for.
+const MAX_DEPTH: u32 = 200;
+
+/// A board in the search: tiles and orientations per cell.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Node {
+    tiles: [u8; MAX_CELLS],
+    orient: [u8; MAX_CELLS],
+}
+
+/// Which moves may follow which (see the module docs).
+#[derive(Clone, Debug)]
+pub struct MovePruning {
+    /// `allowed[a * n + b]`: whether move `b` may follow a different move `a`.
+    allowed: Vec<bool>,
+    /// How many times in a row a move may be made.
+    run_limit: Vec<u8>,
+    n: usize,
+}
+
+impl MovePruning {
+    /// Works the rules out from the moves' actions.
+    pub fn of(puzzle: &Puzzle) -> MovePruning {
+        let k = puzzle.orient_mod.max(1);
+        let moves = &puzzle.moves;
+        let n = moves.len();
+        let is_move = |m: &Move| moves.iter().any(|x| x.same_action(m));
+        // Families: moves that are powers of one another.
+        let mut family: Vec<usize> = (0..n).collect();
+        for a in 0..n {
+            if family[a] != a {
+                continue;
+            }
+            let order = moves[a].order(k).min(64);
+            let mut power = moves[a].clone();
+            for _ in 1..order {
+                for b in a + 1..n {
+                    if moves[b].same_action(&power) {
+                        family[b] = a;
+                    }
+                }
+                power = power.then(&moves[a], k);
+            }
+        }
+        let mut allowed = vec![true; n * n];
+        for a in 0..n {
+            for b in 0..n {
+                if a == b {
+                    continue;
+                }
+                let ab = moves[a].then(&moves[b], k);
+                let ba = moves[b].then(&moves[a], k);
+                let cancels = ab.is_identity() || is_move(&ab);
+                let reordered = ab.same_action(&ba) && family[b] < family[a];
+                allowed[a * n + b] = !(cancels || reordered);
+            }
+        }
+        let run_limit = (0..n)
+            .map(|a| {
+                let mut power = moves[a].clone();
+                let mut limit = 1u8;
+                for r in 2..=moves[a].order(k).min(255) {
+                    power = power.then(&moves[a], k);
+                    let shorter = power.is_identity() || is_move(&power);
+                    // The same power made by a run of an earlier move of the same length.
+                    let duplicate = (0..a).any(|c| {
+                        family[c] == family[a] && moves[c].power(r as i64, k).same_action(&power)
+                    });
+                    if shorter || duplicate {
+                        break;
+                    }
+                    limit = r as u8;
+                }
+                limit
+            })
+            .collect();
+        MovePruning { allowed, run_limit, n }
+    }
+
+    /// Whether `next` may follow `last` made `run` times in a row.
+    #[inline]
+    pub fn allows(&self, last: Option<(usize, u8)>, next: usize) -> bool {
+        match last {
+            None => true,
+            Some((a, run)) if a == next => run < self.run_limit[a],
+            Some((a, _)) => self.allowed[a * self.n + next],
+        }
+    }
+}
+
+/// What a solve found.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The moves, indices into the puzzle's moves, applied in order.
+    pub moves: Vec<usize>,
+    /// Nodes visited over every iteration.
+    pub nodes: u64,
+    /// The largest lookup at the start (the first limit).
+    pub first_bound: u32,
+}
+
+/// One lookup: a table read through one of its views.
+#[derive(Clone, Copy)]
+struct Lookup {
+    table: usize,
+    view: usize,
+}
+
+/// An optimal solver for one puzzle and a set of pattern tables.
+pub struct Solver<'a> {
+    puzzle: &'a Puzzle,
+    tables: &'a [PatternTable],
+    lookups: Vec<Lookup>,
+    pruning: MovePruning,
+    perms: Vec<[u8; MAX_CELLS]>,
+    twists: Vec<[u8; MAX_CELLS]>,
+    solved: Node,
+    n: usize,
+    k: u8,
+}
+
+/// A node to search from, with the bounds and move history it carries.
+#[derive(Clone)]
+struct Task {
+    node: Node,
+    bounds: [u8; MAX_LOOKUPS],
+    last: Option<(usize, u8)>,
+    path: Vec<usize>,
+}
+
+impl<'a> Solver<'a> {
+    /// A solver using every view of every table (at most [`MAX_LOOKUPS`] lookups).
+    pub fn new(puzzle: &'a Puzzle, tables: &'a [PatternTable]) -> Result<Solver<'a>> {
+        let n = puzzle.n_positions();
+        if n > MAX_CELLS {
+            return Err(Error::Unsupported(format!(
+                "{} has {n} cells; optimal search handles at most {MAX_CELLS}",
+                puzzle.spec
+            )));
+        }
+        let lookups: Vec<Lookup> = tables
+            .iter()
+            .enumerate()
+            .flat_map(|(t, p)| (0..p.views().len()).map(move |v| Lookup { table: t, view: v }))
+            .take(MAX_LOOKUPS)
+            .collect();
+        let mut perms = Vec::new();
+        let mut twists = Vec::new();
+        for m in &puzzle.moves {
+            let (mut p, mut t) = ([0u8; MAX_CELLS], [0u8; MAX_CELLS]);
+            p[..n].copy_from_slice(&m.perm);
+            t[..n].copy_from_slice(&m.twist);
+            perms.push(p);
+            twists.push(t);
+        }
+        let solved = node_of(&puzzle.solved());
+        Ok(Solver {
+            puzzle,
+            tables,
+            lookups,
+            pruning: MovePruning::of(puzzle),
+            perms,
+            twists,
+            solved,
+            n,
+            k: puzzle.orient_mod.max(1),
+        })
+    }
+
+    /// Number of lookups per node.
+    pub fn n_lookups(&self) -> usize {
+        self.lookups.len()
+    }
+
+    /// The largest exact bound of a board over every lookup.
+    pub fn bound(&self, board: &Board) -> Result<u32> {
+        let b = self.root_bounds(&node_of(board))?;
+        Ok(b[..self.lookups.len()].iter().map(|&x| u32::from(x)).max().unwrap_or(0))
+    }
+
+    /// A shortest solution of `board` (which must be solvable), searched with `threads`
+    /// workers. `progress(limit, nodes)` is called as each iteration starts; `stop` ends the
+    /// search with [`Error::Interrupted`].
+    pub fn solve(
+        &self,
+        board: &Board,
+        threads: usize,
+        stop: &AtomicBool,
+        progress: &(dyn Fn(u32, u64) + Sync),
+    ) -> Result<Solution> {
+        let root = node_of(board);
+        let bounds = self.root_bounds(&root)?;
+        let first_bound = self.max_bound(&bounds);
+        let nodes = AtomicU64::new(0);
+        for limit in first_bound..=MAX_DEPTH {
+            progress(limit, nodes.load(Ordering::Relaxed));
+            let root_task = Task { node: root, bounds, last: None, path: Vec::new() };
+            let found = if threads <= 1 {
+                let mut path = Vec::new();
+                let mut count = 0u64;
+                let hit = self.dfs(&root_task, limit, &mut path, &mut count, stop);
+                nodes.fetch_add(count, Ordering::Relaxed);
+                hit.then_some(path)
+            } else {
+                self.parallel_iteration(root_task, limit, threads, &nodes, stop)
+            };
+            if stop.load(Ordering::Relaxed) {
+                return Err(Error::Interrupted);
+            }
+            if let Some(moves) = found {
+                return Ok(Solution { moves, nodes: nodes.load(Ordering::Relaxed), first_bound });
+            }
+        }
+        Err(Error::Unsupported(format!("no solution within {MAX_DEPTH} moves")))
+    }
+
+    /// One iteration: the tasks a few moves deep searched in parallel.
+    fn parallel_iteration(
+        &self,
+        root: Task,
+        limit: u32,
+        threads: usize,
+        nodes: &AtomicU64,
+        stop: &AtomicBool,
+    ) -> Option<Vec<usize>> {
+        let mut tasks = vec![root];
+        // Split until there are enough subtrees to balance the workers.
+        while tasks.len() < threads * 64 {
+            let mut next = Vec::new();
+            let mut deeper = false;
+            for t in &tasks {
+                let g = t.path.len() as u32;
+                if t.node == self.solved {
+                    return Some(t.path.clone());
+                }
+                if g >= limit {
+                    continue;
+                }
+                deeper = true;
+                self.children(t, limit, |child| next.push(child));
+            }
+            if !deeper || next.is_empty() {
+                return None;
+            }
+            tasks = next;
+        }
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()?;
+        let found = AtomicBool::new(false);
+        pool.install(|| {
+            tasks.par_iter().find_map_any(|t| {
+                if found.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let mut path = t.path.clone();
+                let mut count = 0u64;
+                let hit = self.dfs_stoppable(t, limit, &mut path, &mut count, stop, &found);
+                nodes.fetch_add(count, Ordering::Relaxed);
+                hit.then(|| {
+                    found.store(true, Ordering::Relaxed);
+                    path
+                })
+            })
+        })
+    }
+
+    /// Calls `emit` for every child of a task within the limit.
+    fn children(&self, t: &Task, limit: u32, mut emit: impl FnMut(Task)) {
+        let g = t.path.len() as u32 + 1;
+        for m in 0..self.perms.len() {
+            if !self.pruning.allows(t.last, m) {
+                continue;
+            }
+            let child = self.apply(&t.node, m);
+            if let Some(bounds) = self.child_bounds(&child, &t.bounds, limit - g) {
+                let last = match t.last {
+                    Some((a, r)) if a == m => Some((m, r + 1)),
+                    _ => Some((m, 1)),
+                };
+                let mut path = t.path.clone();
+                path.push(m);
+                emit(Task { node: child, bounds, last, path });
+            }
+        }
+    }
+
+    fn dfs(
+        &self,
+        t: &Task,
+        limit: u32,
+        path: &mut Vec<usize>,
+        count: &mut u64,
+        stop: &AtomicBool,
+    ) -> bool {
+        self.dfs_stoppable(t, limit, path, count, stop, &AtomicBool::new(false))
+    }
+
+    /// Depth-first search below a task: `path` holds the moves made so far.
+    fn dfs_stoppable(
+        &self,
+        t: &Task,
+        limit: u32,
+        path: &mut Vec<usize>,
+        count: &mut u64,
+        stop: &AtomicBool,
+        found: &AtomicBool,
+    ) -> bool {
+        *count += 1;
+        if t.node == self.solved {
+            return true;
+        }
+        let g = path.len() as u32;
+        if g >= limit {
+            return false;
+        }
+        if (*count & 0xffff) == 0
+            && (stop.load(Ordering::Relaxed) || found.load(Ordering::Relaxed))
+        {
+            return false;
+        }
+        let budget = limit - g - 1;
+        for m in 0..self.perms.len() {
+            if !self.pruning.allows(t.last, m) {
+                continue;
+            }
+            let child = self.apply(&t.node, m);
+            let Some(bounds) = self.child_bounds(&child, &t.bounds, budget) else {
+                continue;
+            };
+            let last = match t.last {
+                Some((a, r)) if a == m => Some((m, r + 1)),
+                _ => Some((m, 1)),
+            };
+            path.push(m);
+            let next = Task { node: child, bounds, last, path: Vec::new() };
+            if self.dfs_stoppable(&next, limit, path, count, stop, found) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+
+    /// The child's bounds from its parent's, or `None` if one passes `budget`.
+    #[inline]
+    fn child_bounds(
+        &self,
+        child: &Node,
+        parent: &[u8; MAX_LOOKUPS],
+        budget: u32,
+    ) -> Option<[u8; MAX_LOOKUPS]> {
+        let mut ranks = [0u64; MAX_LOOKUPS];
+        for (i, l) in self.lookups.iter().enumerate() {
+            let t = &self.tables[l.table];
+            ranks[i] = t.rank(&t.views()[l.view], &child.tiles[..self.n], &child.orient[..self.n]);
+            t.prefetch(ranks[i]);
+        }
+        let mut out = [0u8; MAX_LOOKUPS];
+        for (i, l) in self.lookups.iter().enumerate() {
+            let mark = self.tables[l.table].mark(ranks[i]);
+            let d = PatternTable::neighbour_distance(u32::from(parent[i]), mark);
+            if d > budget {
+                return None;
+            }
+            out[i] = d as u8;
+        }
+        Some(out)
+    }
+
+    fn root_bounds(&self, node: &Node) -> Result<[u8; MAX_LOOKUPS]> {
+        let mut out = [0u8; MAX_LOOKUPS];
+        for (i, l) in self.lookups.iter().enumerate() {
+            let t = &self.tables[l.table];
+            let r = t.rank(&t.views()[l.view], &node.tiles[..self.n], &node.orient[..self.n]);
+            out[i] = u8::try_from(t.distance(r)?).unwrap_or(u8::MAX);
+        }
+        Ok(out)
+    }
+
+    fn max_bound(&self, bounds: &[u8; MAX_LOOKUPS]) -> u32 {
+        bounds[..self.lookups.len()].iter().map(|&b| u32::from(b)).max().unwrap_or(0)
+    }
+
+    #[inline]
+    fn apply(&self, node: &Node, m: usize) -> Node {
+        let (perm, twist) = (&self.perms[m], &self.twists[m]);
+        let mut out = *node;
+        if self.k == 1 {
+            for i in 0..self.n {
+                out.tiles[perm[i] as usize] = node.tiles[i];
+            }
+        } else {
+            for i in 0..self.n {
+                let j = perm[i] as usize;
+                out.tiles[j] = node.tiles[i];
+                out.orient[j] = (node.orient[i] + twist[i]) % self.k;
+            }
+        }
+        out
+    }
+
+    /// The puzzle solved.
+    pub fn puzzle(&self) -> &Puzzle {
+        self.puzzle
+    }
+}
+
+fn node_of(board: &Board) -> Node {
+    let mut node = Node { tiles: [0; MAX_CELLS], orient: [0; MAX_CELLS] };
+    node.tiles[..board.tiles.len()].copy_from_slice(&board.tiles);
+    node.orient[..board.orient.len()].copy_from_slice(&board.orient);
+    node
+}

@@ -1,0 +1,124 @@
+//! Optimal search against full tables: on puzzles whose whole table fits, IDA* guided by
+//! pattern tables must find solutions exactly as long as the table's distance, for random
+//! boards of every distance.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use super::ida::{MovePruning, Solver};
+use super::pattern::{PatternTable, Store, default_tracked};
+use crate::bfs::{Config, NoProgress, search_puzzle};
+use crate::puzzle::{Board, Puzzle};
+use crate::rank::StateSpace;
+use crate::table::{DistanceTable, mark_of};
+
+/// The exact distance of a board from a full table: descend by marks.
+fn table_distance(p: &Puzzle, space: &StateSpace, table: &DistanceTable, b: &Board) -> u32 {
+    super::solve(p, space, table, b, 100).unwrap().len() as u32
+}
+
+fn random_board(p: &Puzzle, seed: &mut u64, moves: usize) -> Board {
+    let mut b = p.solved();
+    for _ in 0..moves {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        b = p.apply(&b, &p.moves[(*seed % p.moves.len() as u64) as usize]);
+    }
+    b
+}
+
+/// Solves `count` random boards optimally with a pattern table of `tracked` tiles and checks
+/// each length against the full table and each solution by applying it.
+fn agrees_with_full_table(spec: &str, metric: Option<&str>, tracked: &[u8], count: usize) {
+    let metric = metric.map(|m| crate::puzzle::Metric::parse(m).unwrap());
+    let p = Puzzle::parse(spec, metric).unwrap();
+    let space = StateSpace::build(&p).unwrap();
+    let table = DistanceTable::in_memory(space.n_states()).unwrap();
+    search_puzzle(&p, &space, &table, &Config::new(2), &NoProgress).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let pattern =
+        PatternTable::obtain(&p, tracked, &Store::Memory, 2, &NoProgress, stop.clone()).unwrap();
+    // Built-in boards have symmetries, definitions none.
+    let views = if spec.starts_with("def:") { 1 } else { 2 };
+    assert!(pattern.views().len() >= views, "{spec}: symmetry views are used");
+    let tables = [pattern];
+    let solver = Solver::new(&p, &tables).unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut lengths = std::collections::BTreeMap::new();
+    for i in 0..count {
+        let b = random_board(&p, &mut seed, 5 + i % 40);
+        let want = table_distance(&p, &space, &table, &b);
+        let bound = solver.bound(&b).unwrap();
+        assert!(bound <= want, "{spec}: bound {bound} above the distance {want}");
+        let threads = 1 + i % 2;
+        let sol = solver.solve(&b, threads, &stop, &|_, _| {}).unwrap();
+        assert_eq!(sol.moves.len() as u32, want, "{spec}: board {}", p.format_board(&b));
+        let end = sol.moves.iter().fold(b.clone(), |acc, &m| p.apply(&acc, &p.moves[m]));
+        assert_eq!(end, p.solved(), "{spec}: the solution solves the board");
+        *lengths.entry(want).or_insert(0) += 1;
+    }
+    // The sample reaches deep boards, not only the easy ones.
+    let deepest = *lengths.keys().last().unwrap();
+    assert!(deepest >= 6, "{spec}: deepest sampled distance {deepest}");
+}
+
+#[test]
+fn twiddle_3x3_qtm_and_htm() {
+    agrees_with_full_table("nrp:3x3:2", None, &[0, 1, 2, 3], 600);
+    agrees_with_full_table("nrp:3x3:2", Some("htm"), &[0, 1, 2, 3, 4], 400);
+}
+
+#[test]
+fn twiddle_3x3_with_orientation() {
+    agrees_with_full_table("nrp:2x4:2:orient", None, &[0, 1, 2], 300);
+}
+
+#[test]
+fn spinpossible_2x3_and_restricted() {
+    agrees_with_full_table("spin:2x3", None, &[0, 1, 2], 400);
+    agrees_with_full_table("spin:2x3:1x1,1x2", None, &[0, 1], 200);
+}
+
+#[test]
+fn definition_puzzle() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/cube2.tws");
+    agrees_with_full_table(&format!("def:{path}"), None, &[0, 1, 2], 200);
+}
+
+#[test]
+fn neighbour_bounds_follow_marks() {
+    for d in 1..10 {
+        assert_eq!(PatternTable::neighbour_distance(d, mark_of(d - 1)), d - 1);
+        assert_eq!(PatternTable::neighbour_distance(d, mark_of(d)), d);
+        assert_eq!(PatternTable::neighbour_distance(d, mark_of(d + 1)), d + 1);
+    }
+}
+
+#[test]
+fn pruning_keeps_one_order_and_no_cancellation() {
+    let p = Puzzle::parse("nrp:3x4:2", None).unwrap();
+    let pr = MovePruning::of(&p);
+    let idx = |name: &str| p.moves.iter().position(|m| m.name == name).unwrap();
+    let (a, a_inv) = (idx("R1C1"), idx("R1C1'"));
+    // A quarter turn twice is a half turn (two moves in qtm); three times is one move.
+    assert!(pr.allows(Some((a, 1)), a));
+    assert!(!pr.allows(Some((a, 2)), a));
+    assert!(!pr.allows(Some((a, 1)), a_inv));
+    // Half turns are made one way only.
+    assert!(!pr.allows(Some((a_inv, 1)), a_inv));
+    // Blocks that share no cell commute: one order of the two.
+    let (b, c) = (idx("R1C1"), idx("R2C3"));
+    assert!(pr.allows(Some((b, 1)), c) != pr.allows(Some((c, 1)), b));
+    // Overlapping blocks do not commute: both orders.
+    let d = idx("R1C2");
+    assert!(pr.allows(Some((b, 1)), d) && pr.allows(Some((d, 1)), b));
+}
+
+#[test]
+fn default_pattern_fits_the_budget() {
+    let p = Puzzle::parse("nrp:4x4:2", None).unwrap();
+    let t = default_tracked(&p, 200 << 20).unwrap();
+    // 16!/8! = 518,918,400 patterns: 124 MiB; 9 tiles would need 990 MiB.
+    assert_eq!(t.len(), 8);
+}
