@@ -63,6 +63,7 @@ pub mod job;
 pub mod optimal;
 pub mod plot;
 pub mod puzzle;
+pub mod random;
 pub mod rank;
 pub mod report;
 pub mod solvers;

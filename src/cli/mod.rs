@@ -14,7 +14,9 @@ mod export_def;
 mod info;
 mod plot;
 mod progress;
+mod sample;
 mod sizes;
+mod solve;
 mod table;
 mod verify;
 
@@ -57,9 +59,16 @@ enum Command {
     /// The distance of a board (moves needed to solve it), read from a finished table file.
     /// Exit code 1 if the board is unsolvable (with the reason), 2 if malformed.
     Distance(table::DistanceArgs),
-    /// A shortest solution of a board, from a finished table file or (small puzzles) a table
-    /// built in memory; checked by applying it. First line: the moves.
-    Solve(table::SolveArgs),
+    /// A shortest solution of a board, checked by applying it: from a finished table file, a
+    /// full table built in memory (small puzzles), or IDA* over pattern tables built once and
+    /// kept (--method optimal; the default where no full table fits). First line: the moves.
+    /// Exit code 1 if the board is unsolvable (with the reason), 2 if malformed.
+    Solve(solve::SolveArgs),
+    /// The distance distribution of a puzzle too large to enumerate: solves N uniformly random
+    /// boards optimally (IDA* over pattern tables) and prints the histogram of their
+    /// distances; the longest is a lower bound on God's number. Resumable: every solved board
+    /// is recorded at once, and the same command continues the sample.
+    Sample(sample::SampleArgs),
     /// Compress a finished table file with zstd, for archiving and sharing.
     Export(table::ExportArgs),
     /// Decompress an exported table, checking its header and checksum.
@@ -190,7 +199,8 @@ pub fn main() -> i32 {
         Command::Bfs(args) => bfs::run(args),
         Command::Resume(args) => bfs::run_resume(args),
         Command::Distance(args) => table::run_distance(args),
-        Command::Solve(args) => table::run_solve(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Sample(args) => sample::run(args),
         Command::Export(args) => table::run_export(args).map(|()| 0),
         Command::Import(args) => table::run_import(args).map(|()| 0),
         Command::Plot(args) => plot::run(args).map(|()| 0),

@@ -1,5 +1,5 @@
-//! Commands on finished tables: `distance` and `solve` (lookups and shortest solutions),
-//! `export` and `import` (zstd archives). The tables are opened, verified and archived by the
+//! Commands on finished tables: `distance` (lookups; `solve` reads tables through [`Loaded`]
+//! too), `export` and `import` (zstd archives). The tables are opened, verified and archived by the
 //! library ([`twirl::job::open_table`], [`twirl::archive`]); this module parses and prints.
 
 use std::io::Write;
@@ -23,25 +23,6 @@ use super::{PuzzleArgs, stop_flag};
 pub struct DistanceArgs {
     /// A finished table file (`twirl bfs PUZZLE --table FILE`), or a puzzle (`nrp:3x3:2`,
     /// `def:FILE`): then its table is built in memory first (small puzzles).
-    #[arg(value_name = "TABLE|PUZZLE")]
-    source: String,
-    /// The board, rows separated by `/` (quote it). For a definition: its state layout
-    /// (`CORNERS 2 1 3 4 / 0 0 1 2`) or a move sequence from solved (`R U R'`).
-    #[arg(value_name = "BOARD", allow_hyphen_values = true)]
-    board: String,
-    /// With a puzzle: which moves count as one (qtm, htm, cw).
-    #[arg(long, value_name = "METRIC")]
-    metric: Option<String>,
-    /// With a puzzle: NRP tiles turn with their block.
-    #[arg(long)]
-    orient: bool,
-}
-
-/// Arguments of `twirl solve`.
-#[derive(Args)]
-pub struct SolveArgs {
-    /// A finished table file, or a puzzle (`nrp:3x3:2`): then its table is built in memory
-    /// first (small puzzles).
     #[arg(value_name = "TABLE|PUZZLE")]
     source: String,
     /// The board, rows separated by `/` (quote it). For a definition: its state layout
@@ -88,22 +69,26 @@ pub struct ImportArgs {
 }
 
 /// A finished table with its puzzle and ranking, and the largest distance in it.
-struct Loaded {
-    puzzle: Puzzle,
-    space: StateSpace,
-    table: DistanceTable,
-    gods_number: u32,
+pub(super) struct Loaded {
+    pub(super) puzzle: Puzzle,
+    pub(super) space: StateSpace,
+    pub(super) table: DistanceTable,
+    pub(super) gods_number: u32,
 }
 
 impl Loaded {
     /// A shortest solution, never longer than God's number (else "table is inconsistent").
-    fn solve(&self, board: &Board) -> anyhow::Result<Vec<usize>> {
+    pub(super) fn solve(&self, board: &Board) -> anyhow::Result<Vec<usize>> {
         Ok(twirl::optimal::solve(&self.puzzle, &self.space, &self.table, board, self.gods_number)?)
     }
 }
 
 /// A table file, or a puzzle spec whose table is built in memory.
-fn load_source(source: &str, metric: &Option<String>, orient: bool) -> anyhow::Result<Loaded> {
+pub(super) fn load_source(
+    source: &str,
+    metric: &Option<String>,
+    orient: bool,
+) -> anyhow::Result<Loaded> {
     let is_puzzle = ["nrp:", "twiddle:", "spin:", "def:"].iter().any(|p| source.starts_with(p));
     if is_puzzle {
         let p = PuzzleArgs { puzzle: source.to_string(), metric: metric.clone(), orient };
@@ -123,7 +108,7 @@ fn load_file(path: &Path) -> anyhow::Result<Loaded> {
 }
 
 /// Builds the table of a small puzzle in memory.
-fn load_in_memory(puzzle: Puzzle) -> anyhow::Result<Loaded> {
+pub(super) fn load_in_memory(puzzle: Puzzle) -> anyhow::Result<Loaded> {
     let space = StateSpace::build(&puzzle)?;
     let bytes = table_bytes(space.n_states());
     if let Some(free) = available_memory().filter(|&m| bytes > m / 2) {
@@ -144,7 +129,10 @@ fn load_in_memory(puzzle: Puzzle) -> anyhow::Result<Loaded> {
 
 /// The board, or why it cannot be looked up: malformed (an error, exit 2) or unsolvable
 /// (`Ok(Err(reasons))`, exit 1).
-fn read_board(l: &Loaded, text: &str) -> anyhow::Result<Result<(Board, u64), Vec<String>>> {
+pub(super) fn read_board(
+    l: &Loaded,
+    text: &str,
+) -> anyhow::Result<Result<(Board, u64), Vec<String>>> {
     let board = l.puzzle.parse_board(text)?;
     let ranked = l.space.rank_board(&board);
     // Every ranked board is reachable, but in the space of a group smaller than its
@@ -162,7 +150,7 @@ fn read_board(l: &Loaded, text: &str) -> anyhow::Result<Result<(Board, u64), Vec
 }
 
 /// Says why a board has no solution; exit code 1, as `twirl check`.
-fn report_unsolvable(text: &str, reasons: &[String]) -> anyhow::Result<i32> {
+pub(super) fn report_unsolvable(text: &str, reasons: &[String]) -> anyhow::Result<i32> {
     let mut err = std::io::stderr().lock();
     writeln!(err, "twirl: unsolvable board: {text}")?;
     for r in reasons {
@@ -191,35 +179,6 @@ pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
         let how = if l.table.is_multi(rank) { "two or more" } else { "exactly one" };
         writeln!(out, "# shortest solutions: {how}")?;
     }
-    Ok(0)
-}
-
-/// Runs `twirl solve`; returns the exit code.
-pub fn run_solve(args: &SolveArgs) -> anyhow::Result<i32> {
-    let l = load_source(&args.source, &args.metric, args.orient)?;
-    let (board, _) = match read_board(&l, &args.board)? {
-        Ok(found) => found,
-        Err(reasons) => return report_unsolvable(&args.board, &reasons),
-    };
-    let moves = l.solve(&board)?;
-    // Check by applying it.
-    let mut b = board.clone();
-    for &m in &moves {
-        b = l.puzzle.apply(&b, &l.puzzle.moves[m]);
-    }
-    if b != l.puzzle.solved() {
-        bail!("the table is inconsistent: the solution read from it does not solve the board");
-    }
-    let names: Vec<&str> = moves.iter().map(|&m| l.puzzle.moves[m].name.as_str()).collect();
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", names.join(" "))?;
-    writeln!(
-        out,
-        "# {} moves ({} metric), shortest; checked: it solves {}",
-        moves.len(),
-        l.puzzle.metric,
-        l.puzzle.format_board(&board)
-    )?;
     Ok(0)
 }
 

@@ -21,11 +21,12 @@ use rayon::prelude::*;
 
 use super::pattern::PatternTable;
 use crate::puzzle::{Board, Move, Puzzle};
+use crate::rank::Cells;
 use crate::rank::layout::MAX_CELLS;
 use crate::{Error, Result};
 
 /// Most lookups carried per node.
-const MAX_LOOKUPS: usize = 32;
+const MAX_LOOKUPS: usize = 16;
 /// Longest solution searched for.
 const MAX_DEPTH: u32 = 200;
 
@@ -147,11 +148,18 @@ pub struct Solver<'a> {
     k: u8,
 }
 
-/// A node to search from, with the bounds and move history it carries.
+/// A board in the search with its pattern under each lookup and their exact bounds.
+#[derive(Clone, Copy)]
+struct State {
+    node: Node,
+    cells: [Cells; MAX_LOOKUPS],
+    bounds: [u8; MAX_LOOKUPS],
+}
+
+/// A node to search from, with the move history it carries.
 #[derive(Clone)]
 struct Task {
-    node: Node,
-    bounds: [u8; MAX_LOOKUPS],
+    state: State,
     last: Option<(usize, u8)>,
     path: Vec<usize>,
 }
@@ -202,8 +210,7 @@ impl<'a> Solver<'a> {
 
     /// The largest exact bound of a board over every lookup.
     pub fn bound(&self, board: &Board) -> Result<u32> {
-        let b = self.root_bounds(&node_of(board))?;
-        Ok(b[..self.lookups.len()].iter().map(|&x| u32::from(x)).max().unwrap_or(0))
+        Ok(self.max_bound(&self.root_state(board)?.bounds))
     }
 
     /// A shortest solution of `board` (which must be solvable), searched with `threads`
@@ -216,13 +223,12 @@ impl<'a> Solver<'a> {
         stop: &AtomicBool,
         progress: &(dyn Fn(u32, u64) + Sync),
     ) -> Result<Solution> {
-        let root = node_of(board);
-        let bounds = self.root_bounds(&root)?;
-        let first_bound = self.max_bound(&bounds);
+        let root = self.root_state(board)?;
+        let first_bound = self.max_bound(&root.bounds);
         let nodes = AtomicU64::new(0);
         for limit in first_bound..=MAX_DEPTH {
             progress(limit, nodes.load(Ordering::Relaxed));
-            let root_task = Task { node: root, bounds, last: None, path: Vec::new() };
+            let root_task = Task { state: root, last: None, path: Vec::new() };
             let found = if threads <= 1 {
                 let mut path = Vec::new();
                 let mut count = 0u64;
@@ -258,7 +264,7 @@ impl<'a> Solver<'a> {
             let mut deeper = false;
             for t in &tasks {
                 let g = t.path.len() as u32;
-                if t.node == self.solved {
+                if t.state.node == self.solved {
                     return Some(t.path.clone());
                 }
                 if g >= limit {
@@ -267,6 +273,7 @@ impl<'a> Solver<'a> {
                 deeper = true;
                 self.children(t, limit, |child| next.push(child));
             }
+            nodes.fetch_add(tasks.len() as u64, Ordering::Relaxed);
             if !deeper || next.is_empty() {
                 return None;
             }
@@ -298,15 +305,14 @@ impl<'a> Solver<'a> {
             if !self.pruning.allows(t.last, m) {
                 continue;
             }
-            let child = self.apply(&t.node, m);
-            if let Some(bounds) = self.child_bounds(&child, &t.bounds, limit - g) {
+            if let Some(state) = self.child(&t.state, m, limit - g) {
                 let last = match t.last {
                     Some((a, r)) if a == m => Some((m, r + 1)),
                     _ => Some((m, 1)),
                 };
                 let mut path = t.path.clone();
                 path.push(m);
-                emit(Task { node: child, bounds, last, path });
+                emit(Task { state, last, path });
             }
         }
     }
@@ -333,15 +339,14 @@ impl<'a> Solver<'a> {
         found: &AtomicBool,
     ) -> bool {
         *count += 1;
-        if t.node == self.solved {
+        if t.state.node == self.solved {
             return true;
         }
         let g = path.len() as u32;
         if g >= limit {
             return false;
         }
-        if (*count & 0xffff) == 0
-            && (stop.load(Ordering::Relaxed) || found.load(Ordering::Relaxed))
+        if (*count & 0xffff) == 0 && (stop.load(Ordering::Relaxed) || found.load(Ordering::Relaxed))
         {
             return false;
         }
@@ -350,8 +355,7 @@ impl<'a> Solver<'a> {
             if !self.pruning.allows(t.last, m) {
                 continue;
             }
-            let child = self.apply(&t.node, m);
-            let Some(bounds) = self.child_bounds(&child, &t.bounds, budget) else {
+            let Some(state) = self.child(&t.state, m, budget) else {
                 continue;
             };
             let last = match t.last {
@@ -359,7 +363,7 @@ impl<'a> Solver<'a> {
                 _ => Some((m, 1)),
             };
             path.push(m);
-            let next = Task { node: child, bounds, last, path: Vec::new() };
+            let next = Task { state, last, path: Vec::new() };
             if self.dfs_stoppable(&next, limit, path, count, stop, found) {
                 return true;
             }
@@ -368,40 +372,38 @@ impl<'a> Solver<'a> {
         false
     }
 
-    /// The child's bounds from its parent's, or `None` if one passes `budget`.
+    /// The state move `m` makes of `parent`, or `None` as soon as one lookup's bound passes
+    /// `budget` (lookups are read lazily: most children are cut by the first ones).
     #[inline]
-    fn child_bounds(
-        &self,
-        child: &Node,
-        parent: &[u8; MAX_LOOKUPS],
-        budget: u32,
-    ) -> Option<[u8; MAX_LOOKUPS]> {
-        let mut ranks = [0u64; MAX_LOOKUPS];
+    fn child(&self, parent: &State, m: usize, budget: u32) -> Option<State> {
+        let mut out = *parent;
         for (i, l) in self.lookups.iter().enumerate() {
             let t = &self.tables[l.table];
-            ranks[i] = t.rank(&t.views()[l.view], &child.tiles[..self.n], &child.orient[..self.n]);
-            t.prefetch(ranks[i]);
-        }
-        let mut out = [0u8; MAX_LOOKUPS];
-        for (i, l) in self.lookups.iter().enumerate() {
-            let mark = self.tables[l.table].mark(ranks[i]);
-            let d = PatternTable::neighbour_distance(u32::from(parent[i]), mark);
+            let cells = t.step(&t.views()[l.view], &parent.cells[i], m);
+            let mark = t.mark(t.rank_cells(&cells));
+            let d = PatternTable::neighbour_distance(u32::from(parent.bounds[i]), mark);
             if d > budget {
                 return None;
             }
-            out[i] = d as u8;
+            out.cells[i] = cells;
+            out.bounds[i] = d as u8;
         }
+        out.node = self.apply(&parent.node, m);
         Some(out)
     }
 
-    fn root_bounds(&self, node: &Node) -> Result<[u8; MAX_LOOKUPS]> {
-        let mut out = [0u8; MAX_LOOKUPS];
+    /// The root's patterns and their exact bounds (descending each table).
+    fn root_state(&self, board: &Board) -> Result<State> {
+        let node = node_of(board);
+        let mut state =
+            State { node, cells: [Cells::default(); MAX_LOOKUPS], bounds: [0; MAX_LOOKUPS] };
         for (i, l) in self.lookups.iter().enumerate() {
             let t = &self.tables[l.table];
-            let r = t.rank(&t.views()[l.view], &node.tiles[..self.n], &node.orient[..self.n]);
-            out[i] = u8::try_from(t.distance(r)?).unwrap_or(u8::MAX);
+            let cells = t.cells(&t.views()[l.view], &node.tiles[..self.n], &node.orient[..self.n]);
+            state.cells[i] = cells;
+            state.bounds[i] = u8::try_from(t.distance(t.rank_cells(&cells))?).unwrap_or(u8::MAX);
         }
-        Ok(out)
+        Ok(state)
     }
 
     fn max_bound(&self, bounds: &[u8; MAX_LOOKUPS]) -> u32 {

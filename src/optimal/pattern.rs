@@ -27,8 +27,8 @@ use std::sync::atomic::AtomicBool;
 use crate::bfs::{Config, Progress, search_puzzle};
 use crate::group::invariants::Invariants;
 use crate::job::{Job, Resumed, RunEnd, RunSettings, open_table};
-use crate::puzzle::definition::{Definition, MoveDef, SetDef, SetMove, SetState};
 use crate::puzzle::defined::Defined;
+use crate::puzzle::definition::{Definition, MoveDef, SetDef, SetMove, SetState};
 use crate::puzzle::{Board, Metric, Puzzle, PuzzleSpec};
 use crate::rank::layout::MAX_CELLS;
 use crate::rank::{Cells, Multiset, Ranking, StateSpace};
@@ -59,6 +59,8 @@ pub struct View {
     label: Vec<u8>,
     /// The orientation the view gives a tile of orientation `o`.
     turn: Vec<u8>,
+    /// `moves[m]`: the move `s m s^-1` the view sees when the board makes move `m`.
+    moves: Vec<usize>,
 }
 
 /// The marks of a pattern table: built in memory, or a verified table file mapped read-only.
@@ -195,6 +197,26 @@ impl PatternTable {
     /// through `view`.
     #[inline]
     pub fn rank(&self, view: &View, tiles: &[u8], orient: &[u8]) -> u64 {
+        self.multiset.rank(&self.cells(view, tiles, orient))
+    }
+
+    /// The rank of a pattern in working form.
+    #[inline]
+    pub fn rank_cells(&self, cells: &Cells) -> u64 {
+        self.multiset.rank(cells)
+    }
+
+    /// The pattern, seen through `view`, of the board that move `m` makes of the board whose
+    /// pattern (through the same view) is `cells`: one shuffle, no rebuilding.
+    #[inline]
+    pub fn step(&self, view: &View, cells: &Cells, m: usize) -> Cells {
+        self.multiset.apply(cells, &self.multiset.solve_moves()[view.moves[m]])
+    }
+
+    /// The pattern of a board (`tiles`, `orient` of the base puzzle) seen through `view`, in
+    /// the multiset ranking's working form.
+    #[inline]
+    pub fn cells(&self, view: &View, tiles: &[u8], orient: &[u8]) -> Cells {
         let (n, k) = (self.n, self.k);
         let mut out = [0u8; MAX_CELLS];
         for p in 0..n {
@@ -204,7 +226,7 @@ impl PatternTable {
             debug_assert!(b != NO_BYTE, "a board the pattern puzzle cannot reach");
             out[cell] = b;
         }
-        self.multiset.rank(&Cells(out))
+        Cells(out)
     }
 
     /// The mark (distance mod 3, plus 1) of a rank.
@@ -276,26 +298,45 @@ impl PatternTable {
         let samples = sample_boards(base, 24);
         syms.elements
             .iter()
-            .map(|s| (self.view(s, k), s))
-            .filter(|(v, s)| samples.iter().all(|b| self.view_agrees(s, v, b, k)))
+            .filter_map(|s| Some((self.view(base, s, k)?, s)))
+            .filter(|(v, s)| samples.iter().all(|b| self.view_agrees(base, s, v, b, k)))
             .map(|(v, _)| v)
             .collect()
     }
 
-    fn view(&self, s: &Symmetry, k: u8) -> View {
+    /// The view through `s`, if every conjugated move is a move.
+    fn view(&self, base: &Puzzle, s: &Symmetry, k: u8) -> Option<View> {
         let n = self.n;
         let label = (0..n).map(|t| self.label_of[s.cells[t] as usize]).collect();
         let turn = (0..k).map(|o| if s.reverses { (k - o) % k } else { o }).collect();
-        View { name: s.name.clone(), cell_to: s.cells.clone(), label, turn }
+        let moves = base
+            .moves
+            .iter()
+            .map(|m| {
+                let c = s.conjugate_move(m, k);
+                base.moves.iter().position(|x| x.same_action(&c))
+            })
+            .collect::<Option<Vec<usize>>>()?;
+        Some(View { name: s.name.clone(), cell_to: s.cells.clone(), label, turn, moves })
     }
 
     /// Whether the fast lookup of a view gives the rank of the slow path: the board
     /// conjugated by the symmetry, its tiles relabelled.
-    fn view_agrees(&self, s: &Symmetry, v: &View, board: &Board, k: u8) -> bool {
-        let mut seen = s.conjugate_board(board, k);
-        seen.tiles.iter_mut().for_each(|t| *t = self.label_of[*t as usize]);
-        let slow = self.multiset.cells_of(&seen).map(|c| self.multiset.rank(&c));
-        slow.is_ok_and(|r| r == self.rank(v, &board.tiles, &board.orient))
+    /// Also checks that a move of the board is the view's move of its pattern.
+    fn view_agrees(&self, base: &Puzzle, s: &Symmetry, v: &View, board: &Board, k: u8) -> bool {
+        let slow = |b: &Board| {
+            let mut seen = s.conjugate_board(b, k);
+            seen.tiles.iter_mut().for_each(|t| *t = self.label_of[*t as usize]);
+            self.multiset.cells_of(&seen).map(|c| self.multiset.rank(&c))
+        };
+        let cells = self.cells(v, &board.tiles, &board.orient);
+        if slow(board).ok() != Some(self.rank_cells(&cells)) {
+            return false;
+        }
+        base.moves.iter().enumerate().all(|(m, mv)| {
+            let next = base.apply(board, mv);
+            slow(&next).ok() == Some(self.rank_cells(&self.step(v, &cells, m)))
+        })
     }
 }
 
@@ -449,21 +490,35 @@ fn sample_boards(base: &Puzzle, count: usize) -> Vec<Board> {
         .collect()
 }
 
+/// Number of patterns of `base` tracking `tracked` (the entries of its table).
+pub fn pattern_states(base: &Puzzle, tracked: &[u8]) -> Result<u64> {
+    check_base(base)?;
+    let n = base.n_positions();
+    if tracked.len() + 2 > n {
+        return Err(Error::Unsupported(format!(
+            "a pattern tracks at most {} of the {n} tiles (two or more must be identical), \
+             found {}",
+            n.saturating_sub(2),
+            tracked.len()
+        )));
+    }
+    let label_of = labels(base, tracked)?;
+    let puzzle = pattern_puzzle(base, pattern_definition(base, &label_of), "(sizing)")?;
+    Ok(StateSpace::build(&puzzle)?.n_states())
+}
+
 /// The tracked tiles by default: the first `k` tiles in book order, `k` the largest whose
 /// table fits `max_bytes`.
 pub fn default_tracked(base: &Puzzle, max_bytes: u64) -> Result<Vec<u8>> {
     check_base(base)?;
-    let n = base.n_positions();
     let mut best = None;
-    for k in 1..n {
+    // At least two tiles identical: with one the pattern is the puzzle itself.
+    for k in 1..base.n_positions().saturating_sub(1) {
         let tracked: Vec<u8> = (0..k as u8).collect();
-        let label_of = labels(base, &tracked)?;
-        let puzzle = pattern_puzzle(base, pattern_definition(base, &label_of), "(sizing)")?;
-        let Ok(space) = StateSpace::build(&puzzle) else { break };
-        if table_bytes(space.n_states()) > max_bytes {
-            break;
+        match pattern_states(base, &tracked) {
+            Ok(states) if table_bytes(states) <= max_bytes => best = Some(tracked),
+            _ => break,
         }
-        best = Some(tracked);
     }
     best.ok_or_else(|| {
         Error::TooLarge(format!(

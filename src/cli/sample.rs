@@ -1,0 +1,382 @@
+//! `twirl sample`: the distance distribution of puzzles too large to enumerate, estimated by
+//! solving uniformly random boards optimally (IDA* over pattern tables).
+//!
+//! Board `i` of seed `S` is fixed by `(S, i)` ([`twirl::random`]), and every solved board is
+//! appended to a record file (one JSON line, flushed and synced) as soon as it is solved, so
+//! a sample stopped at any moment (Ctrl-C, SIGTERM, a crash) continues where it was by running
+//! the same command again, and can be extended with a larger `-n`.
+
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use twirl::error::one_line;
+use twirl::job::outputs::{OutputKind, check_output};
+use twirl::random::RandomBoards;
+use twirl::report::Report;
+
+use super::plot::write_plot;
+use super::solve::PatternArgs;
+use super::{PuzzleArgs, stop_flag};
+
+/// Arguments of `twirl sample`.
+#[derive(Args)]
+pub struct SampleArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// Number of random boards (board i of the seed for i in 0..N).
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 100)]
+    count: u64,
+    /// The seed: the same seed gives the same boards, whatever the threads.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// The record of solved boards (JSON lines), appended as each is solved; running the
+    /// same command again continues it. Default: <puzzle>-<metric>-seed<S>.sample.jsonl
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Write the summary (histogram, longest boards and their solutions) as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Draw the histogram as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Logarithmic count axis for --plot.
+    #[arg(long, requires = "plot")]
+    log_scale: bool,
+    #[command(flatten)]
+    patterns: PatternArgs,
+}
+
+/// The first line of a record: what the sample is.
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct RecordHeader {
+    twirl_sample: u32,
+    puzzle: String,
+    metric: String,
+    seed: u64,
+}
+
+/// One solved board.
+#[derive(Serialize, Deserialize, Clone, Debug)]
+struct Solved {
+    index: u64,
+    board: String,
+    distance: u32,
+    moves: String,
+    nodes: u64,
+    seconds: f64,
+}
+
+/// The summary written with --json.
+#[derive(Serialize)]
+struct Summary<'a> {
+    puzzle: String,
+    metric: String,
+    seed: u64,
+    samples: u64,
+    histogram: Vec<u64>,
+    mean: f64,
+    longest: u32,
+    longest_boards: Vec<&'a Solved>,
+    total_nodes: u64,
+    solve_seconds: f64,
+    record: String,
+}
+
+const RECORD_VERSION: u32 = 1;
+/// Longest boards listed in the summary.
+const LISTED: usize = 10;
+
+/// Runs `twirl sample`; returns the exit code.
+pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
+    let puzzle = args.puzzle.puzzle()?;
+    for (path, kind) in [(&args.json, OutputKind::Json), (&args.plot, OutputKind::Svg)] {
+        if let Some(p) = path {
+            check_output(p, kind, &[], true)?;
+        }
+    }
+    let header = RecordHeader {
+        twirl_sample: RECORD_VERSION,
+        puzzle: puzzle.spec.to_string(),
+        metric: puzzle.metric.name().to_string(),
+        seed: args.seed,
+    };
+    let record = args.record.clone().unwrap_or_else(|| default_record(&header));
+    let mut done = read_record(&record, &header)?;
+    let draw = RandomBoards::new(&puzzle)?;
+    let todo: Vec<u64> = (0..args.count).filter(|i| !done.contains_key(i)).collect();
+    let quiet = args.patterns.quiet;
+    if !quiet {
+        eprintln!(
+            "# record: {} ({} of {} boards solved; run the same command to continue)",
+            record.display(),
+            args.count - todo.len() as u64,
+            args.count
+        );
+    }
+    if !todo.is_empty() {
+        let prepared = args.patterns.prepare(puzzle.clone())?;
+        let solver = prepared.solver()?;
+        let file = Mutex::new(append_to(&record, &header)?);
+        let stop = stop_flag(quiet);
+        let bar = bar(todo.len() as u64, quiet);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(args.patterns.threads()).build()?;
+        let results = Mutex::new(Vec::new());
+        let failed: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+        let halted = AtomicBool::new(false);
+        pool.install(|| {
+            todo.par_iter().for_each(|&index| {
+                if halted.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let outcome = (|| -> anyhow::Result<Solved> {
+                    let board = draw.board(args.seed, index)?;
+                    let started = Instant::now();
+                    let sol = solver.solve(&board, 1, &stop, &|_, _| {})?;
+                    let end = sol
+                        .moves
+                        .iter()
+                        .fold(board.clone(), |b, &m| puzzle.apply(&b, &puzzle.moves[m]));
+                    if end != puzzle.solved() {
+                        bail!("internal error: a solution found does not solve its board");
+                    }
+                    let names: Vec<&str> =
+                        sol.moves.iter().map(|&m| puzzle.moves[m].name.as_str()).collect();
+                    Ok(Solved {
+                        index,
+                        board: puzzle.format_board(&board),
+                        distance: sol.moves.len() as u32,
+                        moves: names.join(" "),
+                        nodes: sol.nodes,
+                        seconds: started.elapsed().as_secs_f64(),
+                    })
+                })();
+                match outcome.and_then(|s| {
+                    append_line(&file, &s)?;
+                    Ok(s)
+                }) {
+                    Ok(s) => {
+                        bar.inc(1);
+                        bar.set_message(format!("last: {} moves", s.distance));
+                        results.lock().unwrap().push(s);
+                    }
+                    Err(e) => {
+                        if !matches!(
+                            e.downcast_ref::<twirl::Error>(),
+                            Some(twirl::Error::Interrupted)
+                        ) {
+                            failed.lock().unwrap().get_or_insert(e);
+                        }
+                        halted.store(true, Ordering::Relaxed);
+                    }
+                }
+            })
+        });
+        bar.finish_and_clear();
+        if let Some(e) = failed.into_inner().unwrap() {
+            return Err(e);
+        }
+        for s in results.into_inner().unwrap() {
+            done.insert(s.index, s);
+        }
+        if stop.load(Ordering::Relaxed) {
+            eprintln!(
+                "twirl: interrupted; {} of {} boards are solved and recorded in {}; run the same \
+                 command to continue",
+                done.keys().filter(|&&i| i < args.count).count(),
+                args.count,
+                record.display()
+            );
+            return Ok(super::INTERRUPTED);
+        }
+    }
+    let chosen: Vec<&Solved> = done.values().filter(|s| s.index < args.count).collect();
+    report(args, &header, &record, &chosen)?;
+    Ok(0)
+}
+
+fn default_record(h: &RecordHeader) -> PathBuf {
+    let slug: String =
+        h.puzzle.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    PathBuf::from(format!("{slug}-{}-seed{}.sample.jsonl", h.metric, h.seed))
+}
+
+/// The boards a record holds, checked against the sample asked for. A last line cut short
+/// by a crash is dropped (and cut off the file when appending resumes).
+fn read_record(path: &Path, header: &RecordHeader) -> anyhow::Result<BTreeMap<u64, Solved>> {
+    let mut done = BTreeMap::new();
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", shown(path))),
+    };
+    let mut lines = BufReader::new(file).lines();
+    let first = lines.next().transpose()?.unwrap_or_default();
+    let found: RecordHeader = serde_json::from_str(&first).map_err(|_| {
+        anyhow::anyhow!(
+            "{}: expected a sample record of twirl (its first line names the sample), found \
+             something else; name another --record",
+            shown(path)
+        )
+    })?;
+    if &found != header {
+        bail!(
+            "{}: expected the record of {} {} seed {}, found {} {} seed {}; name another --record",
+            shown(path),
+            header.puzzle,
+            header.metric,
+            header.seed,
+            found.puzzle,
+            found.metric,
+            found.seed
+        );
+    }
+    for line in lines {
+        let line = line?;
+        match serde_json::from_str::<Solved>(&line) {
+            Ok(s) => {
+                done.insert(s.index, s);
+            }
+            // Only the last line can be cut short; it is solved again.
+            Err(_) => break,
+        }
+    }
+    Ok(done)
+}
+
+/// Opens the record for appending, writing its header if new and cutting a partial last line.
+fn append_to(path: &Path, header: &RecordHeader) -> anyhow::Result<File> {
+    let text = std::fs::read(path).unwrap_or_default();
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", shown(path)))?;
+    if text.is_empty() {
+        writeln!(file, "{}", serde_json::to_string(header)?)?;
+        file.sync_data()?;
+    } else {
+        // Keep the whole lines that parse; a cut last line is removed.
+        let mut keep = 0;
+        for (i, line) in text.split_inclusive(|&b| b == b'\n').enumerate() {
+            let complete =
+                line.ends_with(b"\n") && (i == 0 || serde_json::from_slice::<Solved>(line).is_ok());
+            if !complete {
+                break;
+            }
+            keep += line.len();
+        }
+        if keep < text.len() {
+            file.set_len(keep as u64)?;
+        }
+    }
+    Ok(file)
+}
+
+fn append_line(file: &Mutex<File>, s: &Solved) -> anyhow::Result<()> {
+    let mut f = file.lock().unwrap();
+    writeln!(f, "{}", serde_json::to_string(s)?)?;
+    f.sync_data()?;
+    Ok(())
+}
+
+fn bar(total: u64, quiet: bool) -> ProgressBar {
+    let target = if quiet { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() };
+    let bar = ProgressBar::with_draw_target(Some(total), target);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg:>16} [{bar:30}] {pos}/{len} boards  {elapsed}  ETA {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+fn shown(path: &Path) -> String {
+    one_line(&path.display().to_string())
+}
+
+/// Prints the histogram and writes --json and --plot.
+fn report(
+    args: &SampleArgs,
+    header: &RecordHeader,
+    record: &Path,
+    solved: &[&Solved],
+) -> anyhow::Result<()> {
+    let longest = solved.iter().map(|s| s.distance).max().unwrap_or(0);
+    let mut histogram = vec![0u64; longest as usize + 1];
+    for s in solved {
+        histogram[s.distance as usize] += 1;
+    }
+    let n = solved.len() as u64;
+    let mean = solved.iter().map(|s| f64::from(s.distance)).sum::<f64>() / n.max(1) as f64;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "# {} metric={} sample of {n} uniformly random boards (seed {}), solved optimally",
+        header.puzzle, header.metric, header.seed
+    )?;
+    writeln!(out, "distance           boards     share")?;
+    for (d, &c) in histogram.iter().enumerate().filter(|(_, c)| **c > 0) {
+        writeln!(out, "{d:>8} {c:>16} {:>8.4}", c as f64 / n.max(1) as f64)?;
+    }
+    let mut longest_boards: Vec<&Solved> =
+        solved.iter().copied().filter(|s| s.distance == longest).collect();
+    longest_boards.truncate(LISTED);
+    writeln!(out, "# mean distance {mean:.3}")?;
+    writeln!(
+        out,
+        "# longest: {longest} moves ({} boards): God's number is at least {longest}",
+        histogram[longest as usize]
+    )?;
+    for s in &longest_boards {
+        writeln!(out, "# longest board: {} (solution: {})", s.board, s.moves)?;
+    }
+    let summary = Summary {
+        puzzle: header.puzzle.clone(),
+        metric: header.metric.clone(),
+        seed: header.seed,
+        samples: n,
+        histogram: histogram.clone(),
+        mean,
+        longest,
+        longest_boards,
+        total_nodes: solved.iter().map(|s| s.nodes).sum(),
+        solve_seconds: solved.iter().map(|s| s.seconds).sum(),
+        record: record.display().to_string(),
+    };
+    if let Some(path) = &args.json {
+        std::fs::write(path, serde_json::to_string_pretty(&summary)? + "\n")
+            .with_context(|| format!("writing {}", shown(path)))?;
+    }
+    if let Some(path) = &args.plot {
+        let plot = Report {
+            puzzle: format!("{} (sample of {n})", header.puzzle),
+            metric: header.metric.clone(),
+            states: n,
+            gods_number: longest,
+            histogram,
+            antipodes: summary.histogram[longest as usize],
+            antipode_boards: Vec::new(),
+            elapsed_seconds: summary.solve_seconds,
+            threads: args.patterns.threads(),
+            table_bytes: 0,
+            unique_histogram: None,
+            unique_total: None,
+            symmetry: None,
+        };
+        write_plot(path, &plot, args.log_scale)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,332 @@
+//! `twirl solve`: a solution of one board, by the method that fits the puzzle: read from a
+//! full distance table (shortest), found by IDA* over pattern tables (shortest, for puzzles
+//! whose table does not fit), or built by Lam's constructive method (any NRP board).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use anyhow::bail;
+use clap::{Args, ValueEnum};
+
+use twirl::bfs::Progress;
+use twirl::group::solvable::{Checker, Verdict};
+use twirl::optimal::Prepared;
+use twirl::optimal::pattern::Store;
+use twirl::puzzle::{Board, Puzzle};
+use twirl::rank::StateSpace;
+use twirl::table::table_bytes;
+
+use super::sizes::{available_memory, human, parse_size};
+use super::table::{load_in_memory, load_source, read_board, report_unsolvable};
+use super::{PuzzleArgs, stop_flag};
+
+/// Largest full table `--method auto` builds in memory for one board (2^28 boards, 64 MiB:
+/// seconds to build); larger puzzles are solved without one.
+const AUTO_TABLE_STATES: u64 = 1 << 28;
+
+/// How `twirl solve` finds its solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Method {
+    /// A table file or a full table that fits (shortest); otherwise pattern tables (shortest).
+    Auto,
+    /// Descend a full distance table: a table file, or one built in memory (small puzzles).
+    Table,
+    /// IDA* guided by pattern tables built by the engine and kept in --patterns DIR.
+    Optimal,
+}
+
+/// Where pattern tables live and how large they may be (`solve --method optimal`, `sample`).
+#[derive(Args, Clone)]
+pub struct PatternArgs {
+    /// Directory of pattern tables: each is built once (a resumable table file named by a
+    /// digest of the pattern) and reused. Default: $TWIRL_PATTERNS, else
+    /// $XDG_CACHE_HOME/twirl/patterns, else ~/.cache/twirl/patterns.
+    #[arg(long, value_name = "DIR", conflicts_with = "patterns_in_memory")]
+    pub patterns: Option<PathBuf>,
+    /// Build the pattern table in memory for this run only.
+    #[arg(long)]
+    pub patterns_in_memory: bool,
+    /// The tiles the pattern table tells apart, e.g. 1-8 or 1,2,5,6 (the others are made
+    /// identical). Default: the first tiles in book order, as many as --max-memory allows.
+    #[arg(long, value_name = "TILES")]
+    pub track: Option<String>,
+    /// Largest pattern table (e.g. 1G). Default: 256M (Twiddle 4x4: tiles 1-8, 124 MiB).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_memory: Option<u64>,
+    /// Worker threads. Default: one per core.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// No progress lines on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Default size limit of a pattern table.
+const DEFAULT_PATTERN_BYTES: u64 = 256 << 20;
+
+impl PatternArgs {
+    /// Worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads.unwrap_or_else(super::default_threads).max(1)
+    }
+
+    /// Where the tables are kept.
+    pub fn store(&self) -> Store {
+        if self.patterns_in_memory {
+            return Store::Memory;
+        }
+        let dir = self.patterns.clone().unwrap_or_else(|| {
+            let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+            env("TWIRL_PATTERNS")
+                .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("twirl/patterns")))
+                .or_else(|| env("HOME").map(|d| d.join(".cache/twirl/patterns")))
+                .unwrap_or_else(|| PathBuf::from("twirl-patterns"))
+        });
+        Store::Dir(dir)
+    }
+
+    /// The puzzle's pattern tables, built (with progress lines) if they are not stored yet.
+    pub fn prepare(&self, puzzle: Puzzle) -> anyhow::Result<Prepared> {
+        let tracked = self.track.as_deref().map(|t| parse_tiles(t, &puzzle)).transpose()?;
+        let max = self.max_memory.unwrap_or(DEFAULT_PATTERN_BYTES);
+        if let Some(free) = available_memory().filter(|&f| max > f) {
+            bail!(
+                "--max-memory {} is more than the memory available ({})",
+                human(max),
+                human(free)
+            );
+        }
+        let notes = BuildNotes {
+            quiet: self.quiet,
+            started: Instant::now(),
+            announced: AtomicBool::new(false),
+        };
+        let stop = stop_flag(self.quiet);
+        let prepared =
+            Prepared::new(puzzle, tracked, &self.store(), max, self.threads(), &notes, stop)?;
+        if !self.quiet {
+            let t = &prepared.tables[0];
+            eprintln!(
+                "# pattern table: tiles {} tracked, {} patterns ({}), largest distance {}, {} \
+                 view(s); {}",
+                tile_list(&t.tracked),
+                t.n_states(),
+                human(t.table_bytes()),
+                t.max_distance,
+                t.views().len(),
+                t.source
+            );
+        }
+        Ok(prepared)
+    }
+}
+
+/// Reads `1-8` or `1,2,5,6` (tiles numbered from 1) into 0-based tiles.
+fn parse_tiles(text: &str, puzzle: &Puzzle) -> anyhow::Result<Vec<u8>> {
+    let n = puzzle.n_positions();
+    let bad = |what: &str| {
+        anyhow::anyhow!(
+            "--track: expected tiles 1..{n} as a list or ranges (1-8 or 1,2,5,6), found {what}"
+        )
+    };
+    let mut tiles = Vec::new();
+    for part in text.split(',').map(str::trim) {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        let (a, b): (usize, usize) = match (a.trim().parse(), b.trim().parse()) {
+            (Ok(a), Ok(b)) if 1 <= a && a <= b && b <= n => (a, b),
+            _ => return Err(bad(&format!("`{}`", twirl::error::escaped(part)))),
+        };
+        tiles.extend((a - 1..b).map(|t| t as u8));
+    }
+    tiles.sort_unstable();
+    tiles.dedup();
+    if tiles.is_empty() || tiles.len() + 2 > n {
+        return Err(bad(&format!("{} tiles", tiles.len())));
+    }
+    Ok(tiles)
+}
+
+/// `1-8` style list of 0-based tiles, written from 1.
+fn tile_list(tiles: &[u8]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < tiles.len() {
+        let mut j = i;
+        while j + 1 < tiles.len() && tiles[j + 1] == tiles[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            format!("{}", tiles[i] + 1)
+        } else {
+            format!("{}-{}", tiles[i] + 1, tiles[j] + 1)
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+/// Progress lines of a pattern table being built, on stderr.
+struct BuildNotes {
+    quiet: bool,
+    started: Instant,
+    announced: AtomicBool,
+}
+
+impl Progress for BuildNotes {
+    fn level_done(&self, distance: u32, boards: u64, _seconds: f64) {
+        if !self.quiet {
+            if !self.announced.swap(true, Ordering::Relaxed) {
+                eprintln!("# building the pattern table (once when stored; see --patterns)");
+            }
+            eprintln!(
+                "#   pattern distance {distance}: {boards} patterns ({:.1} s)",
+                self.started.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
+
+/// Arguments of `twirl solve`.
+#[derive(Args)]
+pub struct SolveArgs {
+    /// A finished table file, or a puzzle (`nrp:4x4:2`, `spin:3x3`, `def:FILE`).
+    #[arg(value_name = "TABLE|PUZZLE")]
+    source: String,
+    /// The board, rows separated by `/` (quote it). For a definition: its state layout
+    /// (`CORNERS 2 1 3 4 / 0 0 1 2`) or a move sequence from solved (`R U R'`).
+    #[arg(value_name = "BOARD", allow_hyphen_values = true)]
+    board: String,
+    /// With a puzzle: which moves count as one (qtm, htm, cw).
+    #[arg(long, value_name = "METRIC")]
+    metric: Option<String>,
+    /// With a puzzle: NRP tiles turn with their block.
+    #[arg(long)]
+    orient: bool,
+    /// auto: a table file, or a full table when it is small (at most 2^28 boards); else
+    /// optimal. table: a full table (a file, or built in memory). optimal: IDA* with
+    /// pattern tables (moves closed under inverses; boards of at most 32 cells).
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    method: Method,
+    /// Print one JSON object (puzzle, metric, board, method, moves, length, optimal,
+    /// nodes, seconds) instead of text.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    patterns: PatternArgs,
+}
+
+/// Runs `twirl solve`; returns the exit code.
+pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
+    let is_puzzle =
+        ["nrp:", "twiddle:", "spin:", "def:"].iter().any(|p| args.source.starts_with(p));
+    let started = Instant::now();
+    let (puzzle, board, moves, nodes, method) = if !is_puzzle {
+        if args.method == Method::Optimal {
+            bail!("--method optimal takes a puzzle (nrp:4x4:2), not a table file");
+        }
+        let loaded = load_source(&args.source, &args.metric, args.orient)?;
+        let board = match read_board(&loaded, &args.board)? {
+            Ok((b, _)) => b,
+            Err(reasons) => return report_unsolvable(&args.board, &reasons),
+        };
+        let moves = loaded.solve(&board)?;
+        (loaded.puzzle, board, moves, None, "table")
+    } else {
+        let puzzle = PuzzleArgs {
+            puzzle: args.source.clone(),
+            metric: args.metric.clone(),
+            orient: args.orient,
+        }
+        .puzzle()?;
+        let board = puzzle.parse_board(&args.board)?;
+        if let Verdict::Unsolvable(reasons) = Checker::new(&puzzle)?.check(&board) {
+            return report_unsolvable(&args.board, &reasons);
+        }
+        match choose(args.method, &puzzle)? {
+            Method::Table => {
+                let loaded = load_in_memory(puzzle)?;
+                let moves = loaded.solve(&board)?;
+                (loaded.puzzle, board, moves, None, "table")
+            }
+            _ => {
+                let prepared = args.patterns.prepare(puzzle)?;
+                let solver = prepared.solver()?;
+                let quiet = args.patterns.quiet;
+                let progress = |limit: u32, nodes: u64| {
+                    if !quiet {
+                        eprintln!(
+                            "# searching {limit} moves deep ({nodes} nodes so far, {:.1} s)",
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                };
+                let stop = stop_flag(quiet);
+                let sol = solver.solve(&board, args.patterns.threads(), &stop, &progress)?;
+                let puzzle = prepared.puzzle.clone();
+                (puzzle, board, sol.moves, Some(sol.nodes), "optimal")
+            }
+        }
+    };
+    let end = moves.iter().fold(board.clone(), |b, &m| puzzle.apply(&b, &puzzle.moves[m]));
+    if end != puzzle.solved() {
+        bail!("internal error: the solution found does not solve the board");
+    }
+    print_solution(args.json, &puzzle, &board, &moves, method, nodes, started)?;
+    Ok(0)
+}
+
+/// The method `auto` stands for, or the one asked.
+fn choose(method: Method, puzzle: &Puzzle) -> anyhow::Result<Method> {
+    if method != Method::Auto {
+        return Ok(method);
+    }
+    let small = StateSpace::build(puzzle).is_ok_and(|s| {
+        s.n_states() <= AUTO_TABLE_STATES
+            && available_memory().is_none_or(|m| table_bytes(s.n_states()) < m / 2)
+    });
+    Ok(if small { Method::Table } else { Method::Optimal })
+}
+
+fn print_solution(
+    json: bool,
+    puzzle: &Puzzle,
+    board: &Board,
+    moves: &[usize],
+    method: &str,
+    nodes: Option<u64>,
+    started: Instant,
+) -> anyhow::Result<()> {
+    let names: Vec<&str> = moves.iter().map(|&m| puzzle.moves[m].name.as_str()).collect();
+    let seconds = started.elapsed().as_secs_f64();
+    let mut out = std::io::stdout().lock();
+    if json {
+        let value = serde_json::json!({
+            "puzzle": puzzle.spec.to_string(),
+            "metric": puzzle.metric.name(),
+            "board": puzzle.format_board(board),
+            "method": method,
+            "moves": names,
+            "length": moves.len(),
+            "optimal": true,
+            "nodes": nodes,
+            "seconds": seconds,
+        });
+        writeln!(out, "{value}")?;
+        return Ok(());
+    }
+    writeln!(out, "{}", names.join(" "))?;
+    let how = match nodes {
+        Some(n) => format!("shortest (IDA* over pattern tables: {n} nodes, {seconds:.2} s)"),
+        None => "shortest".to_string(),
+    };
+    writeln!(
+        out,
+        "# {} moves ({} metric), {how}; checked: it solves {}",
+        moves.len(),
+        puzzle.metric,
+        puzzle.format_board(board)
+    )?;
+    Ok(())
+}
