@@ -27,20 +27,29 @@ pub(super) struct Macro {
     pub qtm: usize,
 }
 
+/// Macros by window shape `(rows, cols, block)`.
+type MacroCache = HashMap<(usize, usize, usize), Arc<Vec<Macro>>>;
+
 /// The 3-cycle macros of NRP `(rows, cols, block)`, shortest first (computed once per shape).
 pub(super) fn three_cycles(
     rows: usize,
     cols: usize,
     block: usize,
 ) -> Result<Arc<Vec<Macro>>, String> {
-    static CACHE: OnceLock<Mutex<HashMap<(usize, usize, usize), Arc<Vec<Macro>>>>> =
-        OnceLock::new();
+    static CACHE: OnceLock<Mutex<MacroCache>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     // Every board at least this large searches the same windows.
     let cap = 4 * block + 4;
     let key = (rows.min(cap), cols.min(cap), block);
     if let Some(found) = cache.lock().expect("macro cache").get(&key) {
         return Ok(found.clone());
+    }
+    if rows > cols {
+        // The mirror image in the main diagonal: a turn's sense reverses.
+        let found: Vec<Macro> = three_cycles(cols, rows, block)?.iter().map(transposed).collect();
+        let found = Arc::new(found);
+        cache.lock().expect("macro cache").insert(key, found.clone());
+        return Ok(found);
     }
     for (h, w) in windows(rows, cols, block) {
         let found = search(h, w, block);
@@ -51,6 +60,20 @@ pub(super) fn three_cycles(
         }
     }
     Err(format!("no 3-cycle found on ({rows},{cols},{block}) by the macro search"))
+}
+
+fn transposed(m: &Macro) -> Macro {
+    Macro {
+        height: m.width,
+        width: m.height,
+        turns: m
+            .turns
+            .iter()
+            .map(|t| Turn { top: t.left, left: t.top, quarters: 4 - t.quarters })
+            .collect(),
+        cycle: m.cycle.map(|(r, c)| (c, r)),
+        qtm: m.qtm,
+    }
 }
 
 /// Windows to search, smallest first. With room for two corner-sharing blocks, that window;
@@ -88,6 +111,26 @@ impl Element {
         Element { word, dest, support, qtm }
     }
 
+    /// An element whose action is already known (`dest`), without tracking its word.
+    fn known(word: Vec<Turn>, dest: Vec<u32>) -> Element {
+        let word = simplify(word);
+        let support = (0..dest.len()).filter(|&x| dest[x] as usize != x).collect();
+        let qtm = super::qtm_length(&word);
+        Element { word, dest, support, qtm }
+    }
+
+    /// This element followed by one turn.
+    fn then(&self, grid: &Grid, t: Turn) -> Element {
+        let dest = self
+            .dest
+            .iter()
+            .map(|&x| grid.moved(x as usize, t.top, t.left, t.quarters) as u32)
+            .collect();
+        let mut word = self.word.clone();
+        word.push(t);
+        Element::known(word, dest)
+    }
+
     /// The cycle lengths, each with its cells.
     fn cycles(&self) -> Vec<Vec<usize>> {
         let mut seen = vec![false; self.dest.len()];
@@ -116,7 +159,7 @@ const POWER_WORDS: usize = 20_000;
 /// Elements kept as commutator ingredients.
 const POOL: usize = 60;
 /// Most conjugators tried per length.
-const CONJUGATORS: usize = 4_000;
+const CONJUGATORS: usize = 3_000;
 
 fn search(h: usize, w: usize, b: usize) -> Vec<Macro> {
     let grid = Grid { rows: h, cols: w, block: b };
@@ -127,13 +170,13 @@ fn search(h: usize, w: usize, b: usize) -> Vec<Macro> {
     let support_cap = (3 * b + 3).max(12);
     let mut pool: Vec<Element> = Vec::new();
     let mut seen: HashSet<Vec<u32>> = HashSet::new();
-    let mut offer = |e: Element, pool: &mut Vec<Element>| {
+    let offer = |e: Element, pool: &mut Vec<Element>, seen: &mut HashSet<Vec<u32>>| {
         if !e.support.is_empty() && seen.insert(e.dest.clone()) {
             pool.push(e);
         }
     };
     for &g in &gens {
-        offer(Element::of(&grid, vec![g]), &mut pool);
+        offer(Element::of(&grid, vec![g]), &mut pool, &mut seen);
     }
     for &x in &gens {
         for &y in &gens {
@@ -142,16 +185,14 @@ fn search(h: usize, w: usize, b: usize) -> Vec<Macro> {
             }
             let e = Element::of(&grid, vec![x, y, x.inverse(), y.inverse()]);
             if e.support.len() <= support_cap {
-                offer(e, &mut pool);
+                offer(e, &mut pool, &mut seen);
             }
         }
     }
     // Cheap first: turns and their commutators; the power trick only if they find nothing.
     let mut found = three_cycles_from(&grid, &gens, &mut pool, 2);
     if found.is_empty() {
-        for e in power_elements(&grid, &gens, support_cap) {
-            offer(e, &mut pool);
-        }
+        pool.extend(power_elements(&grid, &gens, support_cap, &mut seen));
         found = three_cycles_from(&grid, &gens, &mut pool, 4);
     }
     to_macros(&grid, found)
@@ -162,7 +203,7 @@ fn search(h: usize, w: usize, b: usize) -> Vec<Macro> {
 fn three_cycles_from(
     grid: &Grid,
     gens: &[Turn],
-    pool: &mut Vec<Element>,
+    pool: &mut [Element],
     levels: usize,
 ) -> Vec<Element> {
     let colour = |x: usize| (x / grid.cols + x % grid.cols) % 2;
@@ -191,23 +232,26 @@ fn three_cycles_from(
 /// Powers of short words that keep only the cycles of one prime length: `w^(L/p)` with `L`
 /// the order of `w` turns every cycle whose length has the highest power of `p` into
 /// `p`-cycles and fixes the rest.
-fn power_elements(grid: &Grid, gens: &[Turn], support_cap: usize) -> Vec<Element> {
+fn power_elements(
+    grid: &Grid,
+    gens: &[Turn],
+    support_cap: usize,
+    seen: &mut HashSet<Vec<u32>>,
+) -> Vec<Element> {
     let mut out = Vec::new();
-    let mut queue: VecDeque<Vec<Turn>> = gens.iter().map(|&g| vec![g]).collect();
+    let mut queue: VecDeque<Element> = gens.iter().map(|&g| Element::of(grid, vec![g])).collect();
     let mut words = 0usize;
-    while let Some(word) = queue.pop_front() {
+    while let Some(e) = queue.pop_front() {
         words += 1;
         if words > POWER_WORDS {
             break;
         }
-        out.extend(prime_powers(grid, &Element::of(grid, word.clone()), support_cap));
+        out.extend(prime_powers(grid, &e, support_cap, seen));
         if queue.len() < POWER_WORDS {
-            let last = *word.last().expect("non-empty word");
+            let last = *e.word.last().expect("non-empty word");
             for &g in gens {
                 if (g.top, g.left) != (last.top, last.left) {
-                    let mut next = word.clone();
-                    next.push(g);
-                    queue.push_back(next);
+                    queue.push_back(e.then(grid, g));
                 }
             }
         }
@@ -215,31 +259,46 @@ fn power_elements(grid: &Grid, gens: &[Turn], support_cap: usize) -> Vec<Element
     out
 }
 
-fn prime_powers(grid: &Grid, e: &Element, support_cap: usize) -> Vec<Element> {
-    let lens: Vec<usize> = e.cycles().iter().map(Vec::len).filter(|&l| l > 1).collect();
-    if lens.is_empty() {
+fn prime_powers(
+    grid: &Grid,
+    e: &Element,
+    support_cap: usize,
+    seen: &mut HashSet<Vec<u32>>,
+) -> Vec<Element> {
+    let cycles: Vec<Vec<usize>> = e.cycles().into_iter().filter(|c| c.len() > 1).collect();
+    if cycles.is_empty() {
         return Vec::new();
     }
     let mut order: u128 = 1;
-    for &l in &lens {
-        order = order / gcd(order, l as u128) * l as u128;
+    for c in &cycles {
+        order = order / gcd(order, c.len() as u128) * c.len() as u128;
         if order > 1 << 40 {
             return Vec::new();
         }
     }
     let mut out = Vec::new();
     for p in primes_dividing(order) {
-        let k = order / p as u128;
-        if k as usize * e.qtm > POWER_MAX_QTM {
+        let k = (order / p as u128) as usize;
+        if k * e.qtm > POWER_MAX_QTM {
             continue;
         }
-        let top = lens.iter().map(|&l| valuation(l, p)).max().unwrap_or(0);
-        let support: usize = lens.iter().filter(|&&l| valuation(l, p) == top).sum();
-        if support > support_cap {
+        let top = cycles.iter().map(|c| valuation(c.len(), p)).max().unwrap_or(0);
+        let kept: Vec<&Vec<usize>> =
+            cycles.iter().filter(|c| valuation(c.len(), p) == top).collect();
+        if kept.iter().map(|c| c.len()).sum::<usize>() > support_cap {
             continue;
         }
-        let word: Vec<Turn> = (0..k).flat_map(|_| e.word.iter().copied()).collect();
-        out.push(Element::of(grid, word));
+        // The power's action from the cycles, before paying for its long word.
+        let mut dest: Vec<u32> = (0..grid.cells() as u32).collect();
+        for c in kept {
+            for (i, &x) in c.iter().enumerate() {
+                dest[x] = c[(i + k) % c.len()] as u32;
+            }
+        }
+        if seen.insert(dest.clone()) {
+            let word: Vec<Turn> = (0..k).flat_map(|_| e.word.iter().copied()).collect();
+            out.push(Element::known(word, dest));
+        }
     }
     out
 }
@@ -395,9 +454,9 @@ fn primes_dividing(mut x: u128) -> Vec<u64> {
     let mut out = Vec::new();
     let mut p = 2u128;
     while p * p <= x {
-        if x % p == 0 {
+        if x.is_multiple_of(p) {
             out.push(p as u64);
-            while x % p == 0 {
+            while x.is_multiple_of(p) {
                 x /= p;
             }
         }
@@ -412,7 +471,7 @@ fn primes_dividing(mut x: u128) -> Vec<u64> {
 fn valuation(mut x: usize, p: u64) -> u32 {
     let p = p as usize;
     let mut v = 0;
-    while x % p == 0 {
+    while x.is_multiple_of(p) {
         x /= p;
         v += 1;
     }

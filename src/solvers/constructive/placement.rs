@@ -369,8 +369,8 @@ impl<'a> Placement<'a> {
                         let next: Vec<usize> =
                             state.iter().map(|&y| grid.moved(y, top, left, q)).collect();
                         let k = key(&next);
-                        if !parent.contains_key(&k) {
-                            parent.insert(k, (state.clone(), Turn { top, left, quarters: q }));
+                        if let std::collections::hash_map::Entry::Vacant(slot) = parent.entry(k) {
+                            slot.insert((state.clone(), Turn { top, left, quarters: q }));
                             queue.push_back(next);
                         }
                     }

@@ -1,7 +1,7 @@
 use super::rules::{Parity, colour};
 use super::*;
 use crate::group::solvable::{Checker, Verdict};
-use crate::puzzle::{Board, Puzzle, nrp};
+use crate::puzzle::{Board, Metric, Puzzle, PuzzleSpec, nrp};
 
 struct Rng(u64);
 
@@ -121,24 +121,24 @@ fn names_follow_twirl_notation() {
     );
 }
 
+/// Every shape up to 7x7 (the thin ones search their macros: shapes run in parallel).
 #[test]
 fn every_small_shape_solves_scrambled_and_random_boards() {
-    let mut rng = Rng(7);
-    for n in 1..=7 {
-        for m in 1..=7 {
-            for b in 1..=n.min(m) {
-                let s = shape(n, m, b);
-                for _ in 0..3 {
-                    assert_solves(&s, &scrambled(&s, &mut rng));
-                }
-                if rules::small_group(&s).is_none() {
-                    for _ in 0..3 {
-                        assert_solves(&s, &random_solvable(&s, &mut rng));
-                    }
-                }
+    use rayon::prelude::*;
+    let shapes: Vec<Shape> = (1..=7)
+        .flat_map(|n| (1..=7).flat_map(move |m| (1..=n.min(m)).map(move |b| shape(n, m, b))))
+        .collect();
+    shapes.par_iter().for_each(|s| {
+        let mut rng = Rng((s.rows * 100 + s.cols * 10 + s.block) as u64);
+        for _ in 0..2 {
+            assert_solves(s, &scrambled(s, &mut rng));
+        }
+        if rules::small_group(s).is_none() {
+            for _ in 0..2 {
+                assert_solves(s, &random_solvable(s, &mut rng));
             }
         }
-    }
+    });
 }
 
 #[test]
@@ -153,35 +153,126 @@ fn larger_boards() {
     }
 }
 
+/// Timings and lengths on larger boards (`cargo test --release --lib measure_ -- --ignored
+/// --nocapture`).
 #[test]
 #[ignore]
-fn debug_timing() {
-    let mut rng = Rng(7);
-    for n in 1..=7 {
-        for m in 1..=7 {
-            for b in 1..=n.min(m) {
+fn measure_large_boards() {
+    let mut rng = Rng(5);
+    for (n, m, b) in [
+        (20, 25, 2),
+        (20, 25, 3),
+        (20, 25, 4),
+        (20, 25, 5),
+        (10, 10, 3),
+        (6, 7, 3),
+        (5, 5, 2),
+        (5, 5, 3),
+        (5, 5, 4),
+        (5, 5, 5),
+        (3, 30, 3),
+        (4, 40, 4),
+        (50, 50, 3),
+        (12, 12, 6),
+        (16, 16, 7),
+    ] {
+        let s = shape(n, m, b);
+        let _ = solve(&s, &random_solvable(&s, &mut rng));
+        for _ in 0..2 {
+            let tiles = random_solvable(&s, &mut rng);
+            let t0 = std::time::Instant::now();
+            let r = solve(&s, &tiles).map(|sol| qtm_length(&sol));
+            println!("{n}x{m}:{b} {r:?} in {:?}", t0.elapsed());
+        }
+    }
+}
+
+fn reason_of(s: &Shape, tiles: &[u16]) -> String {
+    match solve(s, tiles) {
+        Err(Unsolvable::Board(reason)) => {
+            assert_eq!(check(s, tiles), Err(Unsolvable::Board(reason.clone())));
+            reason
+        }
+        other => panic!("{s:?} {tiles:?}: expected unsolvable, got {other:?}"),
+    }
+}
+
+fn swapped(s: &Shape, a: usize, b: usize) -> Vec<u16> {
+    let mut t = solved(s);
+    t.swap(a, b);
+    t
+}
+
+#[test]
+fn unsolvable_boards_name_their_reason() {
+    // Odd b: a tile on the other colour.
+    let s = shape(4, 5, 3);
+    assert!(
+        reason_of(&s, &swapped(&s, 0, 1)).contains("tile 2 stands on a cell of the other colour")
+    );
+    // b = 0 mod 4: an odd permutation.
+    let s = shape(5, 6, 4);
+    assert!(
+        reason_of(&s, &swapped(&s, 0, 1))
+            .contains("odd permutation; with b = 4 every move is even")
+    );
+    // b = 3: colours of different parity (the condition sections 5.5-5.6 add).
+    let s = shape(4, 4, 3);
+    assert!(reason_of(&s, &swapped(&s, 0, 2)).contains("flips both"));
+    // ... but both colours odd is solvable.
+    let mut both = swapped(&s, 0, 2);
+    both.swap(1, 3);
+    assert_solves(&s, &both);
+    // b = 7: each colour must be even on its own.
+    let s = shape(7, 8, 7);
+    assert!(reason_of(&s, &swapped(&s, 0, 2)).contains("even on each checkerboard colour"));
+    let mut both = swapped(&s, 0, 2);
+    both.swap(1, 3);
+    assert!(reason_of(&s, &both).contains("odd permutation"));
+    // The small exceptional groups.
+    let s = shape(2, 3, 2);
+    assert!(reason_of(&s, &swapped(&s, 0, 1)).contains("only 120 boards"));
+    let s = shape(4, 3, 3);
+    assert!(reason_of(&s, &swapped(&s, 0, 2)).contains("720"));
+    let s = shape(4, 4, 4);
+    assert!(reason_of(&s, &swapped(&s, 0, 1)).contains("4 rotations"));
+    let s = shape(3, 2, 1);
+    assert!(reason_of(&s, &swapped(&s, 0, 1)).contains("only the solved board"));
+    // Malformed input is told apart from an unsolvable board.
+    assert!(matches!(solve(&shape(2, 2, 3), &[0, 1, 2, 3]), Err(Unsolvable::Invalid(_))));
+    assert!(matches!(solve(&shape(2, 2, 2), &[0, 1, 1, 3]), Err(Unsolvable::Invalid(_))));
+}
+
+/// The verdict agrees with membership in the group the moves generate (a stabilizer chain).
+#[test]
+fn verdicts_agree_with_the_stabilizer_chain() {
+    let mut rng = Rng(3);
+    for n in 1..=6 {
+        for m in n..=6 {
+            for b in 1..=n {
                 let s = shape(n, m, b);
-                let t0 = std::time::Instant::now();
-                let mac = if rules::small_group(&s).is_none() {
-                    cycles::three_cycles(n, m, b).map(|v| (v.len(), v[0].qtm)).ok()
-                } else {
-                    None
-                };
-                let t1 = t0.elapsed();
-                let mut lens = Vec::new();
-                for _ in 0..3 {
-                    let tiles = scrambled(&s, &mut rng);
-                    match solve(&s, &tiles) {
-                        Ok(sol) => lens.push(qtm_length(&sol)),
-                        Err(e) => {
-                            println!("{n}x{m}:{b} FAIL {e}");
-                        }
-                    }
+                let spec = PuzzleSpec::Nrp { rows: n, cols: m, block: b, oriented: false };
+                let puzzle = Puzzle::new(&spec, Metric::Qtm).unwrap();
+                let checker = Checker::new(&puzzle).unwrap();
+                let mut boards: Vec<Vec<u16>> = (0..6)
+                    .map(|_| {
+                        let mut t = solved(&s);
+                        rng.shuffle(&mut t);
+                        t
+                    })
+                    .collect();
+                boards.push(scrambled(&s, &mut rng));
+                if n * m >= 2 {
+                    boards.push(swapped(&s, 0, n * m - 1));
                 }
-                println!(
-                    "{n}x{m}:{b} macros {mac:?} in {t1:?}, solve {:?}, lens {lens:?}",
-                    t0.elapsed() - t1
-                );
+                for tiles in boards {
+                    let board = Board {
+                        tiles: tiles.iter().map(|&t| t as u8).collect(),
+                        orient: vec![0; n * m],
+                    };
+                    let exact = checker.check(&board) == Verdict::Solvable;
+                    assert_eq!(check(&s, &tiles).is_ok(), exact, "({n},{m},{b}) {tiles:?}");
+                }
             }
         }
     }
