@@ -8,6 +8,10 @@
 //! - [`lee`]: Y. Lee's eight-stage solver for the 3x3 "Rotation" puzzle (NRP (3,3,2),
 //!   clockwise turns only).
 //!
-//! More published solvers are on the roadmap.
+//! - [`constructive`]: a solver for every solvable NRP board `(n, m, b)` of any size (beyond
+//!   twirl's 255-cell boards): Lam's Theorem 1.1 decides solvability (with the reason when a
+//!   board is not), then tiles are placed directly, one turn fixes parity, and conjugated
+//!   3-cycles finish; the small exceptional groups are searched exhaustively.
 
+pub mod constructive;
 pub mod lee;
