@@ -10,6 +10,7 @@
 use crate::group::solvable::{Checker, Verdict};
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::StateSpace;
+use crate::solvers::constructive::{self, Shape};
 use crate::{Error, Result};
 
 /// Draws before [`RandomBoards::board`] gives up on rejection sampling.
@@ -100,6 +101,49 @@ impl<'a> RandomBoards<'a> {
     }
 }
 
+/// Board `index` of `seed` of NRP `shape` of any size, uniform over the solvable boards:
+/// tiles shuffled within their checkerboard colour when blocks are odd (turns keep colours),
+/// then, if a parity forbids the board, the first two tiles of one or both colours swapped.
+/// A swap is a bijection between parity classes of equal size, so every solvable board is
+/// reached by exactly as many shuffles. The few boards of the small exceptional groups
+/// (`b = 1`, `b = n = m`, (2,3,2), (3,4,3)) come from [`RandomBoards`].
+pub fn nrp_board(shape: &Shape, seed: u64, index: u64) -> Result<Vec<u16>> {
+    let cells = shape.rows * shape.cols;
+    if cells > usize::from(u16::MAX) {
+        return Err(Error::TooLarge(format!("{cells} cells; boards hold at most 65,535")));
+    }
+    let mut rng = SplitMix::for_board(seed, index);
+    let odd = shape.block % 2 == 1;
+    let colour = |c: usize| if odd { (c / shape.cols + c % shape.cols) % 2 } else { 0 };
+    let mut classes: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+    for c in 0..cells {
+        classes[colour(c)].push(c);
+    }
+    let mut tiles: Vec<u16> = (0..cells as u16).collect();
+    for class in &classes {
+        for i in (1..class.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            tiles.swap(class[i], class[j]);
+        }
+    }
+    for swaps in [[false, false], [true, false], [false, true], [true, true]] {
+        let mut b = tiles.clone();
+        for (class, swap) in classes.iter().zip(swaps) {
+            if swap && class.len() >= 2 {
+                b.swap(class[0], class[1]);
+            }
+        }
+        if constructive::check(shape, &b).is_ok() {
+            return Ok(b);
+        }
+    }
+    // A small exceptional group: few boards, drawn from its ranking.
+    let spec = format!("nrp:{}x{}:{}", shape.rows, shape.cols, shape.block);
+    let puzzle = Puzzle::parse(&spec, None)?;
+    let board = RandomBoards::new(&puzzle)?.board(seed, index)?;
+    Ok(board.tiles.iter().map(|&t| u16::from(t)).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +177,22 @@ mod tests {
             assert!(boards.len() >= least, "{spec}: {} distinct boards", boards.len());
             assert_eq!(draw.board(42, 7).unwrap(), draw.board(42, 7).unwrap());
         }
+    }
+
+    #[test]
+    fn nrp_boards_of_any_size_are_solvable() {
+        for (rows, cols, block) in
+            [(20, 25, 3), (20, 25, 4), (9, 9, 5), (7, 7, 7), (2, 3, 2), (3, 4, 3)]
+        {
+            let shape = Shape { rows, cols, block };
+            let boards: std::collections::HashSet<Vec<u16>> =
+                (0..20).map(|i| nrp_board(&shape, 3, i).unwrap()).collect();
+            assert!(boards.iter().all(|b| constructive::check(&shape, b).is_ok()));
+            let least = if block == rows.max(cols) { 2 } else { 15 };
+            assert!(boards.len() >= least, "{rows}x{cols}:{block}: {} boards", boards.len());
+        }
+        // Both parities of both colours occur before the fix (b = 5 keeps colours alike).
+        let shape = Shape { rows: 9, cols: 9, block: 5 };
+        assert_eq!(nrp_board(&shape, 3, 1).unwrap(), nrp_board(&shape, 3, 1).unwrap());
     }
 }

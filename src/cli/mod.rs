@@ -10,6 +10,7 @@ mod apply;
 mod bfs;
 mod check;
 mod claims;
+mod constructive;
 mod export_def;
 mod info;
 mod plot;

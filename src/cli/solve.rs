@@ -1,6 +1,7 @@
 //! `twirl solve`: a solution of one board, by the method that fits the puzzle: read from a
 //! full distance table (shortest), found by IDA* over pattern tables (shortest, for puzzles
-//! whose table does not fit), or built by Lam's constructive method (any NRP board).
+//! whose table does not fit), or built by Lam's constructive method (any NRP board, of any
+//! size: boards of more than 255 cells take this path alone; see [`super::constructive`]).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -14,10 +15,14 @@ use twirl::bfs::Progress;
 use twirl::group::solvable::{Checker, Verdict};
 use twirl::optimal::Prepared;
 use twirl::optimal::pattern::Store;
-use twirl::puzzle::{Board, Puzzle};
+use twirl::puzzle::spec::parse_nrp_any_size;
+use twirl::puzzle::{Board, Puzzle, PuzzleSpec};
+use twirl::random::RandomBoards;
 use twirl::rank::StateSpace;
+use twirl::solvers::constructive::Shape;
 use twirl::table::table_bytes;
 
+use super::constructive::{MAX_BOARD_CELLS, solve_constructive};
 use super::sizes::{available_memory, human, parse_size};
 use super::table::{load_in_memory, load_source, read_board, report_unsolvable};
 use super::{PuzzleArgs, stop_flag};
@@ -35,6 +40,8 @@ pub enum Method {
     Table,
     /// IDA* guided by pattern tables built by the engine and kept in --patterns DIR.
     Optimal,
+    /// Lam's constructive method for NRP boards of any size (not shortest).
+    Constructive,
 }
 
 /// Where pattern tables live and how large they may be (`solve --method optimal`, `sample`).
@@ -197,24 +204,27 @@ pub struct SolveArgs {
     /// The board, rows separated by `/` (quote it). For a definition: its state layout
     /// (`CORNERS 2 1 3 4 / 0 0 1 2`) or a move sequence from solved (`R U R'`).
     #[arg(value_name = "BOARD", allow_hyphen_values = true)]
-    board: String,
+    pub(super) board: String,
     /// With a puzzle: which moves count as one (qtm, htm, cw).
     #[arg(long, value_name = "METRIC")]
-    metric: Option<String>,
+    pub(super) metric: Option<String>,
     /// With a puzzle: NRP tiles turn with their block.
     #[arg(long)]
     orient: bool,
     /// auto: a table file, or a full table when it is small (at most 2^28 boards); else
-    /// optimal. table: a full table (a file, or built in memory). optimal: IDA* with
-    /// pattern tables (moves closed under inverses; boards of at most 32 cells).
+    /// constructive for NRP, optimal for the others. table: a full table (a file, or built
+    /// in memory). optimal: IDA* with pattern tables (shortest; moves closed under
+    /// inverses; boards of at most 32 cells). constructive: Lam's method, any NRP board of
+    /// any size (e.g. nrp:20x25:3), not shortest. BOARD may be `random[:SEED[:INDEX]]`: a
+    /// uniformly random solvable board, as `twirl sample` draws them.
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
     /// Print one JSON object (puzzle, metric, board, method, moves, length, optimal,
     /// nodes, seconds) instead of text.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
     #[command(flatten)]
-    patterns: PatternArgs,
+    pub(super) patterns: PatternArgs,
 }
 
 /// Runs `twirl solve`; returns the exit code.
@@ -222,6 +232,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
     let is_puzzle =
         ["nrp:", "twiddle:", "spin:", "def:"].iter().any(|p| args.source.starts_with(p));
     let started = Instant::now();
+    if let Some((rows, cols, block, oriented)) = parse_nrp_any_size(&args.source)? {
+        let large = rows * cols > MAX_BOARD_CELLS;
+        if args.method == Method::Constructive || large {
+            let shape = Shape { rows, cols, block };
+            return solve_constructive(args, &shape, oriented || args.orient, started);
+        }
+    }
     let (puzzle, board, moves, nodes, method) = if !is_puzzle {
         if args.method == Method::Optimal {
             bail!("--method optimal takes a puzzle (nrp:4x4:2), not a table file");
@@ -240,11 +257,21 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
             orient: args.orient,
         }
         .puzzle()?;
-        let board = puzzle.parse_board(&args.board)?;
+        let board = match random_index(&args.board)? {
+            Some((seed, index)) => RandomBoards::new(&puzzle)?.board(seed, index)?,
+            None => puzzle.parse_board(&args.board)?,
+        };
         if let Verdict::Unsolvable(reasons) = Checker::new(&puzzle)?.check(&board) {
             return report_unsolvable(&args.board, &reasons);
         }
         match choose(args.method, &puzzle)? {
+            Method::Constructive => {
+                let shape = match puzzle.spec {
+                    PuzzleSpec::Nrp { rows, cols, block, .. } => Shape { rows, cols, block },
+                    _ => bail!("--method constructive solves NRP boards only"),
+                };
+                return solve_constructive(args, &shape, puzzle.orient_mod > 1, started);
+            }
             Method::Table => {
                 let loaded = load_in_memory(puzzle)?;
                 let moves = loaded.solve(&board)?;
@@ -286,7 +313,38 @@ fn choose(method: Method, puzzle: &Puzzle) -> anyhow::Result<Method> {
         s.n_states() <= AUTO_TABLE_STATES
             && available_memory().is_none_or(|m| table_bytes(s.n_states()) < m / 2)
     });
-    Ok(if small { Method::Table } else { Method::Optimal })
+    let nrp = matches!(puzzle.spec, PuzzleSpec::Nrp { oriented: false, .. });
+    Ok(match (small, nrp) {
+        (true, _) => Method::Table,
+        (false, true) => Method::Constructive,
+        (false, false) => Method::Optimal,
+    })
+}
+
+/// `random` or `random:SEED` (board 0 of the seed), `random:SEED:I` (board I): a uniformly
+/// random solvable board, as `twirl sample` draws them.
+pub(super) fn random_index(text: &str) -> anyhow::Result<Option<(u64, u64)>> {
+    let Some(rest) = text.trim().strip_prefix("random") else { return Ok(None) };
+    let bad = || {
+        anyhow::anyhow!(
+            "expected a board, `random`, `random:SEED` or `random:SEED:INDEX`, found `{}`",
+            twirl::error::escaped(text)
+        )
+    };
+    if rest.is_empty() {
+        return Ok(Some((1, 0)));
+    }
+    let numbers: Vec<u64> = rest
+        .strip_prefix(':')
+        .ok_or_else(bad)?
+        .split(':')
+        .map(|t| t.parse::<u64>().map_err(|_| bad()))
+        .collect::<anyhow::Result<_>>()?;
+    match numbers.as_slice() {
+        [seed] => Ok(Some((*seed, 0))),
+        [seed, index] => Ok(Some((*seed, *index))),
+        _ => Err(bad()),
+    }
 }
 
 fn print_solution(

@@ -109,29 +109,7 @@ impl PuzzleSpec {
         let kind = parts[0].to_ascii_lowercase();
         match kind.as_str() {
             "nrp" | "twiddle" => {
-                if parts.len() < 3 || parts.len() > 4 {
-                    return Err(bad("expected nrp:<rows>x<cols>:<block>, e.g. nrp:3x3:2".into()));
-                }
-                let (rows, cols) = parse_dims(parts[1]).map_err(bad)?;
-                let block: usize = parts[2].parse().map_err(|_| {
-                    bad(format!("block size `{}` is not a number", escaped(parts[2])))
-                })?;
-                let oriented = match parts.get(3) {
-                    None => false,
-                    Some(&"orient") => true,
-                    Some(other) => {
-                        let other = escaped(other);
-                        return Err(bad(format!("unknown option `{other}` (expected `orient`)")));
-                    }
-                };
-                if block == 0 {
-                    return Err(bad("block size must be at least 1".into()));
-                }
-                if block > rows.min(cols) {
-                    return Err(bad(format!(
-                        "a {block}x{block} block does not fit on a {rows}x{cols} board"
-                    )));
-                }
+                let (rows, cols, block, oriented) = parse_nrp(text, &parts, Some(MAX_CELLS))?;
                 Ok(PuzzleSpec::Nrp { rows, cols, block, oriented })
             }
             "spin" => {
@@ -140,14 +118,14 @@ impl PuzzleSpec {
                         "expected spin:<rows>x<cols> or spin:<rows>x<cols>:<type>,<type>...".into(),
                     ));
                 }
-                let (rows, cols) = parse_dims(parts[1]).map_err(bad)?;
+                let (rows, cols) = parse_dims(parts[1], Some(MAX_CELLS)).map_err(bad)?;
                 let mut types = match parts.get(2) {
                     None => all_spin_types(rows, cols),
                     Some(list) => list
                         .split(',')
                         .map(|t| {
-                            let (a, b) =
-                                parse_dims(t.trim()).map_err(|r| bad(format!("spin type: {r}")))?;
+                            let (a, b) = parse_dims(t.trim(), None)
+                                .map_err(|r| bad(format!("spin type: {r}")))?;
                             let ty = SpinType { short: a.min(b), long: a.max(b) };
                             if ty.short > rows.min(cols) || ty.long > rows.max(cols) {
                                 return Err(bad(format!(
@@ -259,7 +237,50 @@ pub fn all_spin_types(rows: usize, cols: usize) -> Vec<SpinType> {
     out
 }
 
-fn parse_dims(text: &str) -> std::result::Result<(usize, usize), String> {
+/// An NRP spec of any size, `(rows, cols, block, oriented)`, for the constructive solver
+/// (which is not limited to boards of at most 255 cells); `None` if the text names another
+/// kind of puzzle.
+pub fn parse_nrp_any_size(text: &str) -> Result<Option<(usize, usize, usize, bool)>> {
+    let parts: Vec<&str> = text.trim().split(':').collect();
+    match parts[0].to_ascii_lowercase().as_str() {
+        "nrp" | "twiddle" => parse_nrp(text, &parts, None).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// `nrp:<rows>x<cols>:<block>[:orient]` split at `:`, with at most `limit` cells.
+fn parse_nrp(
+    text: &str,
+    parts: &[&str],
+    limit: Option<usize>,
+) -> Result<(usize, usize, usize, bool)> {
+    let bad = |reason: String| Error::InvalidPuzzle { spec: escaped(text), reason };
+    if parts.len() < 3 || parts.len() > 4 {
+        return Err(bad("expected nrp:<rows>x<cols>:<block>, e.g. nrp:3x3:2".into()));
+    }
+    let (rows, cols) = parse_dims(parts[1], limit).map_err(bad)?;
+    let block: usize = parts[2]
+        .parse()
+        .map_err(|_| bad(format!("block size `{}` is not a number", escaped(parts[2]))))?;
+    let oriented = match parts.get(3) {
+        None => false,
+        Some(&"orient") => true,
+        Some(other) => {
+            let other = escaped(other);
+            return Err(bad(format!("unknown option `{other}` (expected `orient`)")));
+        }
+    };
+    if block == 0 {
+        return Err(bad("block size must be at least 1".into()));
+    }
+    if block > rows.min(cols) {
+        return Err(bad(format!("a {block}x{block} block does not fit on a {rows}x{cols} board")));
+    }
+    Ok((rows, cols, block, oriented))
+}
+
+/// `<rows>x<cols>`, with at most `limit` cells (and a product that fits a `usize`).
+fn parse_dims(text: &str, limit: Option<usize>) -> std::result::Result<(usize, usize), String> {
     let (a, b) = text
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("`{}` is not of the form <rows>x<cols>", escaped(text)))?;
@@ -272,8 +293,9 @@ fn parse_dims(text: &str) -> std::result::Result<(usize, usize), String> {
             "a {rows}x{cols} board has no cells: rows and columns must be at least 1"
         ));
     }
-    if rows.checked_mul(cols).is_none_or(|n| n > MAX_CELLS) {
-        return Err(format!("{rows}x{cols} has more than {MAX_CELLS} cells"));
+    let max = limit.unwrap_or(usize::MAX);
+    if rows.checked_mul(cols).is_none_or(|n| n > max) {
+        return Err(format!("{rows}x{cols} has more than {max} cells"));
     }
     Ok((rows, cols))
 }
