@@ -57,7 +57,7 @@ pub struct RandomBoards<'a> {
 }
 
 enum How {
-    Unrank(StateSpace),
+    Unrank(Box<StateSpace>),
     Reject(Box<Checker>),
 }
 
@@ -66,7 +66,7 @@ impl<'a> RandomBoards<'a> {
     /// boards, else by rejection against the stabilizer chain.
     pub fn new(puzzle: &'a Puzzle) -> Result<RandomBoards<'a>> {
         let how = match StateSpace::build(puzzle) {
-            Ok(space) if space.n_reachable() == space.n_states() => How::Unrank(space),
+            Ok(space) if space.n_reachable() == space.n_states() => How::Unrank(Box::new(space)),
             _ => How::Reject(Box::new(Checker::new(puzzle)?)),
         };
         Ok(RandomBoards { puzzle, how })

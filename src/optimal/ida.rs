@@ -414,12 +414,13 @@ impl<'a> Solver<'a> {
     fn apply(&self, node: &Node, m: usize) -> Node {
         let (perm, twist) = (&self.perms[m], &self.twists[m]);
         let mut out = *node;
+        let n = self.n;
         if self.k == 1 {
-            for i in 0..self.n {
-                out.tiles[perm[i] as usize] = node.tiles[i];
+            for (&j, &t) in perm[..n].iter().zip(&node.tiles[..n]) {
+                out.tiles[j as usize] = t;
             }
         } else {
-            for i in 0..self.n {
+            for i in 0..n {
                 let j = perm[i] as usize;
                 out.tiles[j] = node.tiles[i];
                 out.orient[j] = (node.orient[i] + twist[i]) % self.k;

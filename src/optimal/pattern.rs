@@ -64,6 +64,8 @@ pub struct View {
 }
 
 /// The marks of a pattern table: built in memory, or a verified table file mapped read-only.
+// One per table, never in a collection: the size difference does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Marks {
     Memory(DistanceTable),
     File(TableFile),
