@@ -11,7 +11,7 @@ use clap::Args;
 use twirl::bfs::{self, Config, Outcome};
 use twirl::checkpoint::checkpoint_path;
 use twirl::job::outputs::{OutputKind, check_output};
-use twirl::job::{Finished, Job, Resumed, RunEnd, RunSettings};
+use twirl::job::{Finished, Job, Requested, Resumed, RunEnd, RunSettings};
 use twirl::puzzle::Puzzle;
 use twirl::rank::{StateSpace, SymmetryMode};
 use twirl::report::Report;
@@ -180,7 +180,8 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     }
     if let Some(path) = &args.table {
         if args.resume {
-            return resume_table(path, Some(&puzzle), &args.run, args.board_by_board);
+            let requested = Requested { symmetry: args.symmetry.mode(), unique: args.unique };
+            return resume_table(path, Some((&puzzle, requested)), &args.run, args.board_by_board);
         }
         let job = Job::start_with(path, &puzzle, args.unique, args.force, args.symmetry.mode())?;
         let bits = if args.unique { "4 bits" } else { "2 bits" };
@@ -282,7 +283,10 @@ fn run_distributed(
         );
     }
     let result = match &args.table {
-        Some(path) if args.resume => resume_distributed(world, path, Some(puzzle), &args.run),
+        Some(path) if args.resume => {
+            let requested = Requested { symmetry: args.symmetry.mode(), unique: args.unique };
+            resume_distributed(world, path, Some((puzzle, requested)), &args.run)
+        }
         Some(path) => PartJob::start(world, path, puzzle, args.symmetry.mode(), args.force)
             .map_err(anyhow::Error::from)
             .and_then(|job| run_part_job(world, job, path, &args.run)),
@@ -393,20 +397,20 @@ fn traffic_report<'a>(
     }
 }
 
-/// Continues, under mpirun, the search kept in the parts of `path` (checked against
-/// `expected` when given).
+/// Continues, under mpirun, the search kept in the parts of `path` (checked against the
+/// puzzle and flags of `bfs --resume` when given).
 #[cfg(feature = "mpi")]
 fn resume_distributed(
     world: &mpi::topology::SimpleCommunicator,
     path: &Path,
-    expected: Option<&Puzzle>,
+    expected: Option<(&Puzzle, Requested)>,
     run: &RunArgs,
 ) -> anyhow::Result<i32> {
     use mpi::traits::Communicator;
     use twirl::distributed::job::{PartJob, PartResumed};
     let root = world.rank() == 0;
     let quiet = RunArgs { quiet: run.quiet || !root, ..run.clone() };
-    match PartJob::resume(world, path, expected)? {
+    match PartJob::resume(world, path, expected.map(|e| e.0), expected.map(|e| e.1))? {
         PartResumed::Complete(finished) if root => {
             quiet.say(&format!("{}: the search is already complete", path.display()));
             let bytes = table_bytes(finished.space.n_states());
@@ -519,14 +523,15 @@ pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
     resume_table(&args.table, None, &args.run, false)
 }
 
-/// Continues the search in a table file (checked against `expected` when given).
+/// Continues the search in a table file (checked against the puzzle and flags of `bfs
+/// --resume` when given; `twirl resume` takes both from the table).
 fn resume_table(
     path: &Path,
-    expected: Option<&Puzzle>,
+    expected: Option<(&Puzzle, Requested)>,
     run: &RunArgs,
     board_by_board: bool,
 ) -> anyhow::Result<i32> {
-    match Job::resume(path, expected)? {
+    match Job::resume_as(path, expected.map(|e| e.0), expected.map(|e| e.1))? {
         Resumed::Complete(finished) => {
             run.say(&format!("{}: the search is already complete", path.display()));
             let bytes = table_bytes(finished.space.n_states());

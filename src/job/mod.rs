@@ -81,6 +81,18 @@ pub struct Job {
     resume: Option<Outcome>,
 }
 
+/// What a resume asks of a table besides its puzzle (`bfs --table FILE --resume` with its
+/// flags): a table that holds otherwise is refused, since the search would go on as the
+/// table was made and silently drop the request. `twirl resume FILE` asks nothing: it takes
+/// both from the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Requested {
+    /// `--symmetry`: `On` needs a table of classes, `Off` one of boards, `Auto` takes either.
+    pub symmetry: SymmetryMode,
+    /// `--unique`: the table must have unique-solution bits exactly when it is given.
+    pub unique: bool,
+}
+
 /// What [`Job::resume`] found.
 pub enum Resumed {
     /// An unfinished search, checked and ready to continue.
@@ -173,6 +185,16 @@ impl Job {
     /// table and its checkpoint against each other (see the module docs); `expected`, when
     /// given, is the puzzle the caller means.
     pub fn resume(path: &Path, expected: Option<&Puzzle>) -> Result<Resumed> {
+        Job::resume_as(path, expected, None)
+    }
+
+    /// [`Job::resume`], refusing a table that does not hold what `requested` asks (see
+    /// [`Requested`]) before anything is written.
+    pub fn resume_as(
+        path: &Path,
+        expected: Option<&Puzzle>,
+        requested: Option<Requested>,
+    ) -> Result<Resumed> {
         let ck_path = checkpoint_path(path);
         let record = match ck_path.try_exists() {
             Ok(true) => Some(Checkpoint::read(&ck_path)?),
@@ -205,6 +227,10 @@ impl Job {
         verified::refuse_part(&file)?;
         if let Some(p) = expected {
             file.check_puzzle(p)?;
+        }
+        // Before the stale checkpoint of a finished table is removed: a refusal changes nothing.
+        if let Some(r) = requested {
+            resume::check_requested(&file, r)?;
         }
         if file.header.complete {
             drop(file);
