@@ -506,6 +506,80 @@ fn resume_flags_that_contradict_the_table_are_refused() {
     }
 }
 
+/// The ten antipodes of smallest board rank, from a plain breadth-first search over boards
+/// in a hash map (sharing nothing with the engine but the moves), ranked by the board
+/// ranking, in notation.
+fn naive_smallest_antipodes(spec: &str) -> Vec<String> {
+    use std::collections::HashSet;
+    use twirl::puzzle::Puzzle;
+    use twirl::rank::{StateSpace, SymmetryMode};
+    let puzzle = Puzzle::parse(spec, None).unwrap();
+    let inverses = puzzle.inverse_moves();
+    let mut seen = HashSet::from([puzzle.solved()]);
+    let mut frontier = vec![puzzle.solved()];
+    let mut last = frontier.clone();
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for b in &frontier {
+            for m in &inverses {
+                let c = puzzle.apply(b, m);
+                if seen.insert(c.clone()) {
+                    next.push(c);
+                }
+            }
+        }
+        last = std::mem::replace(&mut frontier, next);
+    }
+    let boards = StateSpace::for_search(&puzzle, SymmetryMode::Off, false).unwrap();
+    let mut ranks: Vec<u64> = last.iter().map(|b| boards.rank_board(b).unwrap()).collect();
+    ranks.sort_unstable();
+    ranks.truncate(10);
+    ranks.iter().map(|&r| puzzle.format_board(&boards.board(r))).collect()
+}
+
+/// The `# antipode:` lines of a run's stdout.
+fn antipode_lines(out: &str) -> Vec<String> {
+    out.lines().filter_map(|l| l.strip_prefix("# antipode: ")).map(String::from).collect()
+}
+
+/// `antipode_boards` (and the `# antipode:` lines) list the ten antipodes of smallest board
+/// rank whether the table holds boards or classes: in memory, in a table file, resumed after
+/// a stop and reported again from the finished table. NRP (3,3,2) has 20 antipodes in a few
+/// classes, Spinpossible 2x3 150 in more classes than the ten entries a search keeps.
+#[test]
+fn antipodes_are_the_smallest_boards_with_or_without_symmetry() {
+    let dir = tempfile::tempdir().unwrap();
+    for spec in ["nrp:3x3:2", "spin:2x3"] {
+        let want = naive_smallest_antipodes(spec);
+        assert_eq!(want.len(), 10, "{spec}");
+        for symmetry in ["on", "off"] {
+            let out = dir.path().join(format!("{spec}-{symmetry}.json").replace(':', "_"));
+            let o = twirl(&["bfs", spec, "--symmetry", symmetry, "--json", s(&out), "-q"]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            assert_eq!(json(&out)["antipode_boards"], serde_json::json!(want), "{spec} {symmetry}");
+            assert_eq!(antipode_lines(&stdout(&o)), want, "{spec} {symmetry}");
+            assert_eq!(json(&out)["symmetry"].is_null(), symmetry == "off", "{spec} {symmetry}");
+            // In a table file, reported again by a resume of the finished table.
+            let table = dir.path().join(format!("{spec}-{symmetry}.tbl").replace(':', "_"));
+            let o = twirl(&["bfs", spec, "--symmetry", symmetry, "--table", s(&table), "-q"]);
+            assert_eq!(antipode_lines(&stdout(&o)), want, "{spec} {symmetry}: {}", stderr(&o));
+            let again = dir.path().join(format!("{spec}-{symmetry}-again.json").replace(':', "_"));
+            let o = twirl(&["resume", s(&table), "--json", s(&again), "-q"]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            assert_eq!(antipode_lines(&stdout(&o)), want, "{spec} {symmetry} resumed");
+            assert_eq!(json(&again)["antipode_boards"], serde_json::json!(want));
+            std::fs::remove_file(&again).unwrap();
+        }
+    }
+    // A search of classes stopped after distance 3 and resumed to its end.
+    let want = naive_smallest_antipodes("nrp:3x3:2");
+    let table = stop_with_flags("-TERM", dir.path(), "stopped.tbl", &["--symmetry", "on"]);
+    let out = dir.path().join("resumed.json");
+    let got = resume_to_end(&table, &out, None, &[]);
+    assert_eq!(got["antipode_boards"], serde_json::json!(want));
+    assert_eq!(got["histogram"], serde_json::json!(NRP_3X3_2));
+}
+
 #[test]
 fn a_finished_table_is_never_restarted_or_replaced() {
     let dir = tempfile::tempdir().unwrap();

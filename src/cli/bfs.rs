@@ -238,7 +238,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
         args.run.say("stopped (the table was in memory; nothing is saved)");
         return Ok(INTERRUPTED);
     }
-    report_search(&puzzle, &space, &outcome, t0, threads, &args.run)
+    report_search(&puzzle, &space, &outcome, Some(&table), t0, threads, &args.run)
 }
 
 /// Reports a search that just ended (in memory): its outputs and the summary lines.
@@ -246,19 +246,27 @@ fn report_search(
     puzzle: &Puzzle,
     space: &StateSpace,
     outcome: &Outcome,
+    table: Option<&DistanceTable>,
     t0: Instant,
     threads: usize,
     run: &RunArgs,
 ) -> anyhow::Result<i32> {
-    let report = Report::new(
+    let elapsed = t0.elapsed().as_secs_f64();
+    let mut report = Report::new(
         &puzzle.spec.to_string(),
         puzzle,
         space,
         outcome,
-        t0.elapsed().as_secs_f64(),
+        elapsed,
         threads,
         table_bytes(space.n_states()),
     );
+    if let Some(table) = table {
+        report = report.with_antipodes(
+            puzzle,
+            &twirl::symmetry::antipodes::smallest_antipodes(puzzle, space, outcome, Some(table))?,
+        );
+    }
     write_outputs(&report, run)?;
     print_summary(&report, false)?;
     Ok(0)
@@ -370,7 +378,7 @@ fn search_distributed_in_memory(
     if !root {
         return Ok(0);
     }
-    report_search(puzzle, &space, &outcome, t0, threads * processes, &run)
+    report_search(puzzle, &space, &outcome, None, t0, threads * processes, &run)
 }
 
 /// Prints each finished level (process 0): its row, and its traffic on stderr.

@@ -344,6 +344,8 @@ impl PartJob {
             outcome,
             elapsed_seconds,
             already_complete: false,
+            // Each process holds a part of the table: the outcome's antipodes are listed.
+            antipode_boards: None,
         })))
     }
 }
@@ -425,6 +427,7 @@ fn finished_parts(
         outcome,
         elapsed_seconds,
         already_complete: true,
+        antipode_boards: None,
     })))
 }
 

@@ -37,9 +37,10 @@ use std::time::{Duration, Instant};
 use crate::bfs::{self, Config, Direction, Outcome, Progress};
 use crate::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
 use crate::durable::{TempPath, free_disk, with_suffix};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::report::Report;
+use crate::symmetry::antipodes::smallest_antipodes;
 use crate::table::format::{HEADER_BYTES, Header};
 use crate::table::{TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
@@ -124,13 +125,17 @@ pub struct Finished {
     pub elapsed_seconds: f64,
     /// Whether the table was already complete (nothing was searched now).
     pub already_complete: bool,
+    /// The antipodes to list, read from the table (see
+    /// [`crate::symmetry::antipodes::smallest_antipodes`]); `None` lists what the outcome
+    /// alone gives.
+    pub antipode_boards: Option<Vec<Board>>,
 }
 
 impl Finished {
     /// The report of the search (`threads` as run).
     pub fn report(&self, threads: usize) -> Report {
         let n = self.space.n_states();
-        Report::new(
+        let report = Report::new(
             &self.puzzle.spec.to_string(),
             &self.puzzle,
             &self.space,
@@ -138,7 +143,11 @@ impl Finished {
             self.elapsed_seconds,
             threads,
             table_bytes(n),
-        )
+        );
+        match &self.antipode_boards {
+            Some(boards) => report.with_antipodes(&self.puzzle, boards),
+            None => report,
+        }
     }
 }
 
@@ -249,12 +258,15 @@ impl Job {
             }
             let outcome = finished_outcome(&table.file.header, &table.space);
             let elapsed_seconds = table.file.header.elapsed_seconds;
+            let antipodes =
+                smallest_antipodes(&table.puzzle, &table.space, &outcome, Some(&table.file.table))?;
             return Ok(Resumed::Complete(Box::new(Finished {
                 puzzle: table.puzzle,
                 space: table.space,
                 outcome,
                 elapsed_seconds,
                 already_complete: true,
+                antipode_boards: Some(antipodes),
             })));
         }
         let (puzzle, space) = verified::puzzle_and_space(&file)?;
@@ -347,12 +359,15 @@ impl Job {
         let elapsed_seconds = journal.elapsed_seconds();
         self.file.finish(&outcome, elapsed_seconds)?;
         std::fs::remove_file(&ck_path).map_err(|e| Error::io(&ck_path, e))?;
+        let antipodes =
+            smallest_antipodes(&self.puzzle, &self.space, &outcome, Some(&self.file.table))?;
         Ok(RunEnd::Finished(Box::new(Finished {
             puzzle: self.puzzle,
             space: self.space,
             outcome,
             elapsed_seconds,
             already_complete: false,
+            antipode_boards: Some(antipodes),
         })))
     }
 }
