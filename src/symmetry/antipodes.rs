@@ -19,9 +19,16 @@ use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::table::{DistanceTable, mark_of};
 
+/// Largest table of classes scanned for its last distance (2^25 entries, about ten seconds
+/// here): a scan reads a third of the table and descends from what it finds, hours on the
+/// tables of the largest results. Beyond it the list is the smallest boards of the classes
+/// the search kept (exact when it kept every class at God's number).
+pub const MAX_SCANNED: u64 = 1 << 25;
+
 /// Up to [`SAMPLE`] antipodes of smallest board rank, in board-rank order. `table` is the
-/// finished table of the search; without it a search by classes whose last distance holds
-/// more entries than were kept lists the boards of the kept entries only.
+/// finished table of the search; without it (or when it passes [`MAX_SCANNED`]) a search by
+/// classes whose last distance holds more entries than were kept lists the boards of the
+/// kept entries only.
 pub fn smallest_antipodes(
     puzzle: &Puzzle,
     space: &StateSpace,
@@ -34,7 +41,9 @@ pub fn smallest_antipodes(
     let g = outcome.gods_number();
     let at_last = outcome.histogram.last().copied().unwrap_or(0);
     let entries = match table {
-        Some(t) if (outcome.antipodes.len() as u64) < at_last => last_level(puzzle, space, t, g)?,
+        Some(t) if (outcome.antipodes.len() as u64) < at_last && t.n_states() <= MAX_SCANNED => {
+            last_level(puzzle, space, t, g)?
+        }
         _ => outcome.antipodes.clone(),
     };
     let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
