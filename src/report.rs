@@ -3,8 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::bfs::Outcome;
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateRanking, StateSpace};
+use crate::symmetry::antipodes::smallest_antipodes;
 
 /// A finished enumeration. Field names are the JSON format.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -21,7 +22,8 @@ pub struct Report {
     pub histogram: Vec<u64>,
     /// Boards at the largest distance.
     pub antipodes: u64,
-    /// Up to ten of them (those of smallest rank), in board notation.
+    /// Up to ten of them, those of smallest rank in the board ranking (the one of
+    /// `--symmetry off`, also for a table of classes), in board notation.
     pub antipode_boards: Vec<String>,
     /// Wall-clock seconds of the search.
     pub elapsed_seconds: f64,
@@ -70,6 +72,10 @@ impl Report {
         table_bytes: u64,
     ) -> Report {
         let boards = outcome.board_histogram();
+        // Without the table: exact for boards, and for classes when every antipode class
+        // was kept; otherwise the kept classes' boards (callers with a table replace them).
+        let antipodes = smallest_antipodes(puzzle, space, outcome, None)
+            .unwrap_or_else(|_| outcome.antipodes.iter().map(|&r| space.board(r)).collect());
         let symmetry = space.classes().map(|c| SymmetryReport {
             order: c.order(),
             elements: c.symmetries().elements.iter().map(|s| s.name.clone()).collect(),
@@ -85,11 +91,7 @@ impl Report {
             gods_number: outcome.gods_number(),
             histogram: boards.to_vec(),
             antipodes: *boards.last().unwrap(),
-            antipode_boards: outcome
-                .antipodes
-                .iter()
-                .map(|&r| puzzle.format_board(&space.board(r)))
-                .collect(),
+            antipode_boards: Vec::new(),
             elapsed_seconds,
             threads,
             table_bytes,
@@ -97,5 +99,13 @@ impl Report {
             unique_total: outcome.unique_histogram.as_ref().map(|u| u.iter().sum()),
             symmetry,
         }
+        .with_antipodes(puzzle, &antipodes)
+    }
+
+    /// The report with `boards` as its listed antipodes (see [`smallest_antipodes`], which
+    /// needs the table to list them exactly for every table of classes).
+    pub fn with_antipodes(mut self, puzzle: &Puzzle, boards: &[Board]) -> Report {
+        self.antipode_boards = boards.iter().map(|b| puzzle.format_board(b)).collect();
+        self
     }
 }

@@ -92,6 +92,34 @@ fn bad_files_and_changed_definitions_are_refused() {
     assert_rejected(&["distance", table, "R U"], "the definition file changed");
 }
 
+/// A declared move named like another's power (`R2` beside `R` of order 4) is refused by
+/// every command with the line and both names: twsearch would keep two moves named `R2`.
+#[test]
+fn declared_names_colliding_with_powers_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("names.tws");
+    let text = std::fs::read_to_string(CUBE2).unwrap().replace("Move F", "Move R2");
+    std::fs::write(&file, &text).unwrap();
+    let line = text.lines().position(|l| l == "Move R2").unwrap() + 1;
+    let first = text.lines().position(|l| l == "Move R").unwrap() + 1;
+    let needle = format!(
+        "line {line}: moves `R` (line {first}) and `R2` (line {line}) both give a move named `R2`"
+    );
+    for metric in ["htm", "qtm", "cw"] {
+        assert_rejected(&["bfs", &def(&file), "--metric", metric], &needle);
+    }
+    assert_rejected(&["apply", &def(&file), "R2"], &needle);
+    assert_rejected(&["solve", &def(&file), "R2 U"], &needle);
+    // Renamed, the same moves read, and a solution printed reads back to the board.
+    std::fs::write(&file, text.replace("Move R2", "Move F")).unwrap();
+    let o = twirl(&["solve", &def(&file), "R2 U F'"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let solution = stdout(&o).lines().next().unwrap().trim().to_string();
+    assert_eq!(solution, "F U' R2");
+    let o = twirl(&["apply", &def(&file), &format!("R2 U F' {solution}")]);
+    assert!(stdout(&o).contains("summary:  identity"), "{}", stdout(&o));
+}
+
 /// A definition exported by twirl, read back, searches like the built-in puzzle.
 #[test]
 fn exported_definitions_read_back() {

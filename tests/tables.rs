@@ -143,10 +143,16 @@ fn sigkill_during_a_unique_count_then_resume_gives_the_same_counts() {
 /// Starts a search that pauses after distance 3, sends `signal` once that distance is
 /// printed, and checks that it stopped at a durable point (exit 130, the resume command).
 fn stop_with(signal: &str, dir: &Path, name: &str) -> PathBuf {
+    stop_with_flags(signal, dir, name, &[])
+}
+
+/// [`stop_with`], the search started with `flags` too.
+fn stop_with_flags(signal: &str, dir: &Path, name: &str, flags: &[&str]) -> PathBuf {
     use std::io::BufRead;
     let table = dir.join(name);
     let mut child = bin()
         .args(["bfs", "nrp:3x3:2", "--table", s(&table), "--test-pause-after", "3"])
+        .args(flags)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -400,6 +406,178 @@ fn a_checkpoint_that_disagrees_with_its_unfinished_table_is_refused() {
     let got = resume_to_end(&table, &dir.path().join("r.json"), None, &[]);
     assert_eq!(got["histogram"], serde_json::json!(NRP_3X3_2));
     assert_eq!(distance_of(&table).as_deref(), Some("2"));
+}
+
+/// `bfs --resume` with a flag the table contradicts (`--symmetry on` on a table of boards,
+/// `off` on one of classes, `--unique` or its absence against the table's bits) is refused
+/// with what the table holds and what was asked, and neither the table nor its checkpoint
+/// changes, unfinished or finished; `--symmetry auto`, no flag, or the flags that made the
+/// table continue it to the right histogram. `twirl resume` takes no such flags.
+#[test]
+fn resume_flags_that_contradict_the_table_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let classes = "one entry per class of boards";
+    let boards = "one entry per board";
+    let no_bits = "the table has no unique-solution bits";
+    let bits = "the table counts unique solutions";
+    type Kind<'a> = (&'a str, &'a [&'a str], Vec<(&'a [&'a str], [&'a str; 2])>, &'a [&'a str]);
+    let kinds: Vec<Kind> = vec![
+        (
+            "classes.tbl",
+            &[],
+            vec![
+                (&["--symmetry", "off"], [classes, "--symmetry off asks for one entry per board"]),
+                (&["--unique"], [no_bits, "--unique asks to count unique solutions"]),
+                (&["--unique", "--symmetry", "auto"], [no_bits, "--unique asks"]),
+            ],
+            &["--symmetry", "on"],
+        ),
+        (
+            "boards.tbl",
+            &["--symmetry", "off"],
+            vec![
+                (&["--symmetry", "on"], [boards, "--symmetry on asks for one entry per class"]),
+                (&["--unique"], [no_bits, "--unique asks to count unique solutions"]),
+            ],
+            &["--symmetry", "off"],
+        ),
+        (
+            "unique.tbl",
+            &["--symmetry", "off", "--unique"],
+            vec![
+                (&[], [bits, "the command does not ask for them"]),
+                (&["--symmetry", "auto"], [bits, "does not ask"]),
+                (&["--symmetry", "on", "--unique"], [boards, "--symmetry on asks"]),
+            ],
+            &["--symmetry", "off", "--unique"],
+        ),
+    ];
+    fn strs(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+    for (name, start, contradictions, same) in kinds {
+        let table = stop_with_flags("-TERM", dir.path(), name, start);
+        let ck = PathBuf::from(format!("{}.checkpoint", table.display()));
+        let holds_classes = header_of(&table).ranking.kind.starts_with("classes");
+        assert_eq!(holds_classes, name == "classes.tbl", "{name}");
+        let untouched = |table: &Path, ck: Option<&Path>, refuse: &dyn Fn()| {
+            let before = std::fs::read(table).unwrap();
+            let ck_before = ck.map(|c| std::fs::read(c).unwrap());
+            refuse();
+            assert_eq!(std::fs::read(table).unwrap(), before, "{name}: the table changed");
+            assert_eq!(ck.map(|c| std::fs::read(c).unwrap()), ck_before, "{name}: checkpoint");
+        };
+        let resume = |flags: &[&str]| {
+            let mut args = vec!["bfs", "nrp:3x3:2", "--table", s(&table), "--resume", "-q"];
+            args.extend_from_slice(flags);
+            args.into_iter().map(String::from).collect::<Vec<_>>()
+        };
+        for (flags, needles) in &contradictions {
+            let args = resume(flags);
+            let argv = strs(&args);
+            untouched(&table, Some(&ck), &|| refused(&argv, &[needles[0], needles[1], s(&table)]));
+        }
+        // `twirl resume` has no such flags: it takes them from the table.
+        untouched(&table, Some(&ck), &|| {
+            let o = twirl(&["resume", s(&table), "--symmetry", "off", "-q"]);
+            assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        });
+        // The flags that made the table continue it; then, finished, the same refusals,
+        // and every accepted form reports it.
+        let out = dir.path().join(format!("{name}.json"));
+        let mut finish = resume(same);
+        finish.extend(["--json".to_string(), s(&out).to_string()]);
+        let o = twirl(&strs(&finish));
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert_eq!(json(&out)["histogram"], serde_json::json!(NRP_3X3_2), "{name}");
+        assert!(!ck.exists());
+        for (flags, needles) in &contradictions {
+            let args = resume(flags);
+            let argv = strs(&args);
+            untouched(&table, None, &|| refused(&argv, &[needles[0], needles[1]]));
+        }
+        let unique: &[&str] = if name == "unique.tbl" { &["--unique"] } else { &[] };
+        for symmetry in [&[][..], &["--symmetry", "auto"]] {
+            let args = resume(&[symmetry, unique].concat());
+            let o = twirl(&strs(&args));
+            assert!(o.status.success(), "{name} {symmetry:?}: {}", stderr(&o));
+            assert!(stdout(&o).contains("# God's number: 11 (20 antipodes)"), "{}", stdout(&o));
+        }
+    }
+}
+
+/// The ten antipodes of smallest board rank, from a plain breadth-first search over boards
+/// in a hash map (sharing nothing with the engine but the moves), ranked by the board
+/// ranking, in notation.
+fn naive_smallest_antipodes(spec: &str) -> Vec<String> {
+    use std::collections::HashSet;
+    use twirl::puzzle::Puzzle;
+    use twirl::rank::{StateSpace, SymmetryMode};
+    let puzzle = Puzzle::parse(spec, None).unwrap();
+    let inverses = puzzle.inverse_moves();
+    let mut seen = HashSet::from([puzzle.solved()]);
+    let mut frontier = vec![puzzle.solved()];
+    let mut last = frontier.clone();
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for b in &frontier {
+            for m in &inverses {
+                let c = puzzle.apply(b, m);
+                if seen.insert(c.clone()) {
+                    next.push(c);
+                }
+            }
+        }
+        last = std::mem::replace(&mut frontier, next);
+    }
+    let boards = StateSpace::for_search(&puzzle, SymmetryMode::Off, false).unwrap();
+    let mut ranks: Vec<u64> = last.iter().map(|b| boards.rank_board(b).unwrap()).collect();
+    ranks.sort_unstable();
+    ranks.truncate(10);
+    ranks.iter().map(|&r| puzzle.format_board(&boards.board(r))).collect()
+}
+
+/// The `# antipode:` lines of a run's stdout.
+fn antipode_lines(out: &str) -> Vec<String> {
+    out.lines().filter_map(|l| l.strip_prefix("# antipode: ")).map(String::from).collect()
+}
+
+/// `antipode_boards` (and the `# antipode:` lines) list the ten antipodes of smallest board
+/// rank whether the table holds boards or classes: in memory, in a table file, resumed after
+/// a stop and reported again from the finished table. NRP (3,3,2) has 20 antipodes in a few
+/// classes, Spinpossible 2x3 150 in more classes than the ten entries a search keeps.
+#[test]
+fn antipodes_are_the_smallest_boards_with_or_without_symmetry() {
+    let dir = tempfile::tempdir().unwrap();
+    for spec in ["nrp:3x3:2", "spin:2x3"] {
+        let want = naive_smallest_antipodes(spec);
+        assert_eq!(want.len(), 10, "{spec}");
+        for symmetry in ["on", "off"] {
+            let out = dir.path().join(format!("{spec}-{symmetry}.json").replace(':', "_"));
+            let o = twirl(&["bfs", spec, "--symmetry", symmetry, "--json", s(&out), "-q"]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            assert_eq!(json(&out)["antipode_boards"], serde_json::json!(want), "{spec} {symmetry}");
+            assert_eq!(antipode_lines(&stdout(&o)), want, "{spec} {symmetry}");
+            assert_eq!(json(&out)["symmetry"].is_null(), symmetry == "off", "{spec} {symmetry}");
+            // In a table file, reported again by a resume of the finished table.
+            let table = dir.path().join(format!("{spec}-{symmetry}.tbl").replace(':', "_"));
+            let o = twirl(&["bfs", spec, "--symmetry", symmetry, "--table", s(&table), "-q"]);
+            assert_eq!(antipode_lines(&stdout(&o)), want, "{spec} {symmetry}: {}", stderr(&o));
+            let again = dir.path().join(format!("{spec}-{symmetry}-again.json").replace(':', "_"));
+            let o = twirl(&["resume", s(&table), "--json", s(&again), "-q"]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            assert_eq!(antipode_lines(&stdout(&o)), want, "{spec} {symmetry} resumed");
+            assert_eq!(json(&again)["antipode_boards"], serde_json::json!(want));
+            std::fs::remove_file(&again).unwrap();
+        }
+    }
+    // A search of classes stopped after distance 3 and resumed to its end.
+    let want = naive_smallest_antipodes("nrp:3x3:2");
+    let table = stop_with_flags("-TERM", dir.path(), "stopped.tbl", &["--symmetry", "on"]);
+    let out = dir.path().join("resumed.json");
+    let got = resume_to_end(&table, &out, None, &[]);
+    assert_eq!(got["antipode_boards"], serde_json::json!(want));
+    assert_eq!(got["histogram"], serde_json::json!(NRP_3X3_2));
 }
 
 #[test]

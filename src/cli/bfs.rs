@@ -11,7 +11,7 @@ use clap::Args;
 use twirl::bfs::{self, Config, Outcome};
 use twirl::checkpoint::checkpoint_path;
 use twirl::job::outputs::{OutputKind, check_output};
-use twirl::job::{Finished, Job, Resumed, RunEnd, RunSettings};
+use twirl::job::{Finished, Job, Requested, Resumed, RunEnd, RunSettings};
 use twirl::puzzle::Puzzle;
 use twirl::rank::{StateSpace, SymmetryMode};
 use twirl::report::Report;
@@ -180,7 +180,8 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     }
     if let Some(path) = &args.table {
         if args.resume {
-            return resume_table(path, Some(&puzzle), &args.run, args.board_by_board);
+            let requested = Requested { symmetry: args.symmetry.mode(), unique: args.unique };
+            return resume_table(path, Some((&puzzle, requested)), &args.run, args.board_by_board);
         }
         let job = Job::start_with(path, &puzzle, args.unique, args.force, args.symmetry.mode())?;
         let bits = if args.unique { "4 bits" } else { "2 bits" };
@@ -237,7 +238,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
         args.run.say("stopped (the table was in memory; nothing is saved)");
         return Ok(INTERRUPTED);
     }
-    report_search(&puzzle, &space, &outcome, t0, threads, &args.run)
+    report_search(&puzzle, &space, &outcome, Some(&table), t0, threads, &args.run)
 }
 
 /// Reports a search that just ended (in memory): its outputs and the summary lines.
@@ -245,19 +246,27 @@ fn report_search(
     puzzle: &Puzzle,
     space: &StateSpace,
     outcome: &Outcome,
+    table: Option<&DistanceTable>,
     t0: Instant,
     threads: usize,
     run: &RunArgs,
 ) -> anyhow::Result<i32> {
-    let report = Report::new(
+    let elapsed = t0.elapsed().as_secs_f64();
+    let mut report = Report::new(
         &puzzle.spec.to_string(),
         puzzle,
         space,
         outcome,
-        t0.elapsed().as_secs_f64(),
+        elapsed,
         threads,
         table_bytes(space.n_states()),
     );
+    if let Some(table) = table {
+        report = report.with_antipodes(
+            puzzle,
+            &twirl::symmetry::antipodes::smallest_antipodes(puzzle, space, outcome, Some(table))?,
+        );
+    }
     write_outputs(&report, run)?;
     print_summary(&report, false)?;
     Ok(0)
@@ -282,7 +291,10 @@ fn run_distributed(
         );
     }
     let result = match &args.table {
-        Some(path) if args.resume => resume_distributed(world, path, Some(puzzle), &args.run),
+        Some(path) if args.resume => {
+            let requested = Requested { symmetry: args.symmetry.mode(), unique: args.unique };
+            resume_distributed(world, path, Some((puzzle, requested)), &args.run)
+        }
         Some(path) => PartJob::start(world, path, puzzle, args.symmetry.mode(), args.force)
             .map_err(anyhow::Error::from)
             .and_then(|job| run_part_job(world, job, path, &args.run)),
@@ -366,7 +378,7 @@ fn search_distributed_in_memory(
     if !root {
         return Ok(0);
     }
-    report_search(puzzle, &space, &outcome, t0, threads * processes, &run)
+    report_search(puzzle, &space, &outcome, None, t0, threads * processes, &run)
 }
 
 /// Prints each finished level (process 0): its row, and its traffic on stderr.
@@ -393,20 +405,20 @@ fn traffic_report<'a>(
     }
 }
 
-/// Continues, under mpirun, the search kept in the parts of `path` (checked against
-/// `expected` when given).
+/// Continues, under mpirun, the search kept in the parts of `path` (checked against the
+/// puzzle and flags of `bfs --resume` when given).
 #[cfg(feature = "mpi")]
 fn resume_distributed(
     world: &mpi::topology::SimpleCommunicator,
     path: &Path,
-    expected: Option<&Puzzle>,
+    expected: Option<(&Puzzle, Requested)>,
     run: &RunArgs,
 ) -> anyhow::Result<i32> {
     use mpi::traits::Communicator;
     use twirl::distributed::job::{PartJob, PartResumed};
     let root = world.rank() == 0;
     let quiet = RunArgs { quiet: run.quiet || !root, ..run.clone() };
-    match PartJob::resume(world, path, expected)? {
+    match PartJob::resume(world, path, expected.map(|e| e.0), expected.map(|e| e.1))? {
         PartResumed::Complete(finished) if root => {
             quiet.say(&format!("{}: the search is already complete", path.display()));
             let bytes = table_bytes(finished.space.n_states());
@@ -519,14 +531,15 @@ pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
     resume_table(&args.table, None, &args.run, false)
 }
 
-/// Continues the search in a table file (checked against `expected` when given).
+/// Continues the search in a table file (checked against the puzzle and flags of `bfs
+/// --resume` when given; `twirl resume` takes both from the table).
 fn resume_table(
     path: &Path,
-    expected: Option<&Puzzle>,
+    expected: Option<(&Puzzle, Requested)>,
     run: &RunArgs,
     board_by_board: bool,
 ) -> anyhow::Result<i32> {
-    match Job::resume(path, expected)? {
+    match Job::resume_as(path, expected.map(|e| e.0), expected.map(|e| e.1))? {
         Resumed::Complete(finished) => {
             run.say(&format!("{}: the search is already complete", path.display()));
             let bytes = table_bytes(finished.space.n_states());

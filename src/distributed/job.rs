@@ -32,9 +32,9 @@ use super::{Journal, LevelDone, RankBlocks, Resume, Run, agree, search};
 use crate::bfs::{Outcome, marks_beyond};
 use crate::checkpoint::{Checkpoint, checkpoint_path};
 use crate::durable::{TempPath, free_disk, with_suffix};
-use crate::job::resume::check_record_lists;
+use crate::job::resume::{check_record_lists, check_requested};
 use crate::job::verified::{check_antipodes, puzzle_and_space};
-use crate::job::{Finished, RunEnd, check_replaceable, finished_outcome};
+use crate::job::{Finished, Requested, RunEnd, check_replaceable, finished_outcome};
 use crate::puzzle::Puzzle;
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::table::format::{HEADER_BYTES, Header, Part};
@@ -144,6 +144,7 @@ impl PartJob {
         world: &SimpleCommunicator,
         path: &Path,
         expected: Option<&Puzzle>,
+        requested: Option<Requested>,
     ) -> Result<PartResumed> {
         let (me, count) = (world.rank() as usize, world.size() as usize);
         let ck_path = checkpoint_path(path);
@@ -187,6 +188,9 @@ impl PartJob {
             let file = TableFile::open(&my_path, true)?;
             if let Some(p) = expected {
                 file.check_puzzle(p)?;
+            }
+            if let Some(r) = requested {
+                check_requested(&file, r)?;
             }
             let (puzzle, space) = puzzle_and_space(&file)?;
             let part = my_part(&space, world);
@@ -340,6 +344,8 @@ impl PartJob {
             outcome,
             elapsed_seconds,
             already_complete: false,
+            // Each process holds a part of the table: the outcome's antipodes are listed.
+            antipode_boards: None,
         })))
     }
 }
@@ -421,6 +427,7 @@ fn finished_parts(
         outcome,
         elapsed_seconds,
         already_complete: true,
+        antipode_boards: None,
     })))
 }
 

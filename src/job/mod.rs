@@ -37,9 +37,10 @@ use std::time::{Duration, Instant};
 use crate::bfs::{self, Config, Direction, Outcome, Progress};
 use crate::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
 use crate::durable::{TempPath, free_disk, with_suffix};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::report::Report;
+use crate::symmetry::antipodes::smallest_antipodes;
 use crate::table::format::{HEADER_BYTES, Header};
 use crate::table::{TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
@@ -81,6 +82,18 @@ pub struct Job {
     resume: Option<Outcome>,
 }
 
+/// What a resume asks of a table besides its puzzle (`bfs --table FILE --resume` with its
+/// flags): a table that holds otherwise is refused, since the search would go on as the
+/// table was made and silently drop the request. `twirl resume FILE` asks nothing: it takes
+/// both from the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Requested {
+    /// `--symmetry`: `On` needs a table of classes, `Off` one of boards, `Auto` takes either.
+    pub symmetry: SymmetryMode,
+    /// `--unique`: the table must have unique-solution bits exactly when it is given.
+    pub unique: bool,
+}
+
 /// What [`Job::resume`] found.
 pub enum Resumed {
     /// An unfinished search, checked and ready to continue.
@@ -112,13 +125,17 @@ pub struct Finished {
     pub elapsed_seconds: f64,
     /// Whether the table was already complete (nothing was searched now).
     pub already_complete: bool,
+    /// The antipodes to list, read from the table (see
+    /// [`crate::symmetry::antipodes::smallest_antipodes`]); `None` lists what the outcome
+    /// alone gives.
+    pub antipode_boards: Option<Vec<Board>>,
 }
 
 impl Finished {
     /// The report of the search (`threads` as run).
     pub fn report(&self, threads: usize) -> Report {
         let n = self.space.n_states();
-        Report::new(
+        let report = Report::new(
             &self.puzzle.spec.to_string(),
             &self.puzzle,
             &self.space,
@@ -126,7 +143,11 @@ impl Finished {
             self.elapsed_seconds,
             threads,
             table_bytes(n),
-        )
+        );
+        match &self.antipode_boards {
+            Some(boards) => report.with_antipodes(&self.puzzle, boards),
+            None => report,
+        }
     }
 }
 
@@ -173,6 +194,16 @@ impl Job {
     /// table and its checkpoint against each other (see the module docs); `expected`, when
     /// given, is the puzzle the caller means.
     pub fn resume(path: &Path, expected: Option<&Puzzle>) -> Result<Resumed> {
+        Job::resume_as(path, expected, None)
+    }
+
+    /// [`Job::resume`], refusing a table that does not hold what `requested` asks (see
+    /// [`Requested`]) before anything is written.
+    pub fn resume_as(
+        path: &Path,
+        expected: Option<&Puzzle>,
+        requested: Option<Requested>,
+    ) -> Result<Resumed> {
         let ck_path = checkpoint_path(path);
         let record = match ck_path.try_exists() {
             Ok(true) => Some(Checkpoint::read(&ck_path)?),
@@ -206,6 +237,10 @@ impl Job {
         if let Some(p) = expected {
             file.check_puzzle(p)?;
         }
+        // Before the stale checkpoint of a finished table is removed: a refusal changes nothing.
+        if let Some(r) = requested {
+            resume::check_requested(&file, r)?;
+        }
         if file.header.complete {
             drop(file);
             let table = open_table(path)?;
@@ -223,12 +258,15 @@ impl Job {
             }
             let outcome = finished_outcome(&table.file.header, &table.space);
             let elapsed_seconds = table.file.header.elapsed_seconds;
+            let antipodes =
+                smallest_antipodes(&table.puzzle, &table.space, &outcome, Some(&table.file.table))?;
             return Ok(Resumed::Complete(Box::new(Finished {
                 puzzle: table.puzzle,
                 space: table.space,
                 outcome,
                 elapsed_seconds,
                 already_complete: true,
+                antipode_boards: Some(antipodes),
             })));
         }
         let (puzzle, space) = verified::puzzle_and_space(&file)?;
@@ -321,12 +359,15 @@ impl Job {
         let elapsed_seconds = journal.elapsed_seconds();
         self.file.finish(&outcome, elapsed_seconds)?;
         std::fs::remove_file(&ck_path).map_err(|e| Error::io(&ck_path, e))?;
+        let antipodes =
+            smallest_antipodes(&self.puzzle, &self.space, &outcome, Some(&self.file.table))?;
         Ok(RunEnd::Finished(Box::new(Finished {
             puzzle: self.puzzle,
             space: self.space,
             outcome,
             elapsed_seconds,
             already_complete: false,
+            antipode_boards: Some(antipodes),
         })))
     }
 }

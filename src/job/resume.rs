@@ -3,12 +3,54 @@
 
 use std::path::Path;
 
+use super::Requested;
 use super::verified::{check_antipodes, check_boards, check_histogram, check_marks, short_list};
 use crate::bfs::Outcome;
 use crate::checkpoint::Checkpoint;
-use crate::rank::StateSpace;
+use crate::rank::record::CLASSES;
+use crate::rank::{StateSpace, SymmetryMode};
 use crate::table::TableFile;
 use crate::{Error, Result};
+
+/// Refuses a table that does not hold what a resume's flags ask: a table of boards for
+/// `--symmetry on`, one of classes for `--symmetry off`, unique-solution bits the flags do
+/// not ask for or no bits for `--unique`. Reads the header only.
+pub(crate) fn check_requested(file: &TableFile, asked: Requested) -> Result<()> {
+    let h = &file.header;
+    let classes = h.ranking.kind.starts_with(CLASSES);
+    let holds = if classes {
+        "one entry per class of boards under the puzzle's symmetries (made with --symmetry on \
+         or auto)"
+    } else {
+        "one entry per board (made with --symmetry off or auto)"
+    };
+    let symmetry = match (asked.symmetry, classes) {
+        (SymmetryMode::On, false) => Some("--symmetry on asks for one entry per class of boards"),
+        (SymmetryMode::Off, true) => Some("--symmetry off asks for one entry per board"),
+        _ => None,
+    };
+    let unique = h.unique_bytes != 0;
+    let reason = if let Some(asks) = symmetry {
+        format!(
+            "the table holds {holds}, {asks}: resume it with --symmetry auto or without \
+             --symmetry, or start a new search with --force"
+        )
+    } else if asked.unique && !unique {
+        "the table has no unique-solution bits (made without --unique), --unique asks to count \
+         unique solutions: resume it without --unique, or start a new search with --force"
+            .to_string()
+    } else if !asked.unique && unique {
+        "the table counts unique solutions (made with --unique), the command does not ask for \
+         them: resume it with --unique (or with `twirl resume`)"
+            .to_string()
+    } else {
+        return Ok(());
+    };
+    Err(Error::Refused {
+        path: file.path.clone(),
+        reason: format!("{reason}; nothing was changed"),
+    })
+}
 
 /// The checkpoint at `ck_path` names the table's puzzle, metric, board count, ranking and
 /// kind of search, or it is refused.

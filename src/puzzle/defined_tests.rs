@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::bfs::{Config, NoProgress, search_puzzle};
+use crate::puzzle::definition::power_name;
 use crate::puzzle::definition::tests::{
     CUBE2, CUBE2_TWSEARCH, TWO, TWO_POSITIONS, TWSEARCH_HISTOGRAMS, TWSEARCH_HISTOGRAMS_LARGE,
     histogram,
@@ -10,6 +11,7 @@ use crate::puzzle::definition::tests::{
 use crate::puzzle::{Puzzle, PuzzleSpec};
 use crate::rank::{Ranking, StateSpace};
 use crate::table::DistanceTable;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 fn puzzle(text: &str, metric: Metric) -> Puzzle {
@@ -191,6 +193,101 @@ fn bad_boards_and_sequences_say_why() {
     assert_eq!(d.parse_board("Q\n1 1 2\nEnd").unwrap(), p.solved());
     assert_eq!(d.parse_board("").unwrap(), p.solved());
     assert_eq!(d.sequence("A, B A'").unwrap(), d.sequence("A B A4 A4").unwrap());
+}
+
+/// In every metric, each move's printed name reads back as that move, and no two moves share
+/// a name, so a solution `solve` prints is the one `apply` reads: on the samples, on exported
+/// puzzles, and on names that extend one another without colliding (`R` of order 3 writes no
+/// `R2`, `R` no `R12` nor `R22`, `R1` of order 4 no `R1` + digits other than `R12`; a move of
+/// order 9).
+#[test]
+fn every_printed_move_name_reads_back_as_that_move() {
+    let extending = "Set A 12 3\nSolved\nA\n1 2 3 4 5 6 7 8 9 10 11 12\nEnd\n\
+                     Move R\nA\n2 3 1 4 5 6 7 8 9 10 11 12\nEnd\n\
+                     Move R2\nA\n1 2 3 5 4 6 7 8 9 10 11 12\nEnd\n\
+                     Move R1\nA\n1 2 3 4 5 7 8 9 6 10 11 12\nEnd\n\
+                     Move R22\nA\n1 2 3 4 5 6 7 8 9 11 10 12\nEnd\n\
+                     Move M\nA\n1 2 3 4 5 6 7 8 9 11 12 10\n0 0 0 0 0 0 0 0 0 1 0 0\nEnd\n";
+    let texts = [
+        CUBE2.to_string(),
+        TWO.to_string(),
+        extending.to_string(),
+        exported("nrp:3x3:2"),
+        exported("nrp:2x3:2:orient"),
+        exported("spin:2x3"),
+    ];
+    let mut checked = 0;
+    for text in &texts {
+        for metric in [Metric::Htm, Metric::Qtm, Metric::Cw] {
+            let p = puzzle(text, metric);
+            let d = p.defined().unwrap();
+            let names: HashSet<&str> = p.moves.iter().map(|m| m.name.as_str()).collect();
+            assert_eq!(names.len(), p.moves.len(), "{metric}: {names:?}");
+            for m in &p.moves {
+                let read = d.sequence(&m.name).unwrap();
+                assert_eq!((&read.perm, &read.twist), (&m.perm, &m.twist), "{metric} {}", m.name);
+                checked += 1;
+            }
+        }
+    }
+    // The moves of `extending` in htm: R of order 3, R2 and R22 of order 2, R1 of order 4,
+    // M of order 9.
+    let names: Vec<String> =
+        puzzle(extending, Metric::Htm).moves.into_iter().map(|m| m.name).collect();
+    assert_eq!(
+        names,
+        [
+            "R", "R'", "R2", "R1", "R12", "R1'", "R22", "M", "M2", "M3", "M4", "M4'", "M3'", "M2'",
+            "M'"
+        ]
+    );
+    assert!(checked > 100, "{checked}");
+}
+
+/// Two moves with names that extend one another, of orders 2, 3, 4, 5 and 24: the file is
+/// refused exactly when two moves would share a name, and otherwise every name, in every
+/// metric, reads back as its move.
+#[test]
+fn names_either_read_back_or_the_file_is_refused() {
+    let head = "Set A 11 1\nSolved\nA\n1 2 3 4 5 6 7 8 9 10 11\nEnd\n";
+    let blocks = [
+        (2, "A\n1 2 3 4 5 6 7 9 8 10 11\nEnd\n"),
+        (3, "A\n1 2 3 4 6 7 5 8 9 10 11\nEnd\n"),
+        (4, "A\n2 3 4 1 5 6 7 8 9 10 11\nEnd\n"),
+        (5, "A\n2 3 4 5 1 6 7 8 9 10 11\nEnd\n"),
+        (24, "A\n2 3 1 5 6 7 8 9 10 11 4\nEnd\n"),
+    ];
+    let names = ["R", "R2", "R'", "R1", "R12", "R2'", "R22", "U"];
+    let (mut refused, mut read) = (0, 0);
+    for a in names {
+        for b in names.iter().filter(|&&b| b != a) {
+            for (oa, ba) in blocks {
+                for (ob, bb) in blocks {
+                    let text = format!("{head}Move {a}\n{ba}Move {b}\n{bb}");
+                    let powers =
+                        |n: &str, o| (1..o).map(|k| power_name(n, k, o)).collect::<Vec<_>>();
+                    let all: Vec<String> = [powers(a, oa), powers(b, ob)].concat();
+                    let distinct = all.iter().collect::<HashSet<_>>().len() == all.len();
+                    let def = Definition::parse(&text);
+                    assert_eq!(def.is_ok(), distinct, "{a} ({oa}) {b} ({ob}): {all:?} {def:?}");
+                    if def.is_err() {
+                        refused += 1;
+                        continue;
+                    }
+                    for metric in [Metric::Htm, Metric::Qtm, Metric::Cw] {
+                        let p = puzzle(&text, metric);
+                        let d = p.defined().unwrap();
+                        for m in &p.moves {
+                            let back = d.sequence(&m.name).unwrap();
+                            assert_eq!((&back.perm, &back.twist), (&m.perm, &m.twist), "{text}");
+                        }
+                    }
+                    read += 1;
+                }
+            }
+        }
+    }
+    assert_eq!((refused, read), (206, 1194));
 }
 
 #[test]

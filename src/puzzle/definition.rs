@@ -40,7 +40,11 @@
 //! - Move names are any token, but twsearch reads move sequences split at whitespace and
 //!   commas, so a name must not contain `,`; names of capitals and `_` ending in `v`, and
 //!   `x`, `y`, `z` (with `2` or `'`), are whole-puzzle *rotations*, used for symmetry and not
-//!   counted as moves. twsearch checks neither duplicate move nor duplicate set names.
+//!   counted as moves. twsearch checks neither duplicate move nor duplicate set names, nor
+//!   a declared name equal to another move's power name (`R2` beside `R` of order 4, `R'`,
+//!   `R12` from `R1` and from `R` of order 24): it keeps both moves under the one name and
+//!   reads the name as the first of them (`findmove`). twirl refuses all three, naming both
+//!   lines, so that every move name it prints reads back as that move.
 //! - Other statements: `Illegal` (a piece banned from a position), `MoveAlias`,
 //!   `MoveSequence` (moves defined as sequences), `StartState` (a 0-based `Solved`),
 //!   `MoveTransformation`. ksolve's `Ignore`, `Block`, `ForbiddenPairs`, ... are not read by
@@ -637,6 +641,8 @@ impl Definition {
         if moves.is_empty() {
             return fail(last_line, "no `Move` block (twsearch needs at least one move)".into());
         }
+        let lines: Vec<usize> = moves.iter().map(|m| move_lines[&m.name]).collect();
+        check_power_names(&p.sets, &moves, &lines)?;
         Ok(Definition {
             name: name.unwrap_or_else(|| "Unnamed".into()),
             sets: p.sets,
@@ -867,6 +873,136 @@ pub(crate) fn power_name(base: &str, k: u128, order: u128) -> String {
         s.push('\'');
     }
     s
+}
+
+/// The order of a declared move (at least 2, as the expansion counts it: a move that does
+/// nothing is still one move): the lcm over its sets' orders, saturating at `u128::MAX`.
+fn declared_order(sets: &[SetDef], m: &MoveDef) -> u128 {
+    let mut order: u128 = 1;
+    for (set, sm) in sets.iter().zip(&m.sets) {
+        let mv = Move {
+            name: String::new(),
+            perm: sm.perm.iter().map(|&p| p as u8).collect(),
+            twist: sm.twist.clone(),
+        };
+        let o = mv.order(set.orientations);
+        order = (order / super::gcd(order, o)).saturating_mul(o);
+    }
+    order.max(2)
+}
+
+/// The power of a move of order `order` (at least 2) that twsearch names `base` + `suffix`
+/// (see [`power_name`]): `""` is 1, `'` the inverse, `k` power `k` for `2 <= k <= order / 2`,
+/// `k'` the inverse of power `k` for `2 <= k < order / 2`.
+fn suffix_power(suffix: &str, order: u128) -> Option<u128> {
+    let (digits, inverse) = match suffix.strip_suffix('\'') {
+        Some(d) => (d, true),
+        None => (suffix, false),
+    };
+    let exp: u128 = if digits.is_empty() {
+        1
+    } else {
+        // Written by `to_string`: no sign, no leading zero, never 1.
+        if digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let e = digits.parse::<u128>().ok()?;
+        if e < 2 {
+            return None;
+        }
+        e
+    };
+    let fits = if inverse { exp.checked_mul(2)? < order } else { exp.checked_mul(2)? <= order };
+    fits.then_some(if inverse { order - exp } else { exp })
+}
+
+/// A name that twsearch's expansion gives to a power of `a` (of order `order_a`) and to a
+/// power of `b` (of order `order_b`), when `b`'s name is `a`'s followed by `tail` (not
+/// empty). Found without listing the powers, whose number is the order (up to about 2^60).
+fn shared_power_name(a: &str, order_a: u128, tail: &str, order_b: u128) -> Option<String> {
+    // `b` itself, or its inverse, spelled as a power of `a`.
+    if suffix_power(tail, order_a).is_some() {
+        return Some(format!("{a}{tail}"));
+    }
+    if order_b > 2 && suffix_power(&format!("{tail}'"), order_a).is_some() {
+        return Some(format!("{a}{tail}'"));
+    }
+    // Power `d` of `b` (or its inverse) written `b` + `d` = `a` + (`tail` `d`): the exponent
+    // of `a` is `tail` followed by the digits of `d`.
+    if tail.starts_with('0') || !tail.bytes().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let head = tail.parse::<u128>().ok()?;
+    for inverse in [false, true] {
+        // Largest exponents each expansion writes with this mark.
+        let (max_a, max_b) = if inverse {
+            ((order_a - 1) / 2, (order_b - 1) / 2)
+        } else {
+            (order_a / 2, order_b / 2)
+        };
+        let mut low: u128 = 1; // 10^(len - 1)
+        for _ in 1..=39 {
+            let Some(high) = low.checked_mul(10) else { break };
+            let Some(shifted) = head.checked_mul(high) else { break };
+            if shifted > max_a {
+                break;
+            }
+            // `d` has as many digits as `high` has zeros and is at least 2.
+            let lo = low.max(2);
+            let hi = (high - 1).min(max_b).min(max_a - shifted);
+            if lo <= hi {
+                let mark = if inverse { "'" } else { "" };
+                return Some(format!("{a}{tail}{lo}{mark}"));
+            }
+            low = high;
+        }
+    }
+    None
+}
+
+/// Refuses two declared moves whose expansions give one name to two moves (`R` beside `R2`
+/// or `R'`, `R1` beside `R` of order 24 or more, both giving `R12`). twsearch accepts such a
+/// file and keeps both moves under the one name, reading the name as whichever came first
+/// (`findmove` in `parsemoves.cpp`); twirl would print a solution that reads back as other
+/// moves. Every metric reads sequences by these names, so the check does not depend on one.
+fn check_power_names(sets: &[SetDef], moves: &[MoveDef], lines: &[usize]) -> Result<()> {
+    let orders: Vec<u128> = moves.iter().map(|m| declared_order(sets, m)).collect();
+    for i in 0..moves.len() {
+        for j in 0..moves.len() {
+            let (a, b) = (&moves[i].name, &moves[j].name);
+            let Some(tail) = b.strip_prefix(a.as_str()).filter(|t| !t.is_empty()) else {
+                continue;
+            };
+            let Some(name) = shared_power_name(a, orders[i], tail, orders[j]) else {
+                continue;
+            };
+            let power = |k: usize| {
+                let n = &moves[k].name;
+                match suffix_power(&name[n.len()..], orders[k]) {
+                    Some(1) => format!("move `{}` itself", escaped(n)),
+                    Some(p) => format!("power {p} of move `{}` (order {})", escaped(n), orders[k]),
+                    None => format!("a power of move `{}`", escaped(n)),
+                }
+            };
+            let (first, second) = if lines[i] < lines[j] { (i, j) } else { (j, i) };
+            return fail(
+                lines[second],
+                format!(
+                    "moves `{}` (line {}) and `{}` (line {}) both give a move named `{}`: {} and {} \
+                     (every power of a move is a move, named as twsearch names it: R, R2, R'); \
+                     rename one of them",
+                    escaped(&moves[first].name),
+                    lines[first],
+                    escaped(&moves[second].name),
+                    lines[second],
+                    escaped(&name),
+                    power(first),
+                    power(second),
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The comment lines `twirl export-def` puts in the file: what it is, the move names, and how

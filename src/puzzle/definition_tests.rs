@@ -474,6 +474,117 @@ fn power_names_follow_twsearch() {
     assert_eq!(power_name("S", 1, 2), "S");
 }
 
+/// Every name twsearch's expansion gives a move of `order` (at least 2).
+fn all_power_names(base: &str, order: u128) -> HashSet<String> {
+    (1..order).map(|k| power_name(base, k, order)).collect()
+}
+
+/// The shortcut that finds a name two expansions share agrees with listing every power, on
+/// names that extend one another by digits and primes, for every pair of orders up to 60.
+#[test]
+fn shared_power_names_match_listing_every_power() {
+    let names = ["R", "R2", "R'", "R1", "R12", "R2'", "R'2", "R22", "R3", "R13", "R0", "R02", "Rx"];
+    let mut found = 0;
+    for a in names {
+        for b in names {
+            let Some(tail) = b.strip_prefix(a).filter(|t| !t.is_empty()) else { continue };
+            for oa in 2..=60u128 {
+                for ob in 2..=60u128 {
+                    let common: HashSet<String> = all_power_names(a, oa)
+                        .intersection(&all_power_names(b, ob))
+                        .cloned()
+                        .collect();
+                    let shared = shared_power_name(a, oa, tail, ob);
+                    assert_eq!(
+                        shared.is_some(),
+                        !common.is_empty(),
+                        "{a} {oa} {b} {ob} {common:?}"
+                    );
+                    if let Some(name) = shared {
+                        assert!(common.contains(&name), "{a} {oa} {b} {ob}: {name} {common:?}");
+                        found += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(found > 1000, "{found}");
+    // Powers written as numbers: `R` of order 24 and `R1` of order 4 both give `R12`.
+    assert_eq!(shared_power_name("R", 24, "1", 4).as_deref(), Some("R12"));
+    assert_eq!(shared_power_name("R", 23, "1", 4), None);
+    assert_eq!(shared_power_name("R", 25, "1", 5).as_deref(), Some("R12"));
+    // Orders past any listing: decided from the digits.
+    assert_eq!(shared_power_name("R", 1 << 100, "7", 1 << 90).as_deref(), Some("R7"));
+    assert_eq!(shared_power_name("R", 1 << 100, "1", 1 << 90).as_deref(), Some("R12"));
+    // `R1` of order 2 is its only power, which `R` never writes (no exponent 1).
+    assert_eq!(shared_power_name("R", 1 << 100, "1", 2), None);
+    assert_eq!(suffix_power("'", 4), Some(3));
+    assert_eq!(suffix_power("2", 3), None, "order 3 gives R and R' only");
+    assert_eq!(suffix_power("4'", 9), Some(5));
+    assert_eq!(suffix_power("4'", 8), None, "order 8 writes power 4 as R4");
+}
+
+/// A file whose declared move has the name of another's power is refused with both lines;
+/// twsearch reads it, keeps two moves of one name and takes the first when reading one.
+#[test]
+fn declared_names_that_are_powers_are_refused() {
+    let head = "Set A 11 1\nSolved\nA\n1 2 3 4 5 6 7 8 9 10 11\nEnd\n";
+    // Cycles of 4, 3, 2 and 5 pieces (orders 4, 3, 2, 5), and of 3 and 8 (order 24).
+    let four = "A\n2 3 4 1 5 6 7 8 9 10 11\nEnd\n";
+    let three = "A\n1 2 3 4 6 7 5 8 9 10 11\nEnd\n";
+    let two = "A\n1 2 3 4 5 6 7 9 8 10 11\nEnd\n";
+    let five = "A\n2 3 4 5 1 6 7 8 9 10 11\nEnd\n";
+    let cycles = "A\n2 3 1 5 6 7 8 9 10 11 4\nEnd\n";
+    let file = |moves: &[(&str, &str)]| {
+        let mut text = head.to_string();
+        for (name, block) in moves {
+            text.push_str(&format!("Move {name}\n{block}"));
+        }
+        text
+    };
+    // Lines: the first move block starts on line 6, each takes 4.
+    type Case<'a> = (&'a [(&'a str, &'a str)], usize, &'a str);
+    let cases: &[Case] = &[
+        (
+            &[("R", four), ("R2", three)],
+            10,
+            "moves `R` (line 6) and `R2` (line 10) both give a move named `R2`: power 2 of move \
+             `R` (order 4) and move `R2` itself",
+        ),
+        (
+            &[("R'", two), ("R", four)],
+            10,
+            "both give a move named `R'`: move `R'` itself and power 3 of move `R` (order 4)",
+        ),
+        (
+            &[("R2'", two), ("U", two), ("R", five)],
+            14,
+            "both give a move named `R2'`: move `R2'` itself and power 3 of move `R` (order 5)",
+        ),
+        (
+            &[("R1", four), ("R", cycles)],
+            10,
+            "both give a move named `R12`: power 2 of move `R1` (order 4) and power 12 of move `R` (order 24)",
+        ),
+    ];
+    for (moves, line, message) in cases {
+        let (at, reason) = error(&file(moves));
+        assert_eq!(at, *line, "{reason}");
+        assert!(reason.contains(message), "{reason}");
+        assert!(reason.contains("rename one of them"), "{reason}");
+    }
+    // No power of `R` is named `R2` when `R` has order 2 or 3, nor `R12` below order 24.
+    for moves in [
+        &[("R", two), ("R2", four)][..],
+        &[("R", three), ("R2", two)],
+        &[("R1", four), ("R", four)],
+        &[("R", four), ("R22", four), ("R0", four)],
+    ] {
+        let def = Definition::parse(&file(moves)).unwrap();
+        assert_eq!(def.moves.len(), moves.len());
+    }
+}
+
 /// Histograms printed by twsearch (commit 268d1a30c59765aaec6556ab988a581a8334efee, built with
 /// its Makefile) on the files `twirl export-def SPEC -o FILE` wrote (metric htm), with
 /// `twsearch -t 1 -a 0 -g FILE` for htm and `twsearch -t 1 -a 0 -q -g FILE` for qtm (`-q`

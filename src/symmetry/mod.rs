@@ -60,6 +60,7 @@
 //! which tiles stand on the chosen cells, another coordinate: it needs both canonicalized per
 //! neighbour, so it is left out of this design. `cw` keeps only rotate 180 here: 2x.
 
+pub mod antipodes;
 pub mod classes;
 pub mod placements;
 pub mod ranking;

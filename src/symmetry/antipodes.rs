@@ -1,0 +1,95 @@
+//! The antipodes a report lists: up to [`SAMPLE`] boards at God's number, those of smallest
+//! rank in the board ranking (the one `--symmetry off` searches), whatever the table ranks.
+//!
+//! A search by boards keeps the smallest ranks of its last distance, which are these boards.
+//! A search by classes keeps the smallest *entries*, whose boards are neither the smallest
+//! boards nor all of the antipodes: every antipode class is expanded to its boards (the
+//! symmetry images of its representative), ranked as boards, and the smallest kept. The
+//! classes at God's number are the kept entries when they are all of them; otherwise they
+//! are read from the table (see [`last_level`]).
+
+use std::collections::BTreeSet;
+
+use rayon::prelude::*;
+
+use crate::Result;
+use crate::bfs::{Outcome, SAMPLE};
+use crate::optimal;
+use crate::puzzle::{Board, Puzzle};
+use crate::rank::{StateSpace, SymmetryMode};
+use crate::table::{DistanceTable, mark_of};
+
+/// Largest table of classes scanned for its last distance (2^25 entries, about ten seconds
+/// here): a scan reads a third of the table and descends from what it finds, hours on the
+/// tables of the largest results. Beyond it the list is the smallest boards of the classes
+/// the search kept (exact when it kept every class at God's number).
+pub const MAX_SCANNED: u64 = 1 << 25;
+
+/// Up to [`SAMPLE`] antipodes of smallest board rank, in board-rank order. `table` is the
+/// finished table of the search; without it (or when it passes [`MAX_SCANNED`]) a search by
+/// classes whose last distance holds more entries than were kept lists the boards of the
+/// kept entries only.
+pub fn smallest_antipodes(
+    puzzle: &Puzzle,
+    space: &StateSpace,
+    outcome: &Outcome,
+    table: Option<&DistanceTable>,
+) -> Result<Vec<Board>> {
+    let Some(classes) = space.classes() else {
+        return Ok(outcome.antipodes.iter().map(|&r| space.board(r)).collect());
+    };
+    let g = outcome.gods_number();
+    let at_last = outcome.histogram.last().copied().unwrap_or(0);
+    let entries = match table {
+        Some(t) if (outcome.antipodes.len() as u64) < at_last && t.n_states() <= MAX_SCANNED => {
+            last_level(puzzle, space, t, g)?
+        }
+        _ => outcome.antipodes.clone(),
+    };
+    let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
+    let mut smallest = BTreeSet::new();
+    for e in entries {
+        for image in classes.symmetries().images(&space.board(e), false) {
+            smallest.insert(boards.rank_board(&image)?);
+            if smallest.len() > SAMPLE {
+                smallest.pop_last();
+            }
+        }
+    }
+    Ok(smallest.into_iter().map(|r| boards.board(r)).collect())
+}
+
+/// Every entry at distance `g` (God's number) of a finished table. A mark says the
+/// distance modulo 3 only, so an entry marked like `g` may be at `g - 3`, `g - 6`, ...: in an
+/// undirected move graph such an entry mostly has a neighbour one further away, marked like
+/// `g + 1`, which an antipode cannot have; the entries left are measured by a descent
+/// (exact: the length of a shortest solution). One pass over the table, in parallel.
+fn last_level(
+    puzzle: &Puzzle,
+    space: &StateSpace,
+    table: &DistanceTable,
+    g: u32,
+) -> Result<Vec<u64>> {
+    let (want, further) = (mark_of(g), mark_of(g + 1));
+    let at_g = |r: u64| -> Result<bool> {
+        let board = space.board(r);
+        if puzzle.undirected {
+            for m in &puzzle.moves {
+                if table.get(space.rank_board(&puzzle.apply(&board, m))?) == further {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(optimal::solve(puzzle, space, table, &board, g)?.len() == g as usize)
+    };
+    let found: Vec<Result<u64>> = (0..table.n_states())
+        .into_par_iter()
+        .filter(|&r| table.get(r) == want)
+        .filter_map(|r| match at_g(r) {
+            Ok(true) => Some(Ok(r)),
+            Ok(false) => None,
+            Err(e) => Some(Err(e)),
+        })
+        .collect();
+    found.into_iter().collect()
+}
