@@ -27,6 +27,8 @@ use crate::{Error, Result};
 
 /// Most lookups carried per node.
 const MAX_LOOKUPS: usize = 16;
+/// Most moves whose first lookups are fetched ahead (larger move sets read them one by one).
+const PREFETCHED: usize = 64;
 /// Longest solution searched for.
 const MAX_DEPTH: u32 = 200;
 
@@ -305,7 +307,7 @@ impl<'a> Solver<'a> {
             if !self.pruning.allows(t.last, m) {
                 continue;
             }
-            if let Some(state) = self.child(&t.state, m, limit - g) {
+            if let Some(state) = self.child(&t.state, m, limit - g, None) {
                 let last = match t.last {
                     Some((a, r)) if a == m => Some((m, r + 1)),
                     _ => Some((m, 1)),
@@ -351,11 +353,28 @@ impl<'a> Solver<'a> {
             return false;
         }
         let budget = limit - g - 1;
-        for m in 0..self.perms.len() {
+        // The first lookup of every child is ranked and its mark fetched from memory before
+        // any is read, so the table reads overlap instead of waiting one after another.
+        let n_moves = self.perms.len();
+        let ahead = n_moves <= PREFETCHED && !self.lookups.is_empty();
+        let mut first = [(Cells::default(), 0u64); PREFETCHED];
+        if ahead {
+            let (t0, v0) = self.lookup(0);
+            for (m, slot) in first.iter_mut().enumerate().take(n_moves) {
+                if self.pruning.allows(t.last, m) {
+                    let cells = t0.step(v0, &t.state.cells[0], m);
+                    let rank = t0.rank_cells(&cells);
+                    t0.prefetch(rank);
+                    *slot = (cells, rank);
+                }
+            }
+        }
+        for m in 0..n_moves {
             if !self.pruning.allows(t.last, m) {
                 continue;
             }
-            let Some(state) = self.child(&t.state, m, budget) else {
+            let known = ahead.then_some(first[m]);
+            let Some(state) = self.child(&t.state, m, budget, known) else {
                 continue;
             };
             let last = match t.last {
@@ -373,23 +392,59 @@ impl<'a> Solver<'a> {
     }
 
     /// The state move `m` makes of `parent`, or `None` as soon as one lookup's bound passes
-    /// `budget` (lookups are read lazily: most children are cut by the first ones).
+    /// `budget`. The first lookup is read first (most children are cut by it; `first` is its
+    /// pattern and rank when already computed); the others are all ranked and fetched before
+    /// their marks are read.
     #[inline]
-    fn child(&self, parent: &State, m: usize, budget: u32) -> Option<State> {
+    fn child(
+        &self,
+        parent: &State,
+        m: usize,
+        budget: u32,
+        first: Option<(Cells, u64)>,
+    ) -> Option<State> {
+        let n = self.lookups.len();
         let mut out = *parent;
-        for (i, l) in self.lookups.iter().enumerate() {
-            let t = &self.tables[l.table];
-            let cells = t.step(&t.views()[l.view], &parent.cells[i], m);
-            let mark = t.mark(t.rank_cells(&cells));
-            let d = PatternTable::neighbour_distance(u32::from(parent.bounds[i]), mark);
+        let mut ranks = [0u64; MAX_LOOKUPS];
+        for i in 0..n {
+            let (t, v) = self.lookup(i);
+            let (cells, rank) = match (i, first) {
+                (0, Some(known)) => known,
+                _ => {
+                    let cells = t.step(v, &parent.cells[i], m);
+                    (cells, t.rank_cells(&cells))
+                }
+            };
+            out.cells[i] = cells;
+            ranks[i] = rank;
+            if i == 0 {
+                let d = PatternTable::neighbour_distance(u32::from(parent.bounds[0]), t.mark(rank));
+                if d > budget {
+                    return None;
+                }
+                out.bounds[0] = d as u8;
+            } else {
+                t.prefetch(rank);
+            }
+        }
+        for (i, &rank) in ranks.iter().enumerate().take(n).skip(1) {
+            let (t, _) = self.lookup(i);
+            let d = PatternTable::neighbour_distance(u32::from(parent.bounds[i]), t.mark(rank));
             if d > budget {
                 return None;
             }
-            out.cells[i] = cells;
             out.bounds[i] = d as u8;
         }
         out.node = self.apply(&parent.node, m);
         Some(out)
+    }
+
+    /// The table and view of lookup `i`.
+    #[inline]
+    fn lookup(&self, i: usize) -> (&PatternTable, &super::pattern::View) {
+        let l = self.lookups[i];
+        let t = &self.tables[l.table];
+        (t, &t.views()[l.view])
     }
 
     /// The root's patterns and their exact bounds (descending each table).
