@@ -3,10 +3,10 @@ use super::*;
 use crate::group::solvable::{Checker, Verdict};
 use crate::puzzle::{Board, Metric, Puzzle, PuzzleSpec, nrp};
 
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(super) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -14,26 +14,26 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 
-    fn shuffle(&mut self, v: &mut [u16]) {
+    pub(super) fn shuffle(&mut self, v: &mut [u16]) {
         for i in (1..v.len()).rev() {
             v.swap(i, self.below(i + 1));
         }
     }
 }
 
-fn shape(rows: usize, cols: usize, block: usize) -> Shape {
+pub(super) fn shape(rows: usize, cols: usize, block: usize) -> Shape {
     Shape { rows, cols, block }
 }
 
-fn solved(s: &Shape) -> Vec<u16> {
+pub(super) fn solved(s: &Shape) -> Vec<u16> {
     (0..(s.rows * s.cols) as u16).collect()
 }
 
-fn random_turns(s: &Shape, count: usize, rng: &mut Rng) -> Vec<Turn> {
+pub(super) fn random_turns(s: &Shape, count: usize, rng: &mut Rng) -> Vec<Turn> {
     (0..count)
         .map(|_| Turn {
             top: rng.below(s.rows - s.block + 1),
@@ -50,7 +50,7 @@ fn scrambled(s: &Shape, rng: &mut Rng) -> Vec<u16> {
 
 /// A uniformly random permutation made to satisfy the theorem's conditions: tiles shuffled
 /// within their colour (odd `b`), then one swap inside a class where a parity must be even.
-fn random_solvable(s: &Shape, rng: &mut Rng) -> Vec<u16> {
+pub(super) fn random_solvable(s: &Shape, rng: &mut Rng) -> Vec<u16> {
     let n = s.rows * s.cols;
     let parity = Parity::of(s.block);
     let mut tiles = solved(s);
@@ -197,7 +197,7 @@ fn reason_of(s: &Shape, tiles: &[u16]) -> String {
     }
 }
 
-fn swapped(s: &Shape, a: usize, b: usize) -> Vec<u16> {
+pub(super) fn swapped(s: &Shape, a: usize, b: usize) -> Vec<u16> {
     let mut t = solved(s);
     t.swap(a, b);
     t

@@ -55,6 +55,39 @@ pub fn apply(shape: &Shape, tiles: &[u16], turns: &[Turn]) -> Vec<u16> {
     out
 }
 
+/// The board and its orientations after `turns`: a counter-clockwise quarter turn adds +1
+/// (mod 4) to the orientation of every tile in the block, as in twirl's oriented NRP.
+///
+/// # Panics
+/// If a turn's block does not fit the board or `tiles` or `orient` has the wrong length.
+pub fn apply_oriented(
+    shape: &Shape,
+    tiles: &[u16],
+    orient: &[u8],
+    turns: &[Turn],
+) -> (Vec<u16>, Vec<u8>) {
+    assert_eq!(orient.len(), shape.rows * shape.cols, "orientations");
+    let mut out = tiles.to_vec();
+    let mut turned = orient.to_vec();
+    for t in turns {
+        turn_in_place(shape, &mut out, *t);
+        turn_oriented_in_place(shape, &mut turned, *t);
+    }
+    (out, turned)
+}
+
+/// Turns one block of a row-major orientation array in place: the orientations move with
+/// their tiles and gain the turn's quarters.
+pub(super) fn turn_oriented_in_place(shape: &Shape, orient: &mut [u8], turn: Turn) {
+    turn_in_place(shape, orient, turn);
+    for r in turn.top..turn.top + shape.block {
+        for c in turn.left..turn.left + shape.block {
+            let x = &mut orient[r * shape.cols + c];
+            *x = (*x + turn.quarters) % 4;
+        }
+    }
+}
+
 /// Turns one block of a row-major board in place.
 pub(super) fn turn_in_place<T: Copy>(shape: &Shape, tiles: &mut [T], turn: Turn) {
     let (b, cols) = (shape.block, shape.cols);

@@ -1,0 +1,426 @@
+//! Twist macros: move sequences that leave every tile on its cell and turn exactly two tiles,
+//! by opposite amounts (`+t` and `-t`), found by search on a small window; and, for odd blocks,
+//! one that leaves every tile on its cell and changes the orientation sum.
+//!
+//! A pair twist is a commutator `M g M^-1 g^-1` (the cube solver's corner twist): `M` keeps
+//! cell `p` in place while turning its tile by `t`, and `g` is a block turn that moves `p` but
+//! touches nothing else `M` moves or turns. Then the tile of `p` gains `t`, the tile `g` brings
+//! to `p` (from `p'`) gains `-t`, and the rest of `M` is undone. `M` comes from the power trick
+//! of [`super::cycles`]: a short word `w` whose `k`-th power (`k` a divisor of its order) fixes
+//! every cell of a cycle of length `c | k`, turning its tiles by `k/c` times the turns summed
+//! around the cycle.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::Turn;
+use super::grid::Grid;
+use super::turns::{inverse, simplify};
+
+/// A twist macro on a `height x width` window: its turns, and the cells `(row, col)` whose
+/// tiles it turns with the quarters each gains (every tile stays on its cell).
+#[derive(Clone, Debug)]
+pub(super) struct Twister {
+    pub block: usize,
+    pub height: usize,
+    pub width: usize,
+    pub turns: Vec<Turn>,
+    pub twists: Vec<Twist>,
+    pub qtm: usize,
+}
+
+/// A twisted cell `(row, col)` and the quarters its tile gains.
+type Twist = ((usize, usize), u8);
+
+/// The twist macros of one shape.
+#[derive(Debug)]
+pub(super) struct TwistMacros {
+    /// Pair twists `(+t, -t)` in all their mirror images and rotations, shortest first.
+    pub pairs: Vec<Twister>,
+    /// For odd `b` (whose moves keep each tile on its colour, so pair twists turn two tiles of
+    /// one colour): macros that change the orientation sums of the two colour classes, the
+    /// shortest for each change `(s0, s1)` found.
+    pub sums: Vec<Twister>,
+}
+
+type Cache = HashMap<(usize, usize, usize), Arc<TwistMacros>>;
+
+/// The twist macros of NRP `(rows, cols, block)` (computed once per shape).
+pub(super) fn twist_macros(
+    rows: usize,
+    cols: usize,
+    block: usize,
+) -> Result<Arc<TwistMacros>, String> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let cap = 3 * block + 3;
+    let key = (rows.min(cap), cols.min(cap), block);
+    if let Some(found) = cache.lock().expect("twist cache").get(&key) {
+        return Ok(found.clone());
+    }
+    let need_sum = block % 2 == 1;
+    let mut pairs = Vec::new();
+    let mut sums = Vec::new();
+    for (h, w) in windows(rows, cols, block) {
+        let (p, s) = search(&Grid { rows: h, cols: w, block });
+        if pairs.is_empty() {
+            pairs = p;
+        }
+        if sums.len() < 3 {
+            sums = s;
+        }
+        // Changes (1,3) and (0,2), or (1,0) and (0,1), reach every allowed pair of sums.
+        if !pairs.is_empty() && (sums.len() >= 3 || !need_sum) {
+            break;
+        }
+    }
+    if pairs.is_empty() || (need_sum && sums.is_empty()) {
+        return Err(format!("no twist macro found on ({rows},{cols},{block}) by the search"));
+    }
+    let found = Arc::new(TwistMacros { pairs: with_images(pairs), sums: flipped(sums) });
+    cache.lock().expect("twist cache").insert(key, found.clone());
+    Ok(found)
+}
+
+/// Windows to search, smallest first, each within the board.
+fn windows(n: usize, m: usize, b: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for s in [b + 1, b + 2, 2 * b, 2 * b + 2, 3 * b + 3] {
+        let w = (n.min(s), m.min(s));
+        if !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    out
+}
+
+/// A word with what it does: the tile on cell `x` goes to `dest[x]`, turned `twist[x]`.
+struct Element {
+    word: Vec<Turn>,
+    dest: Vec<u32>,
+    twist: Vec<u8>,
+}
+
+impl Element {
+    fn identity(grid: &Grid) -> Element {
+        Element {
+            word: Vec::new(),
+            dest: (0..grid.cells() as u32).collect(),
+            twist: vec![0; grid.cells()],
+        }
+    }
+
+    fn then(&self, grid: &Grid, t: Turn) -> Element {
+        let mut dest = self.dest.clone();
+        let mut twist = self.twist.clone();
+        for x in 0..dest.len() {
+            if holds(grid, t, dest[x] as usize) {
+                twist[x] = (twist[x] + t.quarters) % 4;
+                dest[x] = grid.moved(dest[x] as usize, t.top, t.left, t.quarters) as u32;
+            }
+        }
+        let mut word = self.word.clone();
+        word.push(t);
+        Element { word, dest, twist }
+    }
+
+    fn of(grid: &Grid, word: &[Turn]) -> Element {
+        word.iter().fold(Element::identity(grid), |e, &t| e.then(grid, t))
+    }
+}
+
+fn holds(grid: &Grid, t: Turn, cell: usize) -> bool {
+    let (r, c) = (cell / grid.cols, cell % grid.cols);
+    r >= t.top && r < t.top + grid.block && c >= t.left && c < t.left + grid.block
+}
+
+/// Most words whose powers are tried.
+const WORDS: usize = 20_000;
+/// Longest power `w^k` used as `M`, in turns.
+const MAX_POWER: usize = 120;
+/// Pair candidates built and checked.
+const BUILT: usize = 400;
+
+/// A pair-twist candidate before its word is built: `M = w^k` (`w` the `word`-th element),
+/// then `g`.
+struct Candidate {
+    len: usize,
+    word: usize,
+    k: usize,
+    g: Turn,
+}
+
+fn search(grid: &Grid) -> (Vec<Twister>, Vec<Twister>) {
+    let b = grid.block;
+    let gens: Vec<Turn> = (0..=grid.rows - b)
+        .flat_map(|top| (0..=grid.cols - b).map(move |left| (top, left)))
+        .flat_map(|(top, left)| (1..=3).map(move |q| Turn { top, left, quarters: q }))
+        .collect();
+    let mut words: Vec<Vec<Turn>> = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    // The shortest pure twist for each change of the colours' sums.
+    let mut sums: HashMap<(u8, u8), Vec<Turn>> = HashMap::new();
+    let mut examine = |e: &Element, words: &mut Vec<Vec<Turn>>| {
+        let cycles = cycles_of(&e.dest);
+        let mut order = 1usize;
+        for c in &cycles {
+            order = lcm(order, c.len());
+            if order > 1 << 20 {
+                return;
+            }
+        }
+        let index = words.len();
+        let mut used = false;
+        for k in (1..=order).filter(|k| order.is_multiple_of(*k)) {
+            if k * e.word.len() > MAX_POWER {
+                break;
+            }
+            // The support of w^k and the twists of the cells it fixes.
+            let mut support = vec![false; grid.cells()];
+            let mut twist = vec![0u8; grid.cells()];
+            for c in &cycles {
+                let s: usize = c.iter().map(|&x| usize::from(e.twist[x])).sum();
+                let t = if k.is_multiple_of(c.len()) { ((k / c.len()) * s % 4) as u8 } else { 4 };
+                for &x in c {
+                    support[x] = t != 0;
+                    twist[x] = t;
+                }
+            }
+            if k == order && b % 2 == 1 {
+                let mut by_colour = (0u8, 0u8);
+                for (x, &t) in twist.iter().enumerate() {
+                    if (x / grid.cols + x % grid.cols).is_multiple_of(2) {
+                        by_colour.0 = (by_colour.0 + t) % 4;
+                    } else {
+                        by_colour.1 = (by_colour.1 + t) % 4;
+                    }
+                }
+                let len = k * e.word.len();
+                if by_colour != (0, 0) && sums.get(&by_colour).is_none_or(|s| s.len() > len) {
+                    sums.insert(by_colour, (0..k).flat_map(|_| e.word.iter().copied()).collect());
+                }
+            }
+            if k == order {
+                // M pure: [M, g] turns the tile of x by twist[x] - twist[g(x)].
+                for &g in &gens {
+                    let diff: Vec<(usize, u8)> = grid
+                        .block_cells(g.top, g.left)
+                        .map(|x| {
+                            let y = grid.moved(x, g.top, g.left, g.quarters);
+                            (x, (twist[x] + 4 - twist[y]) % 4)
+                        })
+                        .filter(|&(_, d)| d != 0)
+                        .collect();
+                    if diff.len() == 2 && (b.is_multiple_of(2) || diff[0].1 % 2 == 1) {
+                        let len = 2 * k * e.word.len() + 2;
+                        candidates.push(Candidate { len, word: index, k, g });
+                        used = true;
+                    }
+                }
+            }
+            for (p, &t) in twist.iter().enumerate() {
+                if t == 0 || t == 4 || (b % 2 == 1 && t.is_multiple_of(2)) {
+                    continue;
+                }
+                for (top, left) in grid.blocks_holding(p, &grid.whole()) {
+                    let alone = grid.block_cells(top, left).all(|x| x == p || !support[x]);
+                    if alone {
+                        for q in 1..=3 {
+                            let g = Turn { top, left, quarters: q };
+                            candidates.push(Candidate {
+                                len: 2 * k * e.word.len() + 2,
+                                word: index,
+                                k,
+                                g,
+                            });
+                            used = true;
+                        }
+                    }
+                }
+            }
+        }
+        if used {
+            words.push(e.word.clone());
+        }
+    };
+    // Words in breadth-first order (no block turned twice in a row), and commutators of turns.
+    let mut queue: VecDeque<Element> = gens.iter().map(|&g| Element::of(grid, &[g])).collect();
+    let mut count = 0;
+    while let Some(e) = queue.pop_front() {
+        count += 1;
+        if count > WORDS {
+            break;
+        }
+        examine(&e, &mut words);
+        if queue.len() < WORDS {
+            let last = *e.word.last().expect("non-empty word");
+            for &g in &gens {
+                if (g.top, g.left) != (last.top, last.left) {
+                    queue.push_back(e.then(grid, g));
+                }
+            }
+        }
+    }
+    for &x in &gens {
+        for &y in &gens {
+            if (x.top, x.left) != (y.top, y.left) {
+                examine(&Element::of(grid, &[x, y, x.inverse(), y.inverse()]), &mut words);
+            }
+        }
+    }
+    candidates.sort_by_key(|c| c.len);
+    let mut best: HashMap<Vec<Twist>, Twister> = HashMap::new();
+    let mut tried: HashSet<(usize, usize, Turn)> = HashSet::new();
+    for c in &candidates {
+        if tried.len() >= BUILT {
+            break;
+        }
+        if !tried.insert((c.word, c.k, c.g)) {
+            continue;
+        }
+        let m: Vec<Turn> = (0..c.k).flat_map(|_| words[c.word].iter().copied()).collect();
+        let mut word = m.clone();
+        word.push(c.g);
+        word.extend(inverse(&m));
+        word.push(c.g.inverse());
+        if let Some(t) = twister(grid, simplify(word))
+            && t.twists.len() == 2
+        {
+            let key = offsets(&t);
+            if best.get(&key).is_none_or(|old| old.qtm > t.qtm) {
+                best.insert(key, t);
+            }
+        }
+    }
+    let mut pairs: Vec<Twister> = best.into_values().collect();
+    pairs.sort_by_key(|t| (t.qtm, t.turns.len()));
+    let shortest = pairs.first().map_or(0, |t| t.qtm);
+    pairs.retain(|t| t.qtm <= shortest + 16);
+    pairs.truncate(8);
+    // Kept on the whole window (a macro's colours are those of its window's top-left).
+    let sums = sums.into_values().filter_map(|w| measured(grid.rows, grid.cols, b, w)).collect();
+    (pairs, sums)
+}
+
+/// The twisted cells relative to the first, with their amounts (macros alike up to a shift).
+fn offsets(t: &Twister) -> Vec<Twist> {
+    let (r0, c0) = t.twists[0].0;
+    t.twists.iter().map(|&((r, c), a)| ((r + 64 - r0, c + 64 - c0), a)).collect()
+}
+
+/// The word as a twist macro cropped to the blocks it turns, if it keeps every tile in place.
+fn twister(grid: &Grid, word: Vec<Turn>) -> Option<Twister> {
+    if word.is_empty() {
+        return None;
+    }
+    let b = grid.block;
+    let top = word.iter().map(|t| t.top).min()?;
+    let left = word.iter().map(|t| t.left).min()?;
+    let height = word.iter().map(|t| t.top + b).max()? - top;
+    let width = word.iter().map(|t| t.left + b).max()? - left;
+    let turns: Vec<Turn> =
+        word.iter().map(|t| Turn { top: t.top - top, left: t.left - left, ..*t }).collect();
+    measured(height, width, b, turns)
+}
+
+/// A macro on a `height x width` window with its twists computed, if it keeps tiles in place.
+fn measured(height: usize, width: usize, b: usize, turns: Vec<Turn>) -> Option<Twister> {
+    let grid = Grid { rows: height, cols: width, block: b };
+    let e = Element::of(&grid, &turns);
+    if e.dest.iter().enumerate().any(|(x, &y)| y as usize != x) {
+        return None;
+    }
+    let twists: Vec<Twist> = (0..grid.cells())
+        .filter(|&x| e.twist[x] != 0)
+        .map(|x| ((x / width, x % width), e.twist[x]))
+        .collect();
+    let qtm = super::qtm_length(&turns);
+    Some(Twister { block: b, height, width, turns, twists, qtm })
+}
+
+/// Sum-changing macros with their images flipped top-bottom and left-right on the same window
+/// (a flip negates the twists, and on a window of even side swaps the colours).
+fn flipped(sums: Vec<Twister>) -> Vec<Twister> {
+    let mut out = Vec::new();
+    for t in sums {
+        for image in 0..4 {
+            let turns: Vec<Turn> = t
+                .turns
+                .iter()
+                .map(|x| Turn {
+                    top: if image & 1 != 0 { t.height - t.block - x.top } else { x.top },
+                    left: if image & 2 != 0 { t.width - t.block - x.left } else { x.left },
+                    quarters: if image == 1 || image == 2 { 4 - x.quarters } else { x.quarters },
+                })
+                .collect();
+            out.extend(measured(t.height, t.width, t.block, turns));
+        }
+    }
+    out
+}
+
+/// Each macro in its 8 mirror images and rotations (a mirror reverses every turn's sense).
+fn with_images(pairs: Vec<Twister>) -> Vec<Twister> {
+    let mut out: Vec<Twister> = Vec::new();
+    let mut seen: HashSet<(usize, usize, Vec<Turn>)> = HashSet::new();
+    for t in pairs {
+        let b = t.block;
+        for image in 0..8 {
+            let transpose = image & 4 != 0;
+            let flip_rows = image & 1 != 0;
+            let flip_cols = image & 2 != 0;
+            let (h, w) = if transpose { (t.width, t.height) } else { (t.height, t.width) };
+            let mirrors = usize::from(transpose) + usize::from(flip_rows) + usize::from(flip_cols);
+            let turns: Vec<Turn> = t
+                .turns
+                .iter()
+                .map(|x| {
+                    let (mut top, mut left) =
+                        if transpose { (x.left, x.top) } else { (x.top, x.left) };
+                    if flip_rows {
+                        top = h - b - top;
+                    }
+                    if flip_cols {
+                        left = w - b - left;
+                    }
+                    let quarters = if mirrors % 2 == 1 { 4 - x.quarters } else { x.quarters };
+                    Turn { top, left, quarters }
+                })
+                .collect();
+            if seen.insert((h, w, turns.clone()))
+                && let Some(m) = measured(h, w, b, turns)
+            {
+                out.push(m);
+            }
+        }
+    }
+    out.sort_by_key(|t| t.qtm);
+    out
+}
+
+fn cycles_of(dest: &[u32]) -> Vec<Vec<usize>> {
+    let mut seen = vec![false; dest.len()];
+    let mut out = Vec::new();
+    for s in 0..dest.len() {
+        if seen[s] {
+            continue;
+        }
+        let mut cyc = Vec::new();
+        let mut x = s;
+        while !seen[x] {
+            seen[x] = true;
+            cyc.push(x);
+            x = dest[x] as usize;
+        }
+        out.push(cyc);
+    }
+    out
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+fn lcm(a: usize, b: usize) -> usize {
+    a / gcd(a, b) * b
+}
