@@ -373,7 +373,7 @@ impl<'a> Solver<'a> {
             if !self.pruning.allows(t.last, m) {
                 continue;
             }
-            let known = ahead.then_some(first[m]);
+            let known = first.get(m).copied().filter(|_| ahead);
             let Some(state) = self.child(&t.state, m, budget, known) else {
                 continue;
             };
@@ -406,7 +406,7 @@ impl<'a> Solver<'a> {
         let n = self.lookups.len();
         let mut out = *parent;
         let mut ranks = [0u64; MAX_LOOKUPS];
-        for i in 0..n {
+        for (i, slot) in ranks.iter_mut().enumerate().take(n) {
             let (t, v) = self.lookup(i);
             let (cells, rank) = match (i, first) {
                 (0, Some(known)) => known,
@@ -416,7 +416,7 @@ impl<'a> Solver<'a> {
                 }
             };
             out.cells[i] = cells;
-            ranks[i] = rank;
+            *slot = rank;
             if i == 0 {
                 let d = PatternTable::neighbour_distance(u32::from(parent.bounds[0]), t.mark(rank));
                 if d > budget {
