@@ -101,14 +101,21 @@ impl<'a> RandomBoards<'a> {
     }
 }
 
-/// Board `index` of `seed` of NRP `shape` of any size, uniform over the solvable boards:
-/// tiles shuffled within their checkerboard colour when blocks are odd (turns keep colours),
-/// then, if a parity forbids the board, the first two tiles of one or both colours swapped.
-/// A swap is a bijection between parity classes of equal size, so every solvable board is
-/// reached by exactly as many shuffles. The few boards of the small exceptional groups
-/// (`b = 1`, `b = n = m`, (2,3,2), (3,4,3)) come from [`RandomBoards`].
+/// Board `index` of `seed` of NRP `shape` of any size, uniform over the solvable boards. Up
+/// to [`MAX_PUZZLE_CELLS`] cells it is [`RandomBoards`]'s board of the puzzle, so that
+/// `random:SEED:I` is one board for every command. Larger boards: tiles shuffled within their
+/// checkerboard colour when blocks are odd (turns keep colours), then, if a parity forbids the
+/// board, the first two tiles of one or both colours swapped. A swap is a bijection between
+/// parity classes of equal size, so every solvable board is reached by exactly as many
+/// shuffles.
 pub fn nrp_board(shape: &Shape, seed: u64, index: u64) -> Result<Vec<u16>> {
     let cells = shape.rows * shape.cols;
+    if cells <= MAX_PUZZLE_CELLS {
+        let spec = format!("nrp:{}x{}:{}", shape.rows, shape.cols, shape.block);
+        let puzzle = Puzzle::parse(&spec, None)?;
+        let board = RandomBoards::new(&puzzle)?.board(seed, index)?;
+        return Ok(board.tiles.iter().map(|&t| u16::from(t)).collect());
+    }
     if cells > usize::from(u16::MAX) {
         return Err(Error::TooLarge(format!("{cells} cells; boards hold at most 65,535")));
     }
@@ -137,12 +144,15 @@ pub fn nrp_board(shape: &Shape, seed: u64, index: u64) -> Result<Vec<u16>> {
             return Ok(b);
         }
     }
-    // A small exceptional group: few boards, drawn from its ranking.
-    let spec = format!("nrp:{}x{}:{}", shape.rows, shape.cols, shape.block);
-    let puzzle = Puzzle::parse(&spec, None)?;
-    let board = RandomBoards::new(&puzzle)?.board(seed, index)?;
-    Ok(board.tiles.iter().map(|&t| u16::from(t)).collect())
+    // The exceptional groups are small boards, drawn above.
+    Err(Error::Unsupported(format!(
+        "no solvable board found for nrp:{}x{}:{} by shuffling",
+        shape.rows, shape.cols, shape.block
+    )))
 }
+
+/// The most cells of twirl's puzzles (tiles in bytes).
+const MAX_PUZZLE_CELLS: usize = 255;
 
 #[cfg(test)]
 mod tests {
@@ -191,8 +201,10 @@ mod tests {
             let least = if block == rows.max(cols) { 2 } else { 15 };
             assert!(boards.len() >= least, "{rows}x{cols}:{block}: {} boards", boards.len());
         }
-        // Both parities of both colours occur before the fix (b = 5 keeps colours alike).
-        let shape = Shape { rows: 9, cols: 9, block: 5 };
-        assert_eq!(nrp_board(&shape, 3, 1).unwrap(), nrp_board(&shape, 3, 1).unwrap());
+        // One board for every command: the puzzle's own draw up to 255 cells.
+        let p = Puzzle::parse("nrp:4x4:2", None).unwrap();
+        let shape = Shape { rows: 4, cols: 4, block: 2 };
+        let tiles: Vec<u16> = RandomBoards::new(&p).unwrap().board(1, 5).unwrap().tiles.iter().map(|&t| u16::from(t)).collect();
+        assert_eq!(nrp_board(&shape, 1, 5).unwrap(), tiles);
     }
 }

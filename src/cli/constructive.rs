@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use anyhow::bail;
 
+use twirl::puzzle::board::QUARTER_MARKS;
 use twirl::puzzle::{Metric, Puzzle};
 use twirl::solvers::constructive::{self, Shape, Turn, Unsolvable};
 
@@ -25,26 +26,37 @@ pub fn solve_constructive(
     oriented: bool,
     started: Instant,
 ) -> anyhow::Result<i32> {
-    if oriented {
-        bail!(
-            "the constructive solver places tiles but does not turn them upright yet; for boards \
-             of at most 32 cells use --method optimal"
-        );
-    }
     let metric = args.metric.as_deref().map(Metric::parse).transpose()?.unwrap_or(Metric::Qtm);
-    let tiles = match random_index(&args.board)? {
-        Some((seed, index)) => twirl::random::nrp_board(shape, seed, index)?,
-        None => parse_board(&args.board, shape)?,
+    let spec = format!("nrp:{}x{}:{}{}", shape.rows, shape.cols, shape.block, suffix(oriented));
+    let cells = shape.rows * shape.cols;
+    let (tiles, orient) = match random_index(&args.board)? {
+        Some((seed, index)) if !oriented => (twirl::random::nrp_board(shape, seed, index)?, None),
+        Some((seed, index)) if cells <= MAX_BOARD_CELLS => {
+            let puzzle = Puzzle::parse(&spec, Some(metric))?;
+            let b = twirl::random::RandomBoards::new(&puzzle)?.board(seed, index)?;
+            (b.tiles.iter().map(|&t| u16::from(t)).collect(), Some(b.orient))
+        }
+        Some(_) => bail!(
+            "random oriented boards are drawn on boards of at most {MAX_BOARD_CELLS} cells; give \
+             the board"
+        ),
+        None => {
+            let (tiles, orient) = parse_board(&args.board, shape, oriented)?;
+            (tiles, oriented.then_some(orient))
+        }
     };
-    let turns = match constructive::solve(shape, &tiles) {
+    let solved = match &orient {
+        Some(o) => constructive::solve_oriented(shape, &tiles, o),
+        None => constructive::solve(shape, &tiles),
+    };
+    let turns = match solved {
         Ok(t) => t,
         Err(Unsolvable::Board(reason)) => return report_unsolvable(&args.board, &[reason]),
         Err(e) => bail!("{e}"),
     };
     let names = metric_names(&turns, metric);
-    let board_text = format_board(&tiles, shape.cols);
-    let spec = format!("nrp:{}x{}:{}", shape.rows, shape.cols, shape.block);
-    if shape.rows * shape.cols <= MAX_BOARD_CELLS {
+    let board_text = format_board(&tiles, orient.as_deref(), shape.cols);
+    if cells <= MAX_BOARD_CELLS {
         let puzzle = Puzzle::parse(&spec, Some(metric))?;
         let board = puzzle.parse_board(&board_text)?;
         let end = names.iter().try_fold(board, |b, name| {
@@ -87,8 +99,13 @@ pub fn solve_constructive(
     Ok(0)
 }
 
-/// Reads a plain NRP board of any size: tiles 1..rows*cols, rows separated by `/`.
-fn parse_board(text: &str, shape: &Shape) -> anyhow::Result<Vec<u16>> {
+fn suffix(oriented: bool) -> &'static str {
+    if oriented { ":orient" } else { "" }
+}
+
+/// Reads an NRP board of any size: tiles 1..rows*cols, rows separated by `/`, with
+/// orientation marks (`5<`) when `oriented`.
+fn parse_board(text: &str, shape: &Shape, oriented: bool) -> anyhow::Result<(Vec<u16>, Vec<u8>)> {
     let n = shape.rows * shape.cols;
     if n > usize::from(u16::MAX) {
         bail!("invalid board: {n} cells; the constructive solver holds at most 65,535");
@@ -98,6 +115,7 @@ fn parse_board(text: &str, shape: &Shape) -> anyhow::Result<Vec<u16>> {
         bail!("invalid board: expected {} rows separated by `/`, found {}", shape.rows, rows.len());
     }
     let mut tiles = Vec::with_capacity(n);
+    let mut orient = Vec::with_capacity(n);
     let mut seen = vec![false; n];
     for (r, row) in rows.iter().enumerate() {
         let tokens: Vec<&str> = row.split_whitespace().collect();
@@ -110,7 +128,13 @@ fn parse_board(text: &str, shape: &Shape) -> anyhow::Result<Vec<u16>> {
             );
         }
         for tok in tokens {
-            let k: usize = tok.parse().map_err(|_| {
+            let (number, turn) = match tok.char_indices().last() {
+                Some((i, c)) if oriented && QUARTER_MARKS.contains(&c) => {
+                    (&tok[..i], QUARTER_MARKS.iter().position(|&m| m == c).unwrap_or(0) as u8)
+                }
+                _ => (tok, 0),
+            };
+            let k: usize = number.parse().map_err(|_| {
                 anyhow::anyhow!(
                     "invalid board: `{}` is not a tile number",
                     twirl::error::escaped(tok)
@@ -123,6 +147,7 @@ fn parse_board(text: &str, shape: &Shape) -> anyhow::Result<Vec<u16>> {
                 bail!("invalid board: tile {k} appears twice");
             }
             tiles.push((k - 1) as u16);
+            orient.push(turn);
         }
     }
     if tiles.len() != n {
@@ -133,7 +158,7 @@ fn parse_board(text: &str, shape: &Shape) -> anyhow::Result<Vec<u16>> {
             tiles.len()
         );
     }
-    Ok(tiles)
+    Ok((tiles, orient))
 }
 
 /// The turns as moves of a metric, by their names.
@@ -150,10 +175,11 @@ fn metric_names(turns: &[Turn], metric: Metric) -> Vec<String> {
     out
 }
 
-fn format_board(tiles: &[u16], cols: usize) -> String {
-    let rows: Vec<String> = tiles
-        .chunks(cols)
-        .map(|r| r.iter().map(|t| (t + 1).to_string()).collect::<Vec<_>>().join(" "))
-        .collect();
-    rows.join(" / ")
+fn format_board(tiles: &[u16], orient: Option<&[u8]>, cols: usize) -> String {
+    let tile = |i: usize| match orient.map(|o| o[i]) {
+        Some(o) if o != 0 => format!("{}{}", tiles[i] + 1, QUARTER_MARKS[o as usize % 4]),
+        _ => (tiles[i] + 1).to_string(),
+    };
+    let cells: Vec<String> = (0..tiles.len()).map(tile).collect();
+    cells.chunks(cols).map(|r| r.join(" ")).collect::<Vec<_>>().join(" / ")
 }

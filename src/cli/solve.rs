@@ -313,7 +313,7 @@ fn choose(method: Method, puzzle: &Puzzle) -> anyhow::Result<Method> {
         s.n_states() <= AUTO_TABLE_STATES
             && available_memory().is_none_or(|m| table_bytes(s.n_states()) < m / 2)
     });
-    let nrp = matches!(puzzle.spec, PuzzleSpec::Nrp { oriented: false, .. });
+    let nrp = matches!(puzzle.spec, PuzzleSpec::Nrp { .. });
     Ok(match (small, nrp) {
         (true, _) => Method::Table,
         (false, true) => Method::Constructive,

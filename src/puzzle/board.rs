@@ -20,7 +20,9 @@ pub enum BoardStyle {
     Quarter,
 }
 
-const QUARTER_MARKS: [char; 4] = ['^', '<', 'v', '>'];
+/// How quarter turns are written after a tile number: upright (may be left out), a quarter
+/// counter-clockwise, upside-down, a quarter clockwise.
+pub const QUARTER_MARKS: [char; 4] = ['^', '<', 'v', '>'];
 
 /// A board: which tile stands on each cell and how it is turned.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
