@@ -25,11 +25,14 @@
 //! - [`job`]: long searches in a table file: start, run, stop, resume, with every file
 //!   checked against the others; the one verified way to open a finished table.
 //! - [`archive`]: a finished table compressed (zstd) for archiving, and restored.
-//! - [`optimal`]: shortest solutions read from a finished table.
+//! - [`optimal`]: shortest solutions: descended from a finished table, or found by IDA*
+//!   guided by pattern tables that the engine builds (the puzzle with most tiles identical).
+//! - [`random`]: uniformly random solvable boards, reproducible from a seed.
 //! - [`plot`]: the distance histogram as an SVG picture.
 //! - [`report`]: the result of a search as data (histogram, God's number, antipodes).
 //! - [`verify`]: published statements checked against exact group orders.
-//! - [`solvers`]: constructive solvers (Y. Lee's staged solver), run exactly as published.
+//! - [`solvers`]: constructive solvers: Y. Lee's staged solver, run exactly as published, and
+//!   Lam's method for every solvable NRP board of any size.
 //! - [`claims`]: published statements about move sequences (3-cycles, swaps, belt shifts,
 //!   spin identities) checked mechanically from a registry, `data/claims.toml`.
 //!

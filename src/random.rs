@@ -204,7 +204,14 @@ mod tests {
         // One board for every command: the puzzle's own draw up to 255 cells.
         let p = Puzzle::parse("nrp:4x4:2", None).unwrap();
         let shape = Shape { rows: 4, cols: 4, block: 2 };
-        let tiles: Vec<u16> = RandomBoards::new(&p).unwrap().board(1, 5).unwrap().tiles.iter().map(|&t| u16::from(t)).collect();
+        let tiles: Vec<u16> = RandomBoards::new(&p)
+            .unwrap()
+            .board(1, 5)
+            .unwrap()
+            .tiles
+            .iter()
+            .map(|&t| u16::from(t))
+            .collect();
         assert_eq!(nrp_board(&shape, 1, 5).unwrap(), tiles);
     }
 }

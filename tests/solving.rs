@@ -1,0 +1,119 @@
+//! `twirl solve` by every method and `twirl sample`, end to end: lengths against the full
+//! table's distances, boards beyond 255 cells, exit codes, and a sample stopped and continued.
+
+mod common;
+
+use common::{assert_rejected, stderr, stdout, twirl};
+
+/// The moves printed on the first line of a solve.
+fn solution(out: &str) -> Vec<String> {
+    out.lines().next().unwrap_or("").split_whitespace().map(String::from).collect()
+}
+
+#[test]
+fn optimal_equals_the_table_and_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let patterns = dir.path().join("patterns");
+    for i in 0..6 {
+        let board = format!("random:3:{i}");
+        let table = twirl(&["solve", "nrp:3x3:2", &board, "--method", "table"]);
+        assert!(table.status.success(), "{}", stderr(&table));
+        let args = ["solve", "nrp:3x3:2", &board, "--method", "optimal", "--track", "1-5"];
+        let optimal = twirl(&[&args[..], &["--patterns", patterns.to_str().unwrap()]].concat());
+        assert!(optimal.status.success(), "{}", stderr(&optimal));
+        let moves = solution(&stdout(&optimal));
+        assert_eq!(moves.len(), solution(&stdout(&table)).len(), "board {i}");
+        // The printed moves read back as moves (solve checked them by applying them).
+        let applied = twirl(&["apply", "nrp:3x3:2", &moves.join(" ")]);
+        assert!(applied.status.success(), "{}", stderr(&applied));
+    }
+    // The pattern table was built once and kept: a table file and its definition.
+    let kept: Vec<_> = std::fs::read_dir(&patterns).unwrap().map(|e| e.unwrap().path()).collect();
+    assert!(kept.iter().any(|p| p.extension().is_some_and(|e| e == "tbl")), "{kept:?}");
+    assert!(!kept.iter().any(|p| p.to_string_lossy().ends_with(".checkpoint")));
+}
+
+#[test]
+fn constructive_solves_boards_of_any_size() {
+    for (spec, board) in [
+        ("nrp:20x25:3", "random:7"),
+        ("nrp:20x25:2", "random:1:3"),
+        ("nrp:6x7:3:orient", "random:2"),
+    ] {
+        let o = twirl(&["solve", spec, board, "--method", "constructive", "--json", "--quiet"]);
+        assert!(o.status.success(), "{spec}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["method"], "constructive");
+        assert!(v["length"].as_u64().unwrap() > 10, "{spec}");
+        assert_eq!(v["moves"].as_array().unwrap().len() as u64, v["length"].as_u64().unwrap());
+    }
+    // A board of 500 tiles given in full, with two tiles swapped: b = 3 keeps colours, and
+    // swapping tiles 1 and 2 puts each on the other colour.
+    let mut tiles: Vec<String> = (1..=500).map(|t| t.to_string()).collect();
+    tiles.swap(0, 1);
+    let o = twirl(&["solve", "nrp:20x25:3", &tiles.join(" ")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("colour"), "{}", stderr(&o));
+    // Swapping tiles 1 and 3 (same colour) is an odd permutation of one colour only.
+    let mut tiles: Vec<String> = (1..=500).map(|t| t.to_string()).collect();
+    tiles.swap(0, 2);
+    let o = twirl(&["solve", "nrp:20x25:3", &tiles.join(" ")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // In qtm a half turn is two quarter turns: every printed move is a quarter turn.
+    let o = twirl(&["solve", "nrp:5x5:2", "random:4", "--method", "constructive"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(solution(&stdout(&o)).iter().all(|m| !m.contains('^')));
+}
+
+#[test]
+fn solve_refuses_bad_input() {
+    assert_rejected(&["solve", "nrp:20x25:3", "1 2 3"], "expected 500 tiles");
+    assert_rejected(&["solve", "nrp:20x25:3", "random:x"], "random:SEED");
+    assert_rejected(
+        &["solve", "nrp:3x3:2", "random:1", "--method", "optimal", "--track", "0-3"],
+        "--track",
+    );
+    assert_rejected(
+        &["solve", "nrp:3x3:2", "random:1", "--method", "optimal", "--metric", "cw"],
+        "closed under inverses",
+    );
+}
+
+#[test]
+fn a_sample_continues_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("s.jsonl");
+    let json = dir.path().join("s.json");
+    let base = ["sample", "spin:2x3", "--seed", "9", "--patterns-in-memory", "--quiet"];
+    let run = |n: &str| {
+        let r = record.to_str().unwrap();
+        let j = json.to_str().unwrap();
+        twirl(&[&base[..], &["-n", n, "--record", r, "--json", j]].concat())
+    };
+    let o = run("12");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let first: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    // A crash mid-line: the cut line is dropped and solved again; a larger -n extends.
+    let mut text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(text.lines().count(), 13);
+    text.truncate(text.len() - 20);
+    std::fs::write(&record, &text).unwrap();
+    let o = run("20");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let second: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(second["samples"], 20);
+    assert_eq!(std::fs::read_to_string(&record).unwrap().lines().count(), 21);
+    // The first twelve boards keep their distances: the histogram only grows.
+    let h1: Vec<u64> = serde_json::from_value(first["histogram"].clone()).unwrap();
+    let h2: Vec<u64> = serde_json::from_value(second["histogram"].clone()).unwrap();
+    assert!(h1.iter().enumerate().all(|(d, &c)| h2.get(d).is_some_and(|&c2| c2 >= c)));
+    // Spinpossible 2x3's distances are at most 7 (its full table).
+    assert!(h2.len() <= 8 && h2.iter().sum::<u64>() == 20);
+    // Another seed on the same record is refused.
+    let r = record.to_str().unwrap();
+    let o = twirl(&["sample", "spin:2x3", "--seed", "10", "--record", r, "--quiet"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("seed 9"), "{}", stderr(&o));
+}
