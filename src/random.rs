@@ -10,6 +10,7 @@
 use crate::group::solvable::{Checker, Verdict};
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::StateSpace;
+use crate::rank::layout::MAX_CELLS;
 use crate::solvers::constructive::{self, Shape};
 use crate::{Error, Result};
 
@@ -101,16 +102,17 @@ impl<'a> RandomBoards<'a> {
     }
 }
 
-/// Board `index` of `seed` of NRP `shape` of any size, uniform over the solvable boards. Up
-/// to [`MAX_PUZZLE_CELLS`] cells it is [`RandomBoards`]'s board of the puzzle, so that
-/// `random:SEED:I` is one board for every command. Larger boards: tiles shuffled within their
+/// Board `index` of `seed` of NRP `shape` of any size, uniform over the solvable boards. On
+/// boards the ranking holds ([`MAX_CELLS`], the boards every method can solve) it is
+/// [`RandomBoards`]'s board of the puzzle, so that `random:SEED:I` is one board for every
+/// command. Larger boards (only the constructive method solves them): tiles shuffled within their
 /// checkerboard colour when blocks are odd (turns keep colours), then, if a parity forbids the
 /// board, the first two tiles of one or both colours swapped. A swap is a bijection between
 /// parity classes of equal size, so every solvable board is reached by exactly as many
 /// shuffles.
 pub fn nrp_board(shape: &Shape, seed: u64, index: u64) -> Result<Vec<u16>> {
     let cells = shape.rows * shape.cols;
-    if cells <= MAX_PUZZLE_CELLS {
+    if cells <= MAX_CELLS {
         let spec = format!("nrp:{}x{}:{}", shape.rows, shape.cols, shape.block);
         let puzzle = Puzzle::parse(&spec, None)?;
         let board = RandomBoards::new(&puzzle)?.board(seed, index)?;
@@ -144,15 +146,23 @@ pub fn nrp_board(shape: &Shape, seed: u64, index: u64) -> Result<Vec<u16>> {
             return Ok(b);
         }
     }
-    // The exceptional groups are small boards, drawn above.
+    // The small exceptional groups beyond the ranking's boards: the whole board turned
+    // (b = n = m: its four rotations) or nothing moving (b = 1).
+    let solved: Vec<u16> = (0..cells as u16).collect();
+    if shape.block == 1 {
+        return Ok(solved);
+    }
+    if shape.block == shape.rows && shape.block == shape.cols {
+        let quarters = rng.below(4) as u8;
+        let turn = constructive::Turn { top: 0, left: 0, quarters };
+        let turns = if quarters == 0 { Vec::new() } else { vec![turn] };
+        return Ok(constructive::apply(shape, &solved, &turns));
+    }
     Err(Error::Unsupported(format!(
         "no solvable board found for nrp:{}x{}:{} by shuffling",
         shape.rows, shape.cols, shape.block
     )))
 }
-
-/// The most cells of twirl's puzzles (tiles in bytes).
-const MAX_PUZZLE_CELLS: usize = 255;
 
 #[cfg(test)]
 mod tests {

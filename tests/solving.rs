@@ -38,7 +38,7 @@ fn constructive_solves_boards_of_any_size() {
     for (spec, board) in [
         ("nrp:20x25:3", "random:7"),
         ("nrp:20x25:2", "random:1:3"),
-        ("nrp:6x7:3:orient", "random:2"),
+        ("nrp:4x5:2:orient", "random:2"),
     ] {
         let o = twirl(&["solve", spec, board, "--method", "constructive", "--json", "--quiet"]);
         assert!(o.status.success(), "{spec}: {}", stderr(&o));
@@ -69,6 +69,10 @@ fn constructive_solves_boards_of_any_size() {
 fn solve_refuses_bad_input() {
     assert_rejected(&["solve", "nrp:20x25:3", "1 2 3"], "expected 500 tiles");
     assert_rejected(&["solve", "nrp:20x25:3", "random:x"], "random:SEED");
+    assert_rejected(
+        &["solve", "nrp:8x8:2:orient", "random", "--method", "constructive"],
+        "at most 32 cells",
+    );
     assert_rejected(
         &["solve", "nrp:3x3:2", "random:1", "--method", "optimal", "--track", "0-3"],
         "--track",

@@ -31,14 +31,15 @@ pub fn solve_constructive(
     let cells = shape.rows * shape.cols;
     let (tiles, orient) = match random_index(&args.board)? {
         Some((seed, index)) if !oriented => (twirl::random::nrp_board(shape, seed, index)?, None),
-        Some((seed, index)) if cells <= MAX_BOARD_CELLS => {
+        Some((seed, index)) if cells <= twirl::rank::layout::MAX_CELLS => {
             let puzzle = Puzzle::parse(&spec, Some(metric))?;
             let b = twirl::random::RandomBoards::new(&puzzle)?.board(seed, index)?;
             (b.tiles.iter().map(|&t| u16::from(t)).collect(), Some(b.orient))
         }
         Some(_) => bail!(
-            "random oriented boards are drawn on boards of at most {MAX_BOARD_CELLS} cells; give \
-             the board"
+            "random oriented boards are drawn on boards of at most {} cells (found {cells}); \
+             give the board",
+            twirl::rank::layout::MAX_CELLS
         ),
         None => {
             let (tiles, orient) = parse_board(&args.board, shape, oriented)?;
