@@ -67,10 +67,10 @@ python3 - "$work/twirl.jsonl" "$work/tws.out" <<'PY'
 import json, sys
 rec = [json.loads(l) for l in open(sys.argv[1])][1:]
 ours = [r["distance"] for r in sorted(rec, key=lambda r: r["index"])]
-theirs = []
-for line in open(sys.argv[2]):
-    if line.startswith("FOUND SOLUTION:"):
-        theirs.append(len(line.split(":", 1)[1].split()))
+import re
+# twsearch ends each solve with "Found N solution(s) max depth D".
+theirs = [int(m.group(1)) for line in open(sys.argv[2])
+          if (m := re.match(r"Found \d+ solutions? max depth (\d+)", line))]
 if theirs and ours != theirs:
     sys.exit(f"lengths differ: twirl {ours} twsearch {theirs}")
 print("lengths:", " ".join(map(str, ours)), "(equal)" if theirs else "(twsearch output not parsed)")
