@@ -234,7 +234,14 @@ impl<'a> Solver<'a> {
             let found = if threads <= 1 {
                 let mut path = Vec::new();
                 let mut count = 0u64;
-                let hit = self.dfs(&root_task, limit, &mut path, &mut count, stop);
+                let hit = self.dfs(
+                    &root_task,
+                    limit,
+                    &mut path,
+                    &mut count,
+                    stop,
+                    &AtomicBool::new(false),
+                );
                 nodes.fetch_add(count, Ordering::Relaxed);
                 hit.then_some(path)
             } else {
@@ -290,7 +297,7 @@ impl<'a> Solver<'a> {
                 }
                 let mut path = t.path.clone();
                 let mut count = 0u64;
-                let hit = self.dfs_stoppable(t, limit, &mut path, &mut count, stop, &found);
+                let hit = self.dfs(t, limit, &mut path, &mut count, stop, &found);
                 nodes.fetch_add(count, Ordering::Relaxed);
                 hit.then(|| {
                     found.store(true, Ordering::Relaxed);
@@ -308,10 +315,7 @@ impl<'a> Solver<'a> {
                 continue;
             }
             if let Some(state) = self.child(&t.state, m, limit - g, None) {
-                let last = match t.last {
-                    Some((a, r)) if a == m => Some((m, r + 1)),
-                    _ => Some((m, 1)),
-                };
+                let last = Some(run_after(t.last, m));
                 let mut path = t.path.clone();
                 path.push(m);
                 emit(Task { state, last, path });
@@ -319,19 +323,9 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// Depth-first search below a task: `path` holds the moves made so far; `found` (another
+    /// worker's solution) or `stop` ends it early.
     fn dfs(
-        &self,
-        t: &Task,
-        limit: u32,
-        path: &mut Vec<usize>,
-        count: &mut u64,
-        stop: &AtomicBool,
-    ) -> bool {
-        self.dfs_stoppable(t, limit, path, count, stop, &AtomicBool::new(false))
-    }
-
-    /// Depth-first search below a task: `path` holds the moves made so far.
-    fn dfs_stoppable(
         &self,
         t: &Task,
         limit: u32,
@@ -377,13 +371,10 @@ impl<'a> Solver<'a> {
             let Some(state) = self.child(&t.state, m, budget, known) else {
                 continue;
             };
-            let last = match t.last {
-                Some((a, r)) if a == m => Some((m, r + 1)),
-                _ => Some((m, 1)),
-            };
+            let last = Some(run_after(t.last, m));
             path.push(m);
             let next = Task { state, last, path: Vec::new() };
-            if self.dfs_stoppable(&next, limit, path, count, stop, found) {
+            if self.dfs(&next, limit, path, count, stop, found) {
                 return true;
             }
             path.pop();
@@ -487,6 +478,14 @@ impl<'a> Solver<'a> {
     /// The puzzle solved.
     pub fn puzzle(&self) -> &Puzzle {
         self.puzzle
+    }
+}
+
+/// The last move and how many times in a row it was made, once `m` follows `last`.
+fn run_after(last: Option<(usize, u8)>, m: usize) -> (usize, u8) {
+    match last {
+        Some((a, r)) if a == m => (m, r + 1),
+        _ => (m, 1),
     }
 }
 

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::Turn;
-use super::grid::Grid;
+use super::grid::{Grid, cycles_of};
 use super::turns::{inverse, simplify};
 
 /// A 3-cycle on a `height x width` window: the content of `cycle[0]` goes to `cycle[1]`, of
@@ -133,22 +133,7 @@ impl Element {
 
     /// The cycle lengths, each with its cells.
     fn cycles(&self) -> Vec<Vec<usize>> {
-        let mut seen = vec![false; self.dest.len()];
-        let mut out = Vec::new();
-        for s in 0..self.dest.len() {
-            if seen[s] {
-                continue;
-            }
-            let mut cyc = Vec::new();
-            let mut x = s;
-            while !seen[x] {
-                seen[x] = true;
-                cyc.push(x);
-                x = self.dest[x] as usize;
-            }
-            out.push(cyc);
-        }
-        out
+        cycles_of(&self.dest)
     }
 }
 

@@ -189,3 +189,24 @@ impl PositionSearch {
         out
     }
 }
+
+/// The cycles of a permutation of cells (`dest[x]`: where the tile on `x` goes), fixed
+/// cells included as cycles of one.
+pub(super) fn cycles_of(dest: &[u32]) -> Vec<Vec<usize>> {
+    let mut seen = vec![false; dest.len()];
+    let mut out = Vec::new();
+    for s in 0..dest.len() {
+        if seen[s] {
+            continue;
+        }
+        let mut cyc = Vec::new();
+        let mut x = s;
+        while !seen[x] {
+            seen[x] = true;
+            cyc.push(x);
+            x = dest[x] as usize;
+        }
+        out.push(cyc);
+    }
+    out
+}

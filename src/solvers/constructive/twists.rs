@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::Turn;
-use super::grid::Grid;
+use super::grid::{Grid, cycles_of};
 use super::turns::{inverse, simplify};
 
 /// A twist macro on a `height x width` window: its turns, and the cells `(row, col)` whose
@@ -395,25 +395,6 @@ fn with_images(pairs: Vec<Twister>) -> Vec<Twister> {
         }
     }
     out.sort_by_key(|t| t.qtm);
-    out
-}
-
-fn cycles_of(dest: &[u32]) -> Vec<Vec<usize>> {
-    let mut seen = vec![false; dest.len()];
-    let mut out = Vec::new();
-    for s in 0..dest.len() {
-        if seen[s] {
-            continue;
-        }
-        let mut cyc = Vec::new();
-        let mut x = s;
-        while !seen[x] {
-            seen[x] = true;
-            cyc.push(x);
-            x = dest[x] as usize;
-        }
-        out.push(cyc);
-    }
     out
 }
 
