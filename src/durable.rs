@@ -78,7 +78,8 @@ pub fn parent_dir(path: &Path) -> &Path {
     }
 }
 
-fn sync_parent(path: &Path) {
+/// Syncs the directory holding `path`, so a file created or renamed there stays.
+pub fn sync_parent(path: &Path) {
     // Syncing the directory makes a rename itself durable.
     if let Ok(d) = std::fs::File::open(parent_dir(path)) {
         let _ = d.sync_all();

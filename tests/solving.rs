@@ -121,3 +121,36 @@ fn a_sample_continues_where_it_stopped() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("seed 9"), "{}", stderr(&o));
 }
+
+#[test]
+fn journal_continues_a_search_and_refuses_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("search.journal");
+    let j = journal.to_str().unwrap();
+    // Solve a deep board of Twiddle 3x3 (11 quarter turns) with a small pattern table.
+    let board = "3 2 1 / 6 5 4 / 9 8 7";
+    let base = ["solve", "nrp:3x3:2", board, "--method", "optimal", "--patterns-in-memory"];
+    let args = [&base[..], &["--track", "1-3", "--journal", j, "--json"]].concat();
+    let first = twirl(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let v: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
+    let length = v["length"].as_u64().unwrap();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(text.contains("\nexhausted "), "{text}");
+    // Run again: the iterations searched in full are skipped, the same length is found.
+    let again = twirl(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let w: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(w["length"].as_u64().unwrap(), length);
+    assert!(stderr(&again).contains("journal: no solution within"), "{}", stderr(&again));
+    // Another board with the same journal: refused, journal untouched.
+    let other = [&base[..2], &["1 2 3 / 4 5 6 / 9 8 7"], &base[3..]].concat();
+    let o = twirl(&[&other[..], &["--track", "1-3", "--journal", j]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a journal of another search"), "{}", stderr(&o));
+    // --journal where no search is made.
+    assert_rejected(
+        &["solve", "nrp:3x3:2", board, "--method", "table", "--journal", j],
+        "--journal records an optimal search",
+    );
+}

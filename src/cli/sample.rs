@@ -142,7 +142,7 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
                 let outcome = (|| -> anyhow::Result<Solved> {
                     let board = draw.board(args.seed, index)?;
                     let started = Instant::now();
-                    let sol = solver.solve(&board, 1, &stop, &|_, _| {})?;
+                    let sol = solver.solve(&board, 1, &stop, &|_, _| {}, None)?;
                     let end = sol
                         .moves
                         .iter()

@@ -4,7 +4,7 @@
 //! size: boards of more than 255 cells take this path alone; see [`super::constructive`]).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -13,8 +13,8 @@ use clap::{Args, ValueEnum};
 
 use twirl::bfs::Progress;
 use twirl::group::solvable::{Checker, Verdict};
-use twirl::optimal::Prepared;
 use twirl::optimal::pattern::Store;
+use twirl::optimal::{Prepared, SearchJournal, ida};
 use twirl::puzzle::spec::parse_nrp_any_size;
 use twirl::puzzle::{Board, Puzzle, PuzzleSpec};
 use twirl::random::RandomBoards;
@@ -223,6 +223,12 @@ pub struct SolveArgs {
     /// nodes, seconds) instead of text.
     #[arg(long)]
     pub(super) json: bool,
+    /// With --method optimal: record each finished part of the search in FILE (synced as it
+    /// finishes) and skip what FILE lists, so a search of hours that is stopped (Ctrl-C,
+    /// SIGTERM, a crash) continues where it was when run again with the same FILE. A file of
+    /// another board, puzzle or pattern table is refused.
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
     #[command(flatten)]
     pub(super) patterns: PatternArgs,
 }
@@ -235,6 +241,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
     if let Some((rows, cols, block, oriented)) = parse_nrp_any_size(&args.source)? {
         let large = rows * cols > MAX_BOARD_CELLS;
         if args.method == Method::Constructive || large {
+            no_journal(args, "constructive")?;
             let shape = Shape { rows, cols, block };
             return solve_constructive(args, &shape, oriented || args.orient, started);
         }
@@ -243,6 +250,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
         if args.method == Method::Optimal {
             bail!("--method optimal takes a puzzle (nrp:4x4:2), not a table file");
         }
+        no_journal(args, "table")?;
         let loaded = load_source(&args.source, &args.metric, args.orient)?;
         let board = match read_board(&loaded, &args.board)? {
             Ok((b, _)) => b,
@@ -266,6 +274,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
         }
         match choose(args.method, &puzzle)? {
             Method::Constructive => {
+                no_journal(args, "constructive")?;
                 let shape = match puzzle.spec {
                     PuzzleSpec::Nrp { rows, cols, block, .. } => Shape { rows, cols, block },
                     _ => bail!("--method constructive solves NRP boards only"),
@@ -273,6 +282,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
                 return solve_constructive(args, &shape, puzzle.orient_mod > 1, started);
             }
             Method::Table => {
+                no_journal(args, "table")?;
                 let loaded = load_in_memory(puzzle)?;
                 let moves = loaded.solve(&board)?;
                 (loaded.puzzle, board, moves, None, "table")
@@ -290,7 +300,39 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
                     }
                 };
                 let stop = stop_flag(quiet);
-                let sol = solver.solve(&board, args.patterns.threads(), &stop, &progress)?;
+                let journal = match &args.journal {
+                    Some(path) => {
+                        let t = &prepared.tables[0];
+                        let identity = format!(
+                            "puzzle {} {}\nboard {}\npattern tiles {} ({} patterns)",
+                            prepared.puzzle.spec,
+                            prepared.puzzle.metric,
+                            prepared.puzzle.format_board(&board),
+                            tile_list(&t.tracked),
+                            t.n_states()
+                        );
+                        let threads = args.patterns.threads();
+                        Some(SearchJournal::open(path, &identity, ida::default_split(threads))?)
+                    }
+                    None => None,
+                };
+                if let (Some(j), false) = (&journal, quiet)
+                    && let Some((limit, nodes)) = j.exhausted()
+                {
+                    eprintln!("# journal: no solution within {limit} moves ({nodes} nodes)");
+                }
+                let threads = args.patterns.threads();
+                let sol = match solver.solve(&board, threads, &stop, &progress, journal.as_ref()) {
+                    Err(twirl::Error::Interrupted) if journal.is_some() => {
+                        eprintln!(
+                            "twirl: interrupted; {} keeps the finished part of the search: run \
+                             the same command to continue",
+                            args.journal.as_deref().unwrap_or(Path::new("")).display()
+                        );
+                        return Ok(super::INTERRUPTED);
+                    }
+                    result => result?,
+                };
                 let puzzle = prepared.puzzle.clone();
                 (puzzle, board, sol.moves, Some(sol.nodes), "optimal")
             }
@@ -302,6 +344,16 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
     }
     print_solution(args.json, &puzzle, &board, &moves, method, nodes, started)?;
     Ok(0)
+}
+
+/// Refuses `--journal` where the board is solved by a method that keeps none.
+fn no_journal(args: &SolveArgs, method: &str) -> anyhow::Result<()> {
+    if args.journal.is_some() {
+        bail!(
+            "--journal records an optimal search (--method optimal); this board is solved by the {method} method"
+        );
+    }
+    Ok(())
 }
 
 /// The method `auto` stands for, or the one asked.

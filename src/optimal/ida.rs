@@ -12,23 +12,33 @@
 //! it; runs of one move longer than a shorter way to its power; and of two commuting moves of
 //! different families (powers of one move) only one order.
 //!
+//! Where every move changes a parity of the board ([`DistanceParity`]), only limits of the
+//! board's parity are searched. Where a symmetry of the puzzle keeps the board, the first
+//! moves it maps onto each other are searched once ([`Solver::root_moves`]).
+//!
 //! An iteration is split into subtrees a few moves deep, searched in parallel; the first
-//! solution found stops the others.
+//! solution found stops the others. The split is the same on every run, so a journal
+//! ([`SearchJournal`]) can record the finished subtrees of a search that takes hours.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use super::journal::SearchJournal;
+use super::parity::DistanceParity;
 use super::pattern::PatternTable;
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::rank::Cells;
 use crate::rank::layout::MAX_CELLS;
+use crate::symmetry::Symmetries;
 use crate::{Error, Result};
 
 /// Most lookups carried per node.
 const MAX_LOOKUPS: usize = 16;
 /// Most moves whose first lookups are fetched ahead (larger move sets read them one by one).
 const PREFETCHED: usize = 64;
+/// Tasks an iteration is split into at least (more with many threads), to balance workers.
+const SPLIT_TASKS: usize = 1024;
 /// Longest solution searched for.
 const MAX_DEPTH: u32 = 200;
 
@@ -46,6 +56,8 @@ pub struct MovePruning {
     allowed: Vec<bool>,
     /// How many times in a row a move may be made.
     run_limit: Vec<u8>,
+    /// `family[m]`: the first move of which `m` is a power.
+    family: Vec<usize>,
     n: usize,
 }
 
@@ -105,7 +117,7 @@ impl MovePruning {
                 limit
             })
             .collect();
-        MovePruning { allowed, run_limit, n }
+        MovePruning { allowed, run_limit, family, n }
     }
 
     /// Whether `next` may follow `last` made `run` times in a row.
@@ -116,6 +128,12 @@ impl MovePruning {
             Some((a, run)) if a == next => run < self.run_limit[a],
             Some((a, _)) => self.allowed[a * self.n + next],
         }
+    }
+
+    /// The order in which the rules keep sequences: among equivalent sequences of one
+    /// length, the one smallest by this key, move after move, is never skipped.
+    fn key(&self, m: usize) -> (usize, usize) {
+        (self.family[m], m)
     }
 }
 
@@ -143,6 +161,8 @@ pub struct Solver<'a> {
     tables: &'a [PatternTable],
     lookups: Vec<Lookup>,
     pruning: MovePruning,
+    parity: Option<DistanceParity>,
+    symmetries: Symmetries,
     perms: Vec<[u8; MAX_CELLS]>,
     twists: Vec<[u8; MAX_CELLS]>,
     solved: Node,
@@ -156,6 +176,18 @@ struct State {
     node: Node,
     cells: [Cells; MAX_LOOKUPS],
     bounds: [u8; MAX_LOOKUPS],
+}
+
+/// One iteration's bounds and signals, shared by its workers.
+struct Search<'r> {
+    /// The longest sequence searched.
+    limit: u32,
+    /// The first moves searched ([`Solver::root_moves`]).
+    root_moves: &'r [bool],
+    /// Set by Ctrl-C or SIGTERM.
+    stop: &'r AtomicBool,
+    /// Set when a worker finds a solution (or fails to record its work).
+    found: AtomicBool,
 }
 
 /// A node to search from, with the move history it carries.
@@ -197,6 +229,8 @@ impl<'a> Solver<'a> {
             tables,
             lookups,
             pruning: MovePruning::of(puzzle),
+            parity: DistanceParity::of(puzzle),
+            symmetries: Symmetries::of(puzzle),
             perms,
             twists,
             solved,
@@ -217,35 +251,43 @@ impl<'a> Solver<'a> {
 
     /// A shortest solution of `board` (which must be solvable), searched with `threads`
     /// workers. `progress(limit, nodes)` is called as each iteration starts; `stop` ends the
-    /// search with [`Error::Interrupted`].
+    /// search with [`Error::Interrupted`]. With a `journal`, iterations and tasks it lists as
+    /// finished are skipped, and those finished now are added to it.
     pub fn solve(
         &self,
         board: &Board,
         threads: usize,
         stop: &AtomicBool,
         progress: &(dyn Fn(u32, u64) + Sync),
+        journal: Option<&SearchJournal>,
     ) -> Result<Solution> {
         let root = self.root_state(board)?;
         let first_bound = self.max_bound(&root.bounds);
-        let nodes = AtomicU64::new(0);
-        for limit in first_bound..=MAX_DEPTH {
+        let parity = self.parity.map(|p| p.value(&self.puzzle.solved(), board));
+        let root_moves = self.root_moves(board);
+        let (mut start, done_nodes) = (first_bound, journal.and_then(|j| j.exhausted()));
+        if let Some((limit, _)) = done_nodes {
+            start = start.max(limit + 1);
+        }
+        let nodes = AtomicU64::new(done_nodes.map_or(0, |(_, n)| n));
+        let split = journal.map_or(default_split(threads), |j| j.split());
+        for limit in start..=MAX_DEPTH {
+            // Every solution has the board's parity: other limits cannot succeed.
+            if parity.is_some_and(|p| limit % 2 != p) {
+                continue;
+            }
             progress(limit, nodes.load(Ordering::Relaxed));
+            let search =
+                Search { limit, root_moves: &root_moves, stop, found: AtomicBool::new(false) };
             let root_task = Task { state: root, last: None, path: Vec::new() };
-            let found = if threads <= 1 {
+            let found = if threads <= 1 && journal.is_none() {
                 let mut path = Vec::new();
                 let mut count = 0u64;
-                let hit = self.dfs(
-                    &root_task,
-                    limit,
-                    &mut path,
-                    &mut count,
-                    stop,
-                    &AtomicBool::new(false),
-                );
+                let hit = self.dfs(&root_task, &search, &mut path, &mut count);
                 nodes.fetch_add(count, Ordering::Relaxed);
                 hit.then_some(path)
             } else {
-                self.parallel_iteration(root_task, limit, threads, &nodes, stop)
+                self.split_iteration(root_task, &search, split, threads, &nodes, journal)?
             };
             if stop.load(Ordering::Relaxed) {
                 return Err(Error::Interrupted);
@@ -253,68 +295,127 @@ impl<'a> Solver<'a> {
             if let Some(moves) = found {
                 return Ok(Solution { moves, nodes: nodes.load(Ordering::Relaxed), first_bound });
             }
+            if let Some(j) = journal {
+                j.limit_done(limit, nodes.load(Ordering::Relaxed))?;
+            }
         }
         Err(Error::Unsupported(format!("no solution within {MAX_DEPTH} moves")))
     }
 
-    /// One iteration: the tasks a few moves deep searched in parallel.
-    fn parallel_iteration(
+    /// The first moves worth searching from `board`: where a symmetry of the puzzle keeps the
+    /// board, a move and its image start equally short solutions, and only the one smallest
+    /// by [`MovePruning::key`] is kept. The smallest sequence (by that key) among the
+    /// shortest solutions starts with such a move and passes every pruning rule, so a
+    /// shortest solution is still found.
+    fn root_moves(&self, board: &Board) -> Vec<bool> {
+        let k = self.k;
+        let moves = &self.puzzle.moves;
+        let mut keep = vec![true; moves.len()];
+        let reduce = |b: &Board| Board {
+            tiles: b.tiles.clone(),
+            orient: b.orient.iter().map(|&o| o % k).collect(),
+        };
+        let board = reduce(board);
+        for s in &self.symmetries.elements {
+            if reduce(&s.conjugate_board(&board, k)) != board {
+                continue;
+            }
+            for (m, kept) in keep.iter_mut().enumerate() {
+                let image = s.conjugate_move(&moves[m], k);
+                let twist: Vec<u8> = image.twist.iter().map(|&t| t % k).collect();
+                let j = moves.iter().position(|x| {
+                    x.perm == image.perm && x.twist.iter().map(|&t| t % k).eq(twist.iter().copied())
+                });
+                if j.is_some_and(|j| self.pruning.key(j) < self.pruning.key(m)) {
+                    *kept = false;
+                }
+            }
+        }
+        keep
+    }
+
+    /// One iteration split into `split` tasks a few moves deep (the same tasks on every run,
+    /// so a journal can name them), searched by `threads` workers.
+    fn split_iteration(
         &self,
         root: Task,
-        limit: u32,
+        search: &Search,
+        split: usize,
         threads: usize,
         nodes: &AtomicU64,
-        stop: &AtomicBool,
-    ) -> Option<Vec<usize>> {
+        journal: Option<&SearchJournal>,
+    ) -> Result<Option<Vec<usize>>> {
+        let limit = search.limit;
         let mut tasks = vec![root];
-        // Split until there are enough subtrees to balance the workers.
-        while tasks.len() < threads * 64 {
+        while tasks.len() < split {
             let mut next = Vec::new();
             let mut deeper = false;
             for t in &tasks {
                 let g = t.path.len() as u32;
                 if t.state.node == self.solved {
-                    return Some(t.path.clone());
+                    return Ok(Some(t.path.clone()));
                 }
                 if g >= limit {
                     continue;
                 }
                 deeper = true;
-                self.children(t, limit, |child| next.push(child));
+                self.children(t, search, |child| next.push(child));
             }
             nodes.fetch_add(tasks.len() as u64, Ordering::Relaxed);
             if !deeper || next.is_empty() {
-                return None;
+                return Ok(None);
             }
             tasks = next;
         }
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()?;
-        let found = AtomicBool::new(false);
-        pool.install(|| {
-            tasks.par_iter().find_map_any(|t| {
-                if found.load(Ordering::Relaxed) {
+        let finished = journal.map(|j| j.finished(limit)).unwrap_or_default();
+        nodes.fetch_add(finished.values().sum(), Ordering::Relaxed);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::Unsupported(format!("cannot start {threads} threads: {e}")))?;
+        let failed = std::sync::Mutex::new(None);
+        let hit = pool.install(|| {
+            tasks.par_iter().enumerate().find_map_any(|(i, t)| {
+                if search.found.load(Ordering::Relaxed) || finished.contains_key(&i) {
                     return None;
                 }
                 let mut path = t.path.clone();
                 let mut count = 0u64;
-                let hit = self.dfs(t, limit, &mut path, &mut count, stop, &found);
+                let hit = self.dfs(t, search, &mut path, &mut count);
                 nodes.fetch_add(count, Ordering::Relaxed);
-                hit.then(|| {
-                    found.store(true, Ordering::Relaxed);
-                    path
-                })
+                if hit {
+                    search.found.store(true, Ordering::Relaxed);
+                    return Some(path);
+                }
+                // A task cut short by a stop or another's solution is not finished.
+                let cut =
+                    search.stop.load(Ordering::Relaxed) || search.found.load(Ordering::Relaxed);
+                if let (Some(j), false) = (journal, cut)
+                    && let Err(e) = j.task_done(limit, i, count)
+                {
+                    *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                    search.found.store(true, Ordering::Relaxed);
+                }
+                None
             })
-        })
+        });
+        if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(e);
+        }
+        if let Some(j) = journal {
+            j.sync()?;
+        }
+        Ok(hit)
     }
 
     /// Calls `emit` for every child of a task within the limit.
-    fn children(&self, t: &Task, limit: u32, mut emit: impl FnMut(Task)) {
+    fn children(&self, t: &Task, search: &Search, mut emit: impl FnMut(Task)) {
         let g = t.path.len() as u32 + 1;
         for m in 0..self.perms.len() {
-            if !self.pruning.allows(t.last, m) {
+            if !self.pruning.allows(t.last, m) || (t.path.is_empty() && !search.root_moves[m]) {
                 continue;
             }
-            if let Some(state) = self.child(&t.state, m, limit - g, None) {
+            if let Some(state) = self.child(&t.state, m, search.limit - g, None) {
                 let last = Some(run_after(t.last, m));
                 let mut path = t.path.clone();
                 path.push(m);
@@ -323,30 +424,26 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Depth-first search below a task: `path` holds the moves made so far; `found` (another
-    /// worker's solution) or `stop` ends it early.
-    fn dfs(
-        &self,
-        t: &Task,
-        limit: u32,
-        path: &mut Vec<usize>,
-        count: &mut u64,
-        stop: &AtomicBool,
-        found: &AtomicBool,
-    ) -> bool {
+    /// Depth-first search below a task: `path` holds the moves made so far; another worker's
+    /// solution or a stop ends it early.
+    fn dfs(&self, t: &Task, search: &Search, path: &mut Vec<usize>, count: &mut u64) -> bool {
         *count += 1;
         if t.state.node == self.solved {
             return true;
         }
         let g = path.len() as u32;
-        if g >= limit {
+        if g >= search.limit {
             return false;
         }
-        if (*count & 0xffff) == 0 && (stop.load(Ordering::Relaxed) || found.load(Ordering::Relaxed))
+        if (*count & 0xffff) == 0
+            && (search.stop.load(Ordering::Relaxed) || search.found.load(Ordering::Relaxed))
         {
             return false;
         }
-        let budget = limit - g - 1;
+        let budget = search.limit - g - 1;
+        let at_root = path.is_empty();
+        let wanted =
+            |m: usize| self.pruning.allows(t.last, m) && (!at_root || search.root_moves[m]);
         // The first lookup of every child is ranked and its mark fetched from memory before
         // any is read, so the table reads overlap instead of waiting one after another.
         let n_moves = self.perms.len();
@@ -355,7 +452,7 @@ impl<'a> Solver<'a> {
         if ahead {
             let (t0, v0) = self.lookup(0);
             for (m, slot) in first.iter_mut().enumerate().take(n_moves) {
-                if self.pruning.allows(t.last, m) {
+                if wanted(m) {
                     let cells = t0.step(v0, &t.state.cells[0], m);
                     let rank = t0.rank_cells(&cells);
                     t0.prefetch(rank);
@@ -364,7 +461,7 @@ impl<'a> Solver<'a> {
             }
         }
         for m in 0..n_moves {
-            if !self.pruning.allows(t.last, m) {
+            if !wanted(m) {
                 continue;
             }
             let known = first.get(m).copied().filter(|_| ahead);
@@ -374,7 +471,7 @@ impl<'a> Solver<'a> {
             let last = Some(run_after(t.last, m));
             path.push(m);
             let next = Task { state, last, path: Vec::new() };
-            if self.dfs(&next, limit, path, count, stop, found) {
+            if self.dfs(&next, search, path, count) {
                 return true;
             }
             path.pop();
@@ -479,6 +576,11 @@ impl<'a> Solver<'a> {
     pub fn puzzle(&self) -> &Puzzle {
         self.puzzle
     }
+}
+
+/// How many tasks an iteration is split into for `threads` workers.
+pub fn default_split(threads: usize) -> usize {
+    SPLIT_TASKS.max(threads * 64)
 }
 
 /// The last move and how many times in a row it was made, once `m` follows `last`.

@@ -5,12 +5,15 @@
 
 pub mod descent;
 pub mod ida;
+pub mod journal;
+pub mod parity;
 pub mod pattern;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 pub use descent::solve;
+pub use journal::SearchJournal;
 
 use crate::Result;
 use crate::bfs::Progress;

@@ -52,7 +52,7 @@ fn agrees_with_full_table(spec: &str, metric: Option<&str>, tracked: &[u8], coun
         let bound = solver.bound(&b).unwrap();
         assert!(bound <= want, "{spec}: bound {bound} above the distance {want}");
         let threads = 1 + i % 2;
-        let sol = solver.solve(&b, threads, &stop, &|_, _| {}).unwrap();
+        let sol = solver.solve(&b, threads, &stop, &|_, _| {}, None).unwrap();
         assert_eq!(sol.moves.len() as u32, want, "{spec}: board {}", p.format_board(&b));
         let end = sol.moves.iter().fold(b.clone(), |acc, &m| p.apply(&acc, &p.moves[m]));
         assert_eq!(end, p.solved(), "{spec}: the solution solves the board");
@@ -61,6 +61,43 @@ fn agrees_with_full_table(spec: &str, metric: Option<&str>, tracked: &[u8], coun
     // The sample reaches deep boards, not only the easy ones.
     let deepest = *lengths.keys().last().unwrap();
     assert!(deepest >= 6, "{spec}: deepest sampled distance {deepest}");
+}
+
+/// Boards that a symmetry of the puzzle keeps (where only some first moves are searched)
+/// solve exactly as the table says.
+fn symmetric_boards_agree(spec: &str, metric: Option<&str>, tracked: &[u8]) {
+    let metric = metric.map(|m| crate::puzzle::Metric::parse(m).unwrap());
+    let p = Puzzle::parse(spec, metric).unwrap();
+    let space = StateSpace::build(&p).unwrap();
+    let table = DistanceTable::in_memory(space.n_states()).unwrap();
+    search_puzzle(&p, &space, &table, &Config::new(2), &NoProgress).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let pattern =
+        PatternTable::obtain(&p, tracked, &Store::Memory, 2, &NoProgress, stop.clone()).unwrap();
+    let tables = [pattern];
+    let solver = Solver::new(&p, &tables).unwrap();
+    let syms = crate::symmetry::Symmetries::of(&p);
+    let k = p.orient_mod;
+    let mut checked = 0;
+    for rank in 0..space.n_states() {
+        let b = space.board(rank);
+        let kept = syms.elements.iter().skip(1).any(|s| s.conjugate_board(&b, k) == b);
+        if !kept {
+            continue;
+        }
+        let want = table_distance(&p, &space, &table, &b);
+        let sol = solver.solve(&b, 1 + checked % 2, &stop, &|_, _| {}, None).unwrap();
+        assert_eq!(sol.moves.len() as u32, want, "{spec}: board {}", p.format_board(&b));
+        checked += 1;
+    }
+    assert!(checked >= 20, "{spec}: only {checked} symmetric boards");
+}
+
+#[test]
+fn boards_kept_by_symmetries() {
+    symmetric_boards_agree("nrp:3x3:2", None, &[0, 1, 2, 3]);
+    symmetric_boards_agree("nrp:3x3:2", Some("htm"), &[0, 1, 2, 3]);
+    symmetric_boards_agree("spin:2x3", None, &[0, 1, 2]);
 }
 
 #[test]
