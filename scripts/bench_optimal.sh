@@ -5,9 +5,10 @@
 #
 #   TWSEARCH=/path/to/twsearch scripts/bench_optimal.sh            # Twiddle 4x4, qtm, 20 boards
 #   N=50 MEM_MB=1024 PUZZLE=nrp:4x4:2 scripts/bench_optimal.sh
+#   PATTERNS=~/.cache/twirl/patterns scripts/bench_optimal.sh    # reuse twirl's stored tables
 #
 # Both tools build their tables once first (timed apart; twsearch keeps its table in
-# ~/.cache/twsearch, twirl in --patterns DIR, here a temporary one); then the solves of the N
+# ~/.cache/twsearch, twirl in --patterns DIR: $PATTERNS, else a temporary one); then the solves of the N
 # boards are timed. twsearch gets the boards as move sequences (the inverse of a constructive solution,
 # in its move names) on `-s`, in quarter turns (`-q`). Every optimal length of twirl must equal
 # twsearch's, or the script fails.
@@ -23,15 +24,16 @@ cargo build --release -q
 twirl=$PWD/target/release/twirl
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+patterns=${PATTERNS:-$work/patterns}
 lscpu | grep -m1 'Model name' || true
 echo "# $PUZZLE qtm, $N boards (seed $SEED), $THREADS threads, tables up to $MEM_MB MiB"
 
 t0=$(date +%s.%N)
-"$twirl" solve "$PUZZLE" random:"$SEED":0 --method optimal --patterns "$work/patterns" \
+"$twirl" solve "$PUZZLE" random:"$SEED":0 --method optimal --patterns "$patterns" \
     --max-memory "${MEM_MB}M" --threads "$THREADS" --quiet >/dev/null
 t1=$(date +%s.%N)
 /usr/bin/time -f "%e %M" -o "$work/twirl.time" "$twirl" sample "$PUZZLE" -n "$N" --seed "$SEED" \
-    --patterns "$work/patterns" --max-memory "${MEM_MB}M" --threads "$THREADS" \
+    --patterns "$patterns" --max-memory "${MEM_MB}M" --threads "$THREADS" \
     --record "$work/twirl.jsonl" --quiet >"$work/twirl.out"
 read -r twirl_s twirl_kb <"$work/twirl.time"
 printf 'twirl:    table %.1f s; %s boards solved in %s s (peak %d MiB)\n' \

@@ -12,6 +12,9 @@
 //! it; runs of one move longer than a shorter way to its power; and of two commuting moves of
 //! different families (powers of one move) only one order.
 //!
+//! Beside the tables, the tiles' own distances home bound a board ([`TileDistances`]); they
+//! are checked where they bound the board at least as high as the tables do.
+//!
 //! Where every move changes a parity of the board ([`DistanceParity`]), only limits of the
 //! board's parity are searched. Where a symmetry of the puzzle keeps the board, the first
 //! moves it maps onto each other are searched once ([`Solver::root_moves`]).
@@ -27,6 +30,7 @@ use rayon::prelude::*;
 use super::journal::SearchJournal;
 use super::parity::DistanceParity;
 use super::pattern::PatternTable;
+use super::tile_distance::TileDistances;
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::rank::Cells;
 use crate::rank::layout::MAX_CELLS;
@@ -162,6 +166,10 @@ pub struct Solver<'a> {
     lookups: Vec<Lookup>,
     pruning: MovePruning,
     parity: Option<DistanceParity>,
+    tile_distances: Option<TileDistances>,
+    /// Check the tiles' distances on every board, not only where they bound the root best
+    /// (tests: their bounds must never cut a shortest solution).
+    always_tiles: bool,
     symmetries: Symmetries,
     perms: Vec<[u8; MAX_CELLS]>,
     twists: Vec<[u8; MAX_CELLS]>,
@@ -176,6 +184,8 @@ struct State {
     node: Node,
     cells: [Cells; MAX_LOOKUPS],
     bounds: [u8; MAX_LOOKUPS],
+    /// The tiles' own distances added up ([`TileDistances`]).
+    tile_sum: u32,
 }
 
 /// One iteration's bounds and signals, shared by its workers.
@@ -184,6 +194,9 @@ struct Search<'r> {
     limit: u32,
     /// The first moves searched ([`Solver::root_moves`]).
     root_moves: &'r [bool],
+    /// Whether the tiles' distances are checked (where they bound the board at least as
+    /// high as the tables: elsewhere they seldom cut a branch the tables keep).
+    tiles: bool,
     /// Set by Ctrl-C or SIGTERM.
     stop: &'r AtomicBool,
     /// Set when a worker finds a solution (or fails to record its work).
@@ -230,6 +243,8 @@ impl<'a> Solver<'a> {
             lookups,
             pruning: MovePruning::of(puzzle),
             parity: DistanceParity::of(puzzle),
+            tile_distances: TileDistances::of(puzzle),
+            always_tiles: false,
             symmetries: Symmetries::of(puzzle),
             perms,
             twists,
@@ -239,6 +254,13 @@ impl<'a> Solver<'a> {
         })
     }
 
+    /// This solver checking the tiles' distances on every board.
+    #[cfg(test)]
+    pub(super) fn with_tiles_always(mut self) -> Self {
+        self.always_tiles = true;
+        self
+    }
+
     /// Number of lookups per node.
     pub fn n_lookups(&self) -> usize {
         self.lookups.len()
@@ -246,7 +268,7 @@ impl<'a> Solver<'a> {
 
     /// The largest exact bound of a board over every lookup.
     pub fn bound(&self, board: &Board) -> Result<u32> {
-        Ok(self.max_bound(&self.root_state(board)?.bounds))
+        Ok(self.max_bound(&self.root_state(board)?))
     }
 
     /// A shortest solution of `board` (which must be solvable), searched with `threads`
@@ -262,9 +284,13 @@ impl<'a> Solver<'a> {
         journal: Option<&SearchJournal>,
     ) -> Result<Solution> {
         let root = self.root_state(board)?;
-        let first_bound = self.max_bound(&root.bounds);
+        let first_bound = self.max_bound(&root);
         let parity = self.parity.map(|p| p.value(&self.puzzle.solved(), board));
         let root_moves = self.root_moves(board);
+        let lookups_bound = root.bounds[..self.lookups.len()].iter().copied().max().unwrap_or(0);
+        let tiles = self.tile_distances.as_ref().is_some_and(|t| {
+            self.always_tiles || t.bound(root.tile_sum) >= u32::from(lookups_bound)
+        });
         let (mut start, done_nodes) = (first_bound, journal.and_then(|j| j.exhausted()));
         if let Some((limit, _)) = done_nodes {
             start = start.max(limit + 1);
@@ -277,8 +303,13 @@ impl<'a> Solver<'a> {
                 continue;
             }
             progress(limit, nodes.load(Ordering::Relaxed));
-            let search =
-                Search { limit, root_moves: &root_moves, stop, found: AtomicBool::new(false) };
+            let search = Search {
+                limit,
+                root_moves: &root_moves,
+                tiles,
+                stop,
+                found: AtomicBool::new(false),
+            };
             let root_task = Task { state: root, last: None, path: Vec::new() };
             let found = if threads <= 1 && journal.is_none() {
                 let mut path = Vec::new();
@@ -415,7 +446,7 @@ impl<'a> Solver<'a> {
             if !self.pruning.allows(t.last, m) || (t.path.is_empty() && !search.root_moves[m]) {
                 continue;
             }
-            if let Some(state) = self.child(&t.state, m, search.limit - g, None) {
+            if let Some(state) = self.child(&t.state, m, search.limit - g, None, search.tiles) {
                 let last = Some(run_after(t.last, m));
                 let mut path = t.path.clone();
                 path.push(m);
@@ -465,7 +496,7 @@ impl<'a> Solver<'a> {
                 continue;
             }
             let known = first.get(m).copied().filter(|_| ahead);
-            let Some(state) = self.child(&t.state, m, budget, known) else {
+            let Some(state) = self.child(&t.state, m, budget, known, search.tiles) else {
                 continue;
             };
             let last = Some(run_after(t.last, m));
@@ -490,9 +521,18 @@ impl<'a> Solver<'a> {
         m: usize,
         budget: u32,
         first: Option<(Cells, u64)>,
+        tiles: bool,
     ) -> Option<State> {
         let n = self.lookups.len();
         let mut out = *parent;
+        // The tiles' distances first: a few table reads in cache, no ranking.
+        if let (Some(t), true) = (&self.tile_distances, tiles) {
+            let (node, perm, twist) = (&parent.node, &self.perms[m], &self.twists[m]);
+            out.tile_sum = t.after(parent.tile_sum, &node.tiles, &node.orient, m, perm, twist);
+            if t.bound(out.tile_sum) > budget {
+                return None;
+            }
+        }
         let mut ranks = [0u64; MAX_LOOKUPS];
         for (i, slot) in ranks.iter_mut().enumerate().take(n) {
             let (t, v) = self.lookup(i);
@@ -538,8 +578,16 @@ impl<'a> Solver<'a> {
     /// The root's patterns and their exact bounds (descending each table).
     fn root_state(&self, board: &Board) -> Result<State> {
         let node = node_of(board);
-        let mut state =
-            State { node, cells: [Cells::default(); MAX_LOOKUPS], bounds: [0; MAX_LOOKUPS] };
+        let tile_sum = self
+            .tile_distances
+            .as_ref()
+            .map_or(0, |t| t.sum(&node.tiles[..self.n], &node.orient[..self.n]));
+        let mut state = State {
+            node,
+            cells: [Cells::default(); MAX_LOOKUPS],
+            bounds: [0; MAX_LOOKUPS],
+            tile_sum,
+        };
         for (i, l) in self.lookups.iter().enumerate() {
             let t = &self.tables[l.table];
             let cells = t.cells(&t.views()[l.view], &node.tiles[..self.n], &node.orient[..self.n]);
@@ -549,8 +597,11 @@ impl<'a> Solver<'a> {
         Ok(state)
     }
 
-    fn max_bound(&self, bounds: &[u8; MAX_LOOKUPS]) -> u32 {
-        bounds[..self.lookups.len()].iter().map(|&b| u32::from(b)).max().unwrap_or(0)
+    /// The largest bound of a state: its lookups' and its tiles' distances.
+    fn max_bound(&self, state: &State) -> u32 {
+        let tiles = self.tile_distances.as_ref().map_or(0, |t| t.bound(state.tile_sum));
+        let lookups = state.bounds[..self.lookups.len()].iter().map(|&b| u32::from(b));
+        lookups.max().unwrap_or(0).max(tiles)
     }
 
     #[inline]

@@ -8,6 +8,7 @@ pub mod ida;
 pub mod journal;
 pub mod parity;
 pub mod pattern;
+pub mod tile_distance;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

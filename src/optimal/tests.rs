@@ -31,6 +31,12 @@ fn random_board(p: &Puzzle, seed: &mut u64, moves: usize) -> Board {
 /// Solves `count` random boards optimally with a pattern table of `tracked` tiles and checks
 /// each length against the full table and each solution by applying it.
 fn agrees_with_full_table(spec: &str, metric: Option<&str>, tracked: &[u8], count: usize) {
+    agrees_with(spec, metric, tracked, count, false);
+}
+
+/// As [`agrees_with_full_table`], with the tiles' distances checked on every board when
+/// `tiles_always`.
+fn agrees_with(spec: &str, metric: Option<&str>, tracked: &[u8], count: usize, tiles_always: bool) {
     let metric = metric.map(|m| crate::puzzle::Metric::parse(m).unwrap());
     let p = Puzzle::parse(spec, metric).unwrap();
     let space = StateSpace::build(&p).unwrap();
@@ -43,7 +49,10 @@ fn agrees_with_full_table(spec: &str, metric: Option<&str>, tracked: &[u8], coun
     let views = if spec.starts_with("def:") { 1 } else { 2 };
     assert!(pattern.views().len() >= views, "{spec}: symmetry views are used");
     let tables = [pattern];
-    let solver = Solver::new(&p, &tables).unwrap();
+    let mut solver = Solver::new(&p, &tables).unwrap();
+    if tiles_always {
+        solver = solver.with_tiles_always();
+    }
     let mut seed = 0x2545_f491_4f6c_dd1d_u64;
     let mut lengths = std::collections::BTreeMap::new();
     for i in 0..count {
@@ -104,6 +113,13 @@ fn boards_kept_by_symmetries() {
 fn twiddle_3x3_qtm_and_htm() {
     agrees_with_full_table("nrp:3x3:2", None, &[0, 1, 2, 3], 600);
     agrees_with_full_table("nrp:3x3:2", Some("htm"), &[0, 1, 2, 3, 4], 400);
+}
+
+#[test]
+fn tile_distances_never_cut_a_shortest_solution() {
+    agrees_with("nrp:3x3:2", None, &[0, 1], 300, true);
+    agrees_with("nrp:2x4:2:orient", None, &[0, 1], 200, true);
+    agrees_with("spin:2x3", None, &[0, 1], 200, true);
 }
 
 #[test]
