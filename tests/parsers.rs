@@ -4,7 +4,7 @@
 //! binary is run on each input that used to crash or hang it, which must be refused with exit
 //! code 2 and a one-line message.
 //!
-//! Mutations start from valid examples (the README's, the built-in registry's claims, the
+//! Mutations start from valid examples (`docs/commands.md`'s, the built-in registry's claims, the
 //! published results in `data/results/`) and apply random byte replacements, insertions,
 //! deletions and duplications of slices (which grow nesting and numbers quickly). Puzzle
 //! definitions, made of lines and tokens, also get whole lines and tokens deleted, duplicated,
@@ -124,7 +124,8 @@ struct SequenceCase {
     text: String,
 }
 
-/// The README's example and every sequence claim of the built-in registry.
+/// The `twirl apply` example of `docs/commands.md` and every sequence claim of the built-in
+/// registry.
 fn sequence_seeds() -> &'static [SequenceCase] {
     static SEEDS: OnceLock<Vec<SequenceCase>> = OnceLock::new();
     SEEDS.get_or_init(|| {

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::bfs::{Config, NoProgress, search_puzzle};
+use crate::puzzle::{Metric, Puzzle};
 use crate::rank::StateSpace;
 use crate::table::DistanceTable;
 

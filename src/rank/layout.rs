@@ -11,9 +11,12 @@
 //! vector, without reordering digits.
 
 use super::perm::{
-    PAD, half_factorial, rank_in_sign_class, rank_padded, sign_class_weights, unrank_in_sign_class,
+    half_factorial, rank_in_sign_class, rank_padded, sign_class_weights, unrank_in_sign_class,
 };
 use super::runs::CellRuns;
+use super::simd::{self, apply_compiled, extract_bits};
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+pub(crate) use super::simd::{load32, shuffle32, store32};
 use crate::group::invariants::{Coord, Invariants, Orbit, orient_sum};
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::{Error, Result};
@@ -30,13 +33,14 @@ pub struct Cells(pub [u8; MAX_CELLS]);
 
 /// A move compiled for [`Cells`]: `out[j] = (in[src[j]] + add[j]) & mask[j]`, the mask
 /// reducing orientations modulo a power of two. Cells whose orientations count modulo 3
-/// are reduced by `sub[j]` instead (see [`apply_thirds_scalar`]).
+/// are reduced by `sub[j]` instead (see
+/// [`apply_thirds_scalar`](super::simd::apply_thirds_scalar)).
 #[derive(Clone, Debug)]
 pub struct CompiledMove {
-    src: [u8; MAX_CELLS],
-    add: [u8; MAX_CELLS],
-    mask: [u8; MAX_CELLS],
-    sub: [u8; MAX_CELLS],
+    pub(super) src: [u8; MAX_CELLS],
+    pub(super) add: [u8; MAX_CELLS],
+    pub(super) mask: [u8; MAX_CELLS],
+    pub(super) sub: [u8; MAX_CELLS],
 }
 
 /// The free orientation moduli a byte of [`Cells`] can carry: three bits above the tile, with
@@ -52,7 +56,8 @@ struct OrbitLayout {
     perm_radix: u64,
     /// Weights of its Lehmer digits ([`sign_class_weights`]).
     weights: [u64; 32],
-    /// `cells` padded with 0x80 (a byte shuffle reads 0 there), for [`orbit_tiles16`].
+    /// `cells` padded with 0x80 (a byte shuffle reads 0 there), for
+    /// [`orbit_tiles16`](super::simd::orbit_tiles16).
     shuffle: [u8; 32],
     /// The orbit's tiles as a bit mask.
     tile_mask: u32,
@@ -87,7 +92,8 @@ pub struct Layout {
     cell_runs: Option<CellRuns>,
     /// Every free orientation is a flip (mod 2): ranks read them as bits.
     flips_only: bool,
-    /// Some orbit's free orientations count modulo 3: moves take [`apply_thirds_scalar`]'s
+    /// Some orbit's free orientations count modulo 3: moves take
+    /// [`apply_thirds_scalar`](super::simd::apply_thirds_scalar)'s
     /// path (a branch once per move, so the other puzzles pay nothing).
     has_thirds: bool,
     invariants: Invariants,
@@ -383,18 +389,18 @@ impl Layout {
     }
 
     /// The local indices of the tiles on an orbit's cells, in the orbit's order, padded with
-    /// [`PAD`].
+    /// [`PAD`](super::perm::PAD).
     #[inline(always)]
     fn orbit_tiles(&self, s: &Cells, o: &OrbitLayout) -> [u8; 32] {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
         if self.n_cells <= 16 {
-            return orbit_tiles16(s, o, &self.local);
+            return simd::orbit_tiles16(s, &o.shuffle, &self.local);
         }
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
         if self.n_cells <= MAX_CELLS {
-            return orbit_tiles32(s, o, &self.local);
+            return simd::orbit_tiles32(s, &o.shuffle, &self.local);
         }
-        orbit_tiles_scalar(s, o, &self.local)
+        simd::orbit_tiles_scalar(s, &o.cells, &self.local)
     }
 
     /// The rank of a board in working form. The board must satisfy the invariants.
@@ -574,29 +580,6 @@ impl Layout {
     }
 }
 
-/// Applies a compiled move to a board of `n_cells` cells; `has_thirds` when some orbit's
-/// orientations count modulo 3 (see [`apply_thirds_scalar`]).
-#[inline(always)]
-pub(super) fn apply_compiled(
-    n_cells: usize,
-    has_thirds: bool,
-    s: &Cells,
-    m: &CompiledMove,
-) -> Cells {
-    if has_thirds {
-        return apply_thirds(n_cells, s, m);
-    }
-    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-    if n_cells <= 16 {
-        return apply_shuffle16(s, m);
-    }
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    if n_cells <= MAX_CELLS {
-        return apply_shuffle32(s, m);
-    }
-    apply_scalar(s, m)
-}
-
 /// Whether some orbit's free orientations count modulo 3 (moves then reduce them by a
 /// subtraction, not a mask).
 pub(super) fn has_thirds(invariants: &Invariants) -> bool {
@@ -646,200 +629,6 @@ pub(super) fn compile_moves(
     (solve, scramble)
 }
 
-/// [`Layout::apply`] without vector instructions (the reference of the others).
-#[inline(always)]
-fn apply_scalar(s: &Cells, m: &CompiledMove) -> Cells {
-    let mut out = [0u8; MAX_CELLS];
-    for (j, o) in out.iter_mut().enumerate() {
-        *o = s.0[m.src[j] as usize].wrapping_add(m.add[j]) & m.mask[j];
-    }
-    Cells(out)
-}
-
-/// [`Layout::apply`] for layouts with orientations modulo 3. Such a cell's orientation plus
-/// its turn is 0..4, so the byte (tile + 32 x sum, at most 159) does not wrap; subtracting
-/// `3 << 5` wraps exactly when the sum is below 3 (the byte is then below 96) and gives a
-/// larger byte, so the unsigned minimum of the two is the sum modulo 3. Other cells have
-/// `sub = 0`: the minimum of two equal bytes.
-#[inline(always)]
-fn apply_thirds_scalar(s: &Cells, m: &CompiledMove) -> Cells {
-    let mut out = [0u8; MAX_CELLS];
-    for (j, o) in out.iter_mut().enumerate() {
-        let y = s.0[m.src[j] as usize].wrapping_add(m.add[j]) & m.mask[j];
-        *o = y.min(y.wrapping_sub(m.sub[j]));
-    }
-    Cells(out)
-}
-
-/// [`apply_thirds_scalar`], with byte shuffles where the CPU has them.
-#[inline(always)]
-fn apply_thirds(n_cells: usize, s: &Cells, m: &CompiledMove) -> Cells {
-    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-    if n_cells <= 16 {
-        use std::arch::x86_64::*;
-        let mut out = [0u8; MAX_CELLS];
-        // SAFETY: SSSE3 (and so SSE2) is enabled at compile time (the cfg above); every
-        // pointer is to a 32-byte array read or written in its first 16 bytes, unaligned.
-        unsafe {
-            let load = |a: &[u8; MAX_CELLS]| _mm_loadu_si128(a.as_ptr() as *const __m128i);
-            let moved = _mm_shuffle_epi8(load(&s.0), load(&m.src));
-            let y = _mm_and_si128(_mm_add_epi8(moved, load(&m.add)), load(&m.mask));
-            let reduced = _mm_min_epu8(y, _mm_sub_epi8(y, load(&m.sub)));
-            _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, reduced);
-        }
-        return Cells(out);
-    }
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    if n_cells <= MAX_CELLS {
-        use std::arch::x86_64::*;
-        let moved = shuffle32(load32(&s.0), load32(&m.src));
-        // SAFETY: AVX2 is enabled at compile time (the cfg above); no memory is touched.
-        let reduced = unsafe {
-            let y = _mm256_and_si256(_mm256_add_epi8(moved, load32(&m.add)), load32(&m.mask));
-            _mm256_min_epu8(y, _mm256_sub_epi8(y, load32(&m.sub)))
-        };
-        return Cells(store32(reduced));
-    }
-    let _ = n_cells;
-    apply_thirds_scalar(s, m)
-}
-
-/// [`Layout::orbit_tiles`] without vector instructions (the reference of the others).
-#[inline(always)]
-fn orbit_tiles_scalar(s: &Cells, o: &OrbitLayout, local: &[u8; MAX_CELLS]) -> [u8; 32] {
-    let mut xs = [PAD; 32];
-    for (x, &c) in xs.iter_mut().zip(&o.cells) {
-        *x = local[(s.0[(c & TILE_MASK) as usize] & TILE_MASK) as usize];
-    }
-    xs
-}
-
-/// [`Layout::apply`] for boards of at most 16 cells: one byte shuffle, one add, one and.
-#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-#[inline(always)]
-fn apply_shuffle16(s: &Cells, m: &CompiledMove) -> Cells {
-    use std::arch::x86_64::*;
-    let mut out = [0u8; MAX_CELLS];
-    // SAFETY: SSSE3 is enabled at compile time (the cfg above); every pointer is to a
-    // 32-byte array read or written in its first 16 bytes, unaligned.
-    unsafe {
-        let load = |a: &[u8; MAX_CELLS]| _mm_loadu_si128(a.as_ptr() as *const __m128i);
-        let moved = _mm_shuffle_epi8(load(&s.0), load(&m.src));
-        let turned = _mm_and_si128(_mm_add_epi8(moved, load(&m.add)), load(&m.mask));
-        _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, turned);
-    }
-    Cells(out)
-}
-
-/// [`Layout::orbit_tiles`] for boards of at most 16 cells: two byte shuffles (cells to
-/// tiles, tiles to local indices) instead of a gather.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
-#[inline(always)]
-fn orbit_tiles16(s: &Cells, o: &OrbitLayout, local: &[u8; MAX_CELLS]) -> [u8; 32] {
-    use std::arch::x86_64::*;
-    let mut xs = [PAD; 32];
-    // SAFETY: SSE4.1 is enabled at compile time (the cfg above); every pointer is to a
-    // 32-byte array read or written in its first 16 bytes, unaligned.
-    unsafe {
-        let load = |a: &[u8; 32]| _mm_loadu_si128(a.as_ptr() as *const __m128i);
-        let order = load(&o.shuffle);
-        let tiles =
-            _mm_and_si128(_mm_shuffle_epi8(load(&s.0), order), _mm_set1_epi8(TILE_MASK as i8));
-        let locals = _mm_shuffle_epi8(load(local), tiles);
-        // Past the orbit, `order` has its top bit set: keep PAD there.
-        let past = _mm_cmplt_epi8(order, _mm_setzero_si128());
-        let padded = _mm_blendv_epi8(locals, _mm_set1_epi8(PAD as i8), past);
-        _mm_storeu_si128(xs.as_mut_ptr() as *mut __m128i, padded);
-    }
-    xs
-}
-
-/// `out[j] = v[idx[j]]` for 32 bytes, 0 where `idx[j]` has its top bit set. AVX2 byte
-/// shuffles stay within 16-byte lanes: both halves are broadcast and shuffled, and bit 4 of
-/// the index picks one.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[inline(always)]
-pub(crate) fn shuffle32(
-    v: std::arch::x86_64::__m256i,
-    idx: std::arch::x86_64::__m256i,
-) -> std::arch::x86_64::__m256i {
-    use std::arch::x86_64::*;
-    // SAFETY: AVX2 is enabled at compile time (the cfg above); no memory is touched.
-    unsafe {
-        let low = _mm256_permute2x128_si256(v, v, 0x00);
-        let high = _mm256_permute2x128_si256(v, v, 0x11);
-        // A 16-bit shift by 3 moves each byte's bit 4 to its bit 7, what blendv reads.
-        let pick_high = _mm256_slli_epi16(idx, 3);
-        _mm256_blendv_epi8(_mm256_shuffle_epi8(low, idx), _mm256_shuffle_epi8(high, idx), pick_high)
-    }
-}
-
-/// Loads 32 bytes.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[inline(always)]
-pub(crate) fn load32(a: &[u8; 32]) -> std::arch::x86_64::__m256i {
-    // SAFETY: AVX2 is enabled at compile time; the pointer is to 32 readable bytes.
-    unsafe { std::arch::x86_64::_mm256_loadu_si256(a.as_ptr() as *const _) }
-}
-
-/// Stores 32 bytes.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[inline(always)]
-pub(crate) fn store32(v: std::arch::x86_64::__m256i) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    // SAFETY: AVX2 is enabled at compile time; the pointer is to 32 writable bytes.
-    unsafe { std::arch::x86_64::_mm256_storeu_si256(out.as_mut_ptr() as *mut _, v) };
-    out
-}
-
-/// [`Layout::apply`] for boards of 17 to 32 cells: [`shuffle32`], one add, one and.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[inline(always)]
-fn apply_shuffle32(s: &Cells, m: &CompiledMove) -> Cells {
-    use std::arch::x86_64::*;
-    let moved = shuffle32(load32(&s.0), load32(&m.src));
-    // SAFETY: AVX2 is enabled at compile time (the cfg above); no memory is touched.
-    let turned =
-        unsafe { _mm256_and_si256(_mm256_add_epi8(moved, load32(&m.add)), load32(&m.mask)) };
-    Cells(store32(turned))
-}
-
-/// [`Layout::orbit_tiles`] for boards of 17 to 32 cells: two [`shuffle32`] (cells to tiles,
-/// tiles to local indices).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[inline(always)]
-fn orbit_tiles32(s: &Cells, o: &OrbitLayout, local: &[u8; MAX_CELLS]) -> [u8; 32] {
-    use std::arch::x86_64::*;
-    let order = load32(&o.shuffle);
-    // SAFETY: AVX2 is enabled at compile time (the cfg above); no memory is touched.
-    unsafe {
-        let tiles =
-            _mm256_and_si256(shuffle32(load32(&s.0), order), _mm256_set1_epi8(TILE_MASK as i8));
-        let locals = shuffle32(load32(local), tiles);
-        // Past the orbit, `order` has its top bit set: PAD there.
-        store32(_mm256_blendv_epi8(locals, _mm256_set1_epi8(PAD as i8), order))
-    }
-}
-
-/// The bits of `x` selected by `mask`, packed low (lowest selected bit first).
-#[inline(always)]
-fn extract_bits(x: u32, mask: u32) -> u32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    // SAFETY: BMI2 is enabled at compile time (the cfg above); pext has no memory effects.
-    return unsafe { std::arch::x86_64::_pext_u32(x, mask) };
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut out, mut m, mut k) = (0u32, mask, 0);
-        while m != 0 {
-            let low = m.trailing_zeros();
-            out |= ((x >> low) & 1) << k;
-            k += 1;
-            m &= m - 1;
-        }
-        out
-    }
-}
-
 /// See [`Layout::xor_block_bits`].
 fn xor_blocks(inv: &Invariants, sums_space: u32, orient_count: u64) -> Option<u32> {
     if inv.orbits.iter().any(|o| o.free_mod > 2) {
@@ -883,6 +672,7 @@ fn compile(m: &Move, reduced: &[u8], inv: &Invariants) -> CompiledMove {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rank::simd::{apply_scalar, apply_thirds_scalar, orbit_tiles_scalar};
     use crate::rank::{Ranking, StateSpace};
 
     /// Two 2x2x2 corner sets (orientations mod 3) and four flipping pieces (mod 2): 18 cells,
@@ -992,7 +782,11 @@ End
                 let s = l.unrank(r);
                 assert_eq!(l.rank(&s), r, "{spec}");
                 for o in &l.orbits {
-                    assert_eq!(l.orbit_tiles(&s, o), orbit_tiles_scalar(&s, o, &l.local), "{spec}");
+                    assert_eq!(
+                        l.orbit_tiles(&s, o),
+                        orbit_tiles_scalar(&s, &o.cells, &l.local),
+                        "{spec}"
+                    );
                 }
                 // Any bytes, orientation bits included.
                 let noise = Cells(std::array::from_fn(|i| (x >> (i % 8 * 8)) as u8 ^ i as u8));

@@ -16,10 +16,10 @@
 //! whatever the byte's tile stands for.
 
 use super::layout::{
-    CompiledMove, MAX_CELLS, TILE_BITS, TILE_MASK, apply_compiled, check_free_mod, compile_moves,
-    has_thirds,
+    CompiledMove, MAX_CELLS, TILE_BITS, TILE_MASK, check_free_mod, compile_moves, has_thirds,
 };
 use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
+use super::simd::apply_compiled;
 use super::{Cells, StateRanking};
 use crate::group::invariants::{Coord, Invariants, cell_list, orient_sum};
 use crate::puzzle::{Board, Puzzle};
