@@ -154,3 +154,28 @@ fn journal_continues_a_search_and_refuses_another() {
         "--journal records an optimal search",
     );
 }
+
+#[test]
+fn sigterm_stops_a_deep_search_at_once_and_the_journal_keeps_its_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("a5.journal");
+    // The reversed 5x5 board with a 3-tile pattern: hours deep, so it is still searching.
+    let board = "25 24 23 22 21 / 20 19 18 17 16 / 15 14 13 12 11 / 10 9 8 7 6 / 5 4 3 2 1";
+    let mut child = common::bin()
+        .args(["solve", "nrp:5x5:2", board, "--method", "optimal", "--patterns-in-memory"])
+        .args(["--track", "1-3", "--threads", "2", "--journal", journal.to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let started = std::time::Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(started.elapsed().as_secs() < 5, "stopped after {:?}", started.elapsed());
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&journal).unwrap();
+    // Every quarter turn moves four tiles one step; their distances add up to 120: no
+    // iteration below 30 moves is searched.
+    assert!(text.starts_with("twirl search journal 1\npuzzle nrp:5x5:2 qtm\n"), "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("task 2") || l.starts_with("exhausted 2")));
+}

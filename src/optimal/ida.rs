@@ -43,6 +43,8 @@ const MAX_LOOKUPS: usize = 16;
 const PREFETCHED: usize = 64;
 /// Tasks an iteration is split into at least (more with many threads), to balance workers.
 const SPLIT_TASKS: usize = 1024;
+/// Set in a worker's node count once the search is stopped or solved elsewhere.
+const ENDED: u64 = 1 << 63;
 /// Longest solution searched for.
 const MAX_DEPTH: u32 = 200;
 
@@ -315,7 +317,7 @@ impl<'a> Solver<'a> {
                 let mut path = Vec::new();
                 let mut count = 0u64;
                 let hit = self.dfs(&root_task, &search, &mut path, &mut count);
-                nodes.fetch_add(count, Ordering::Relaxed);
+                nodes.fetch_add(count & !ENDED, Ordering::Relaxed);
                 hit.then_some(path)
             } else {
                 self.split_iteration(root_task, &search, split, threads, &nodes, journal)?
@@ -407,20 +409,22 @@ impl<'a> Solver<'a> {
         let failed = std::sync::Mutex::new(None);
         let hit = pool.install(|| {
             tasks.par_iter().enumerate().find_map_any(|(i, t)| {
-                if search.found.load(Ordering::Relaxed) || finished.contains_key(&i) {
+                let over =
+                    search.found.load(Ordering::Relaxed) || search.stop.load(Ordering::Relaxed);
+                if over || finished.contains_key(&i) {
                     return None;
                 }
                 let mut path = t.path.clone();
                 let mut count = 0u64;
                 let hit = self.dfs(t, search, &mut path, &mut count);
+                let cut = count & ENDED != 0;
+                count &= !ENDED;
                 nodes.fetch_add(count, Ordering::Relaxed);
                 if hit {
                     search.found.store(true, Ordering::Relaxed);
                     return Some(path);
                 }
                 // A task cut short by a stop or another's solution is not finished.
-                let cut =
-                    search.stop.load(Ordering::Relaxed) || search.found.load(Ordering::Relaxed);
                 if let (Some(j), false) = (journal, cut)
                     && let Err(e) = j.task_done(limit, i, count)
                 {
@@ -456,7 +460,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Depth-first search below a task: `path` holds the moves made so far; another worker's
-    /// solution or a stop ends it early.
+    /// solution or a stop ends it early (`count`, the nodes visited, then carries [`ENDED`]).
     fn dfs(&self, t: &Task, search: &Search, path: &mut Vec<usize>, count: &mut u64) -> bool {
         *count += 1;
         if t.state.node == self.solved {
@@ -469,6 +473,10 @@ impl<'a> Solver<'a> {
         if (*count & 0xffff) == 0
             && (search.stop.load(Ordering::Relaxed) || search.found.load(Ordering::Relaxed))
         {
+            // Every call on the way back up (and after) returns at once.
+            *count |= ENDED;
+        }
+        if *count & ENDED != 0 {
             return false;
         }
         let budget = search.limit - g - 1;
