@@ -161,7 +161,7 @@ fn sigterm_stops_a_deep_search_at_once_and_the_journal_keeps_its_work() {
     let journal = dir.path().join("a5.journal");
     // The reversed 5x5 board with a 3-tile pattern: hours deep, so it is still searching.
     let board = "25 24 23 22 21 / 20 19 18 17 16 / 15 14 13 12 11 / 10 9 8 7 6 / 5 4 3 2 1";
-    let mut child = common::bin()
+    let child = common::bin()
         .args(["solve", "nrp:5x5:2", board, "--method", "optimal", "--patterns-in-memory"])
         .args(["--track", "1-3", "--threads", "2", "--journal", journal.to_str().unwrap()])
         .stderr(std::process::Stdio::piped())
