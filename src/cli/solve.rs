@@ -223,8 +223,8 @@ pub struct SolveArgs {
     /// nodes, seconds) instead of text.
     #[arg(long)]
     pub(super) json: bool,
-    /// With --method optimal: record each finished part of the search in FILE (synced as it
-    /// finishes) and skip what FILE lists, so a search of hours that is stopped (Ctrl-C,
+    /// Search optimally (implies --method optimal) and record each finished part of the
+    /// search in FILE (written as it finishes) and skip what FILE lists, so a search of hours that is stopped (Ctrl-C,
     /// SIGTERM, a crash) continues where it was when run again with the same FILE. A file of
     /// another board, puzzle or pattern table is refused.
     #[arg(long, value_name = "FILE")]
@@ -272,7 +272,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
         if let Verdict::Unsolvable(reasons) = Checker::new(&puzzle)?.check(&board) {
             return report_unsolvable(&args.board, &reasons);
         }
-        match choose(args.method, &puzzle)? {
+        // A journal records an optimal search: asking for one asks for that method.
+        let requested = match (args.method, &args.journal) {
+            (Method::Auto, Some(_)) => Method::Optimal,
+            (m, _) => m,
+        };
+        match choose(requested, &puzzle)? {
             Method::Constructive => {
                 no_journal(args, "constructive")?;
                 let shape = match puzzle.spec {
@@ -300,34 +305,29 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
                     }
                 };
                 let stop = stop_flag(quiet);
+                let threads = args.patterns.threads();
                 let journal = match &args.journal {
                     Some(path) => {
-                        let t = &prepared.tables[0];
-                        let identity = format!(
-                            "puzzle {} {}\nboard {}\npattern tiles {} ({} patterns)",
-                            prepared.puzzle.spec,
-                            prepared.puzzle.metric,
-                            prepared.puzzle.format_board(&board),
-                            tile_list(&t.tracked),
-                            t.n_states()
-                        );
-                        let threads = args.patterns.threads();
-                        Some(SearchJournal::open(path, &identity, ida::default_split(threads))?)
+                        let identity =
+                            SearchJournal::identity(&prepared.puzzle, &board, &prepared.tables);
+                        let split = ida::default_split(threads);
+                        Some((path, SearchJournal::open(path, &identity, split)?))
                     }
                     None => None,
                 };
-                if let (Some(j), false) = (&journal, quiet)
+                if let (Some((_, j)), false) = (&journal, quiet)
                     && let Some((limit, nodes)) = j.exhausted()
                 {
                     eprintln!("# journal: no solution within {limit} moves ({nodes} nodes)");
                 }
-                let threads = args.patterns.threads();
-                let sol = match solver.solve(&board, threads, &stop, &progress, journal.as_ref()) {
+                let record = journal.as_ref().map(|(_, j)| j);
+                let sol = match solver.solve(&board, threads, &stop, &progress, record) {
                     Err(twirl::Error::Interrupted) if journal.is_some() => {
+                        let path = journal.as_ref().map_or(Path::new(""), |(p, _)| p.as_path());
                         eprintln!(
                             "twirl: interrupted; {} keeps the finished part of the search: run \
                              the same command to continue",
-                            args.journal.as_deref().unwrap_or(Path::new("")).display()
+                            path.display()
                         );
                         return Ok(super::INTERRUPTED);
                     }

@@ -150,7 +150,7 @@ pub struct Solution {
     pub moves: Vec<usize>,
     /// Nodes visited over every iteration.
     pub nodes: u64,
-    /// The largest lookup at the start (the first limit).
+    /// The largest bound at the start (lookups and tiles' distances; the first limit).
     pub first_bound: u32,
 }
 
@@ -186,7 +186,8 @@ struct State {
     node: Node,
     cells: [Cells; MAX_LOOKUPS],
     bounds: [u8; MAX_LOOKUPS],
-    /// The tiles' own distances added up ([`TileDistances`]).
+    /// The tiles' own distances added up ([`TileDistances`]); kept up to date only while
+    /// the search checks them ([`Search::tiles`]).
     tile_sum: u32,
 }
 
@@ -268,7 +269,7 @@ impl<'a> Solver<'a> {
         self.lookups.len()
     }
 
-    /// The largest exact bound of a board over every lookup.
+    /// The largest bound of a board: over every lookup and the tiles' distances.
     pub fn bound(&self, board: &Board) -> Result<u32> {
         Ok(self.max_bound(&self.root_state(board)?))
     }
@@ -293,11 +294,11 @@ impl<'a> Solver<'a> {
         let tiles = self.tile_distances.as_ref().is_some_and(|t| {
             self.always_tiles || t.bound(root.tile_sum) >= u32::from(lookups_bound)
         });
-        let (mut start, done_nodes) = (first_bound, journal.and_then(|j| j.exhausted()));
-        if let Some((limit, _)) = done_nodes {
+        let (mut start, exhausted) = (first_bound, journal.and_then(|j| j.exhausted()));
+        if let Some((limit, _)) = exhausted {
             start = start.max(limit + 1);
         }
-        let nodes = AtomicU64::new(done_nodes.map_or(0, |(_, n)| n));
+        let nodes = AtomicU64::new(exhausted.map_or(0, |(_, n)| n));
         let split = journal.map_or(default_split(threads), |j| j.split());
         for limit in start..=MAX_DEPTH {
             // Every solution has the board's parity: other limits cannot succeed.
@@ -322,11 +323,12 @@ impl<'a> Solver<'a> {
             } else {
                 self.split_iteration(root_task, &search, split, threads, &nodes, journal)?
             };
-            if stop.load(Ordering::Relaxed) {
-                return Err(Error::Interrupted);
-            }
+            // A solution found as a stop arrives is still returned.
             if let Some(moves) = found {
                 return Ok(Solution { moves, nodes: nodes.load(Ordering::Relaxed), first_bound });
+            }
+            if stop.load(Ordering::Relaxed) {
+                return Err(Error::Interrupted);
             }
             if let Some(j) = journal {
                 j.limit_done(limit, nodes.load(Ordering::Relaxed))?;
@@ -400,7 +402,18 @@ impl<'a> Solver<'a> {
             }
             tasks = next;
         }
-        let finished = journal.map(|j| j.finished(limit)).unwrap_or_default();
+        let finished = match journal {
+            Some(j) => {
+                let mut digest = xxhash_rust::xxh3::Xxh3::new();
+                for t in &tasks {
+                    digest.update(&(t.path.len() as u32).to_le_bytes());
+                    t.path.iter().for_each(|&m| digest.update(&(m as u32).to_le_bytes()));
+                }
+                j.tasks(limit, tasks.len() as u64, digest.digest())?;
+                j.finished(limit)
+            }
+            None => Default::default(),
+        };
         nodes.fetch_add(finished.values().sum(), Ordering::Relaxed);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -434,6 +447,10 @@ impl<'a> Solver<'a> {
                 None
             })
         });
+        // A solution stands even if recording the work around it failed.
+        if hit.is_some() {
+            return Ok(hit);
+        }
         if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(e);
         }

@@ -2,10 +2,12 @@
 //! an interruption (Ctrl-C, SIGTERM, a crash, the end of a session) left it.
 //!
 //! An iteration of IDA* is split into the same tasks on every run ([`SearchJournal::split`]
-//! fixes how many), and each finished task is appended as one line, `task LIMIT INDEX NODES`
-//! (written at once, so a killed process loses none; synced to disk at most a second after,
-//! so a power cut loses at most a second of work); an iteration searched in full without a solution adds
-//! `exhausted LIMIT NODES` (nodes over every iteration so far). A run given the journal skips
+//! fixes how many; `tasks LIMIT COUNT DIGEST` records the split, checked on every later run),
+//! and each finished task is appended as one line, `task LIMIT INDEX NODES`: written at once,
+//! so a killed process loses none; synced with the next line written a second or more after
+//! the last sync, and at the end of each iteration (a power cut may lose the tasks finished
+//! since). An iteration searched in full without a solution adds `exhausted LIMIT NODES`
+//! (nodes over every iteration so far). A run given the journal skips
 //! the iterations and tasks it lists. The header names the puzzle, the board and the tables;
 //! a journal of another search is refused. A line cut by a crash is dropped on reading.
 
@@ -14,12 +16,17 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::pattern::PatternTable;
+use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
 
 const MAGIC: &str = "twirl search journal 1";
-/// Longest time a written line waits to be synced.
+/// Most tasks an iteration may be split into.
+const MAX_SPLIT: usize = 1 << 20;
+/// Least time between two syncs of task lines.
 const SYNC_EVERY: Duration = Duration::from_secs(1);
 
 /// The finished work of one search, and the file that records more.
@@ -27,9 +34,13 @@ pub struct SearchJournal {
     path: PathBuf,
     /// The file and when it was last synced.
     file: Mutex<(File, Instant)>,
+    /// Set once a write failed: nothing more is appended (a half-written line stays last).
+    failed: AtomicBool,
     split: usize,
     exhausted: Option<(u32, u64)>,
     finished: HashMap<u32, HashMap<usize, u64>>,
+    /// Per iteration, its number of tasks and their digest.
+    task_lists: Mutex<HashMap<u32, (u64, u64)>>,
 }
 
 impl SearchJournal {
@@ -45,30 +56,25 @@ impl SearchJournal {
             path: path.into(),
             reason: "expected a search journal (text), found binary data".into(),
         })?;
+        let refused = |reason: String| Error::Refused { path: path.into(), reason };
         let header = format!("{MAGIC}\n{}\nsplit {split}\n", identity.trim_end());
-        if text.is_empty() {
+        let wanted: Vec<&str> = header.lines().collect();
+        let head = wanted.len() - 1; // all but the split line must match
+        // Only whole lines count: a crash can leave the last one cut.
+        let complete = text.rfind('\n').map_or(0, |i| i + 1);
+        let lines: Vec<&str> = text[..complete].lines().collect();
+        // Nothing, or this search's header cut by a crash while it was written: start afresh.
+        let stem = format!("{MAGIC}\n{}\nsplit ", identity.trim_end());
+        let cut_header = stem.starts_with(&text)
+            || text.strip_prefix(&stem).is_some_and(|r| r.bytes().all(|b| b.is_ascii_digit()));
+        if cut_header {
+            file.set_len(0).map_err(io)?;
             file.write_all(header.as_bytes()).map_err(io)?;
             file.sync_all().map_err(io)?;
             crate::durable::sync_parent(path);
-            return Ok(SearchJournal {
-                path: path.into(),
-                file: Mutex::new((file, Instant::now())),
-                split,
-                exhausted: None,
-                finished: HashMap::new(),
-            });
+            return Ok(SearchJournal::new(path, file, split, None, HashMap::new(), HashMap::new()));
         }
-        // A crash can leave the last line cut: drop it.
-        let complete = text.rfind('\n').map_or(0, |i| i + 1);
-        if complete < text.len() {
-            file.set_len(complete as u64).map_err(io)?;
-            file.seek(SeekFrom::End(0)).map_err(io)?;
-            text.truncate(complete);
-        }
-        let refused = |reason: String| Error::Refused { path: path.into(), reason };
-        let lines: Vec<&str> = text.lines().collect();
-        let wanted: Vec<&str> = header.lines().collect();
-        let head = wanted.len() - 1; // all but the split line must match
+        // The file is checked before anything in it is changed.
         for (i, want) in wanted[..head].iter().enumerate() {
             let found = lines.get(i).copied().unwrap_or("the end of the file");
             if found != *want {
@@ -82,38 +88,113 @@ impl SearchJournal {
         let split = split_line
             .strip_prefix("split ")
             .and_then(|s| s.parse::<usize>().ok())
-            .filter(|&s| s > 0)
+            .filter(|&s| (1..=MAX_SPLIT).contains(&s))
             .ok_or_else(|| {
-                refused(format!("line {}: expected `split N`, found `{split_line}`", head + 1))
+                refused(format!(
+                    "line {}: expected `split N` (N from 1 to {MAX_SPLIT}), found `{split_line}`",
+                    head + 1
+                ))
             })?;
         let mut exhausted = None;
         let mut finished: HashMap<u32, HashMap<usize, u64>> = HashMap::new();
+        let mut task_lists = HashMap::new();
         for (i, line) in lines.iter().enumerate().skip(head + 1) {
             let words: Vec<&str> = line.split(' ').collect();
             let num = |k: usize| words.get(k).and_then(|w| w.parse::<u64>().ok());
+            let limit = num(1).and_then(|l| u32::try_from(l).ok());
             let bad = || {
                 refused(format!(
-                    "line {}: expected `task LIMIT INDEX NODES` or `exhausted LIMIT NODES`, \
-                     found `{line}`",
+                    "line {}: expected `tasks LIMIT COUNT DIGEST`, `task LIMIT INDEX NODES` or \
+                     `exhausted LIMIT NODES`, found `{line}`",
                     i + 1
                 ))
             };
-            match (words[0], words.len()) {
-                ("task", 4) => {
-                    let (Some(l), Some(t), Some(n)) = (num(1), num(2), num(3)) else {
-                        return Err(bad());
-                    };
-                    finished.entry(l as u32).or_default().insert(t as usize, n);
+            match (words[0], words.len(), limit) {
+                ("tasks", 4, Some(l)) => {
+                    let (Some(c), Some(d)) = (num(2), num(3)) else { return Err(bad()) };
+                    task_lists.insert(l, (c, d));
                 }
-                ("exhausted", 3) => {
-                    let (Some(l), Some(n)) = (num(1), num(2)) else { return Err(bad()) };
-                    exhausted = exhausted.max(Some((l as u32, n)));
+                ("task", 4, Some(l)) => {
+                    let (Some(t), Some(n)) = (num(2), num(3)) else { return Err(bad()) };
+                    finished.entry(l).or_default().insert(t as usize, n);
+                }
+                ("exhausted", 3, Some(l)) => {
+                    let Some(n) = num(2) else { return Err(bad()) };
+                    exhausted = exhausted.max(Some((l, n)));
                 }
                 _ => return Err(bad()),
             }
         }
-        let file = Mutex::new((file, Instant::now()));
-        Ok(SearchJournal { path: path.into(), file, split, exhausted, finished })
+        if complete < text.len() {
+            file.set_len(complete as u64).map_err(io)?;
+            file.seek(SeekFrom::End(0)).map_err(io)?;
+        }
+        Ok(SearchJournal::new(path, file, split, exhausted, finished, task_lists))
+    }
+
+    fn new(
+        path: &Path,
+        file: File,
+        split: usize,
+        exhausted: Option<(u32, u64)>,
+        finished: HashMap<u32, HashMap<usize, u64>>,
+        task_lists: HashMap<u32, (u64, u64)>,
+    ) -> SearchJournal {
+        SearchJournal {
+            path: path.into(),
+            file: Mutex::new((file, Instant::now())),
+            failed: AtomicBool::new(false),
+            split,
+            exhausted,
+            finished,
+            task_lists: Mutex::new(task_lists),
+        }
+    }
+
+    /// Checks that iteration `limit` is split into the same tasks as when the journal
+    /// recorded it (`count` tasks whose move sequences digest to `digest`), or records that
+    /// split: finished tasks are named by their index, which means nothing in another split.
+    pub fn tasks(&self, limit: u32, count: u64, digest: u64) -> Result<()> {
+        let mut lists = self.task_lists.lock().unwrap_or_else(|e| e.into_inner());
+        match lists.get(&limit) {
+            Some(&(c, d)) if (c, d) == (count, digest) => Ok(()),
+            Some(&(c, d)) => Err(Error::Refused {
+                path: self.path.clone(),
+                reason: format!(
+                    "depth {limit} was split into {c} tasks (digest {d:016x}) when the journal \
+                     was written, and into {count} tasks (digest {digest:016x}) now: another \
+                     version of twirl or another puzzle file"
+                ),
+            }),
+            None => {
+                self.append(&format!("tasks {limit} {count} {digest}\n"), true)?;
+                lists.insert(limit, (count, digest));
+                Ok(())
+            }
+        }
+    }
+
+    /// The header lines naming a search: the puzzle (with a digest of its moves and solved
+    /// board, so an edited definition file is another puzzle), the board and the tables.
+    pub fn identity(puzzle: &Puzzle, board: &Board, tables: &[PatternTable]) -> String {
+        let mut digest = xxhash_rust::xxh3::Xxh3::new();
+        for m in &puzzle.moves {
+            digest.update(&m.perm);
+            digest.update(&m.twist);
+        }
+        digest.update(&puzzle.solved().tiles);
+        let mut out = format!(
+            "puzzle {} {} (moves {:016x})\nboard {}",
+            puzzle.spec,
+            puzzle.metric,
+            digest.digest(),
+            puzzle.format_board(board)
+        );
+        for t in tables {
+            let tiles: Vec<String> = t.tracked.iter().map(|&x| (x + 1).to_string()).collect();
+            out += &format!("\npattern tiles {} ({} patterns)", tiles.join(","), t.n_states());
+        }
+        out
     }
 
     /// How many tasks an iteration is split into.
@@ -149,13 +230,21 @@ impl SearchJournal {
 
     fn append(&self, line: &str, sync_now: bool) -> Result<()> {
         let mut guard = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        let (file, synced) = &mut *guard;
-        file.write_all(line.as_bytes()).map_err(|e| Error::io(&self.path, e))?;
-        if sync_now || synced.elapsed() >= SYNC_EVERY {
-            file.sync_data().map_err(|e| Error::io(&self.path, e))?;
-            *synced = Instant::now();
+        if self.failed.load(Ordering::Relaxed) {
+            return Err(Error::io(&self.path, std::io::Error::other("an earlier write failed")));
         }
-        Ok(())
+        let (file, synced) = &mut *guard;
+        let written = file.write_all(line.as_bytes()).and_then(|()| {
+            if sync_now || synced.elapsed() >= SYNC_EVERY {
+                file.sync_data()?;
+                *synced = Instant::now();
+            }
+            Ok(())
+        });
+        written.map_err(|e| {
+            self.failed.store(true, Ordering::Relaxed);
+            Error::io(&self.path, e)
+        })
     }
 }
 
@@ -195,8 +284,36 @@ mod tests {
             .expect("another board");
         let text = err.to_string();
         assert!(text.contains("line 3 expected `board B`, found `board A`"), "{text}");
+        // Refused files are left as they were, a cut last line included.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"task 9 1").unwrap();
+        drop(f);
+        let before = std::fs::read(&path).unwrap();
+        assert!(SearchJournal::open(&path, "puzzle nrp:4x4:2 qtm\nboard B", 64).is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        let other = dir.path().join("notes.txt");
+        std::fs::write(&other, "my notes, no newline").unwrap();
+        assert!(SearchJournal::open(&other, "puzzle p", 8).is_err());
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "my notes, no newline");
         std::fs::write(&path, format!("{MAGIC}\npuzzle p\nsplit 8\nnonsense\n")).unwrap();
         let err = SearchJournal::open(&path, "puzzle p", 8).err().expect("bad line");
-        assert!(err.to_string().contains("line 4: expected `task"), "{err}");
+        assert!(err.to_string().contains("line 4: expected `tasks"), "{err}");
+    }
+
+    #[test]
+    fn a_cut_header_starts_afresh_and_splits_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j.txt");
+        std::fs::write(&path, format!("{MAGIC}\npuzzle p\nspl")).unwrap();
+        let j = SearchJournal::open(&path, "puzzle p", 16).unwrap();
+        assert_eq!(j.split(), 16);
+        j.tasks(20, 40, 7).unwrap();
+        j.tasks(20, 40, 7).unwrap();
+        drop(j);
+        assert_eq!(std::fs::read_to_string(&path).unwrap().matches("tasks 20").count(), 1);
+        let j = SearchJournal::open(&path, "puzzle p", 16).unwrap();
+        j.tasks(20, 40, 7).unwrap();
+        let err = j.tasks(20, 41, 7).expect_err("another split");
+        assert!(err.to_string().contains("split into 40 tasks"), "{err}");
     }
 }

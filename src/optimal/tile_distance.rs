@@ -102,7 +102,7 @@ impl TileDistances {
         let mut s = sum;
         for &i in &self.changed[m] {
             let i = usize::from(i);
-            let (t, o) = (tiles[i], orient[i]);
+            let (t, o) = (tiles[i], orient[i] % k);
             s = s + self.of_tile(t, usize::from(perm[i]), (o + twist[i]) % k)
                 - self.of_tile(t, i, o);
         }
