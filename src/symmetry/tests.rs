@@ -346,7 +346,7 @@ fn check_classes(
         classes_at[dist[r as usize] as usize] += 1;
         boards_at[dist[r as usize] as usize] += size as u64;
     }
-    // Class sizes add up to the boards, level by level (the README's histogram).
+    // Class sizes add up to the boards, level by level (the histogram in docs/results.md).
     assert_eq!(boards_at, boards_by_distance, "{spec}");
     assert_eq!(boards_at.iter().sum::<u64>(), space.n_states());
     assert_eq!(classes_at, by_distance, "{spec} inversion {with_inversion}");
