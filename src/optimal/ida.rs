@@ -34,7 +34,7 @@ use super::tile_distance::TileDistances;
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::rank::Cells;
 use crate::rank::layout::MAX_CELLS;
-use crate::symmetry::Symmetries;
+use crate::symmetry::{Symmetries, Symmetry, move_images};
 use crate::{Error, Result};
 
 /// Most lookups carried per node.
@@ -172,7 +172,8 @@ pub struct Solver<'a> {
     /// Check the tiles' distances on every board, not only where they bound the root best
     /// (tests: their bounds must never cut a shortest solution).
     always_tiles: bool,
-    symmetries: Symmetries,
+    /// The puzzle's symmetries, each with the index of every move's image.
+    symmetries: Vec<(Symmetry, Vec<usize>)>,
     perms: Vec<[u8; MAX_CELLS]>,
     twists: Vec<[u8; MAX_CELLS]>,
     solved: Node,
@@ -248,7 +249,11 @@ impl<'a> Solver<'a> {
             parity: DistanceParity::of(puzzle),
             tile_distances: TileDistances::of(puzzle),
             always_tiles: false,
-            symmetries: Symmetries::of(puzzle),
+            symmetries: Symmetries::of(puzzle)
+                .elements
+                .into_iter()
+                .filter_map(|s| move_images(puzzle, &s).map(|images| (s, images)))
+                .collect(),
             perms,
             twists,
             solved,
@@ -344,24 +349,18 @@ impl<'a> Solver<'a> {
     /// shortest solution is still found.
     fn root_moves(&self, board: &Board) -> Vec<bool> {
         let k = self.k;
-        let moves = &self.puzzle.moves;
-        let mut keep = vec![true; moves.len()];
+        let mut keep = vec![true; self.puzzle.moves.len()];
         let reduce = |b: &Board| Board {
             tiles: b.tiles.clone(),
             orient: b.orient.iter().map(|&o| o % k).collect(),
         };
         let board = reduce(board);
-        for s in &self.symmetries.elements {
+        for (s, images) in &self.symmetries {
             if reduce(&s.conjugate_board(&board, k)) != board {
                 continue;
             }
             for (m, kept) in keep.iter_mut().enumerate() {
-                let image = s.conjugate_move(&moves[m], k);
-                let twist: Vec<u8> = image.twist.iter().map(|&t| t % k).collect();
-                let j = moves.iter().position(|x| {
-                    x.perm == image.perm && x.twist.iter().map(|&t| t % k).eq(twist.iter().copied())
-                });
-                if j.is_some_and(|j| self.pruning.key(j) < self.pruning.key(m)) {
+                if self.pruning.key(images[m]) < self.pruning.key(m) {
                     *kept = false;
                 }
             }

@@ -7,6 +7,7 @@
 //! 2x2 block is a 4-cycle, so a Twiddle board in qtm is solved only by sequences as long as
 //! its permutation's parity. IDA* then searches only limits of that parity.
 
+use crate::group::cycles::cycles;
 use crate::puzzle::{Board, Puzzle};
 
 /// A map from boards to {0, 1} under which every move is odd.
@@ -55,23 +56,12 @@ impl DistanceParity {
 
 /// The parity of the permutation taking `solved` (distinct tiles) to `board`.
 fn permutation_parity(solved: &Board, board: &Board) -> u32 {
-    let mut home = [0usize; 256];
+    let mut home = [0u8; 256];
     for (p, &t) in solved.tiles.iter().enumerate() {
-        home[t as usize] = p;
+        home[t as usize] = p as u8;
     }
-    let n = board.tiles.len();
-    let mut seen = vec![false; n];
-    let mut transpositions = 0;
-    for start in 0..n {
-        let mut p = start;
-        let mut length = 0;
-        while !seen[p] {
-            seen[p] = true;
-            p = home[board.tiles[p] as usize];
-            length += 1;
-        }
-        transpositions += length.max(1) - 1;
-    }
+    let perm: Vec<u8> = board.tiles.iter().map(|&t| home[t as usize]).collect();
+    let transpositions: usize = cycles(&perm).iter().map(|c| c.len() - 1).sum();
     (transpositions % 2) as u32
 }
 

@@ -311,14 +311,7 @@ impl PatternTable {
         let n = self.n;
         let label = (0..n).map(|t| self.label_of[s.cells[t] as usize]).collect();
         let turn = (0..k).map(|o| if s.reverses { (k - o) % k } else { o }).collect();
-        let moves = base
-            .moves
-            .iter()
-            .map(|m| {
-                let c = s.conjugate_move(m, k);
-                base.moves.iter().position(|x| x.same_action(&c))
-            })
-            .collect::<Option<Vec<usize>>>()?;
+        let moves = crate::symmetry::move_images(base, s)?;
         Some(View { name: s.name.clone(), cell_to: s.cells.clone(), label, turn, moves })
     }
 

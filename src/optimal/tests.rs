@@ -28,6 +28,30 @@ fn random_board(p: &Puzzle, seed: &mut u64, moves: usize) -> Board {
     b
 }
 
+/// A puzzle with its full table and a pattern table tracking some tiles.
+struct Fixture {
+    p: Puzzle,
+    space: StateSpace,
+    table: DistanceTable,
+    stop: Arc<AtomicBool>,
+    tables: [PatternTable; 1],
+}
+
+impl Fixture {
+    fn new(spec: &str, metric: Option<&str>, tracked: &[u8]) -> Fixture {
+        let metric = metric.map(|m| crate::puzzle::Metric::parse(m).unwrap());
+        let p = Puzzle::parse(spec, metric).unwrap();
+        let space = StateSpace::build(&p).unwrap();
+        let table = DistanceTable::in_memory(space.n_states()).unwrap();
+        search_puzzle(&p, &space, &table, &Config::new(2), &NoProgress).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let pattern =
+            PatternTable::obtain(&p, tracked, &Store::Memory, 2, &NoProgress, stop.clone())
+                .unwrap();
+        Fixture { p, space, table, stop, tables: [pattern] }
+    }
+}
+
 /// Solves `count` random boards optimally with a pattern table of `tracked` tiles and checks
 /// each length against the full table and each solution by applying it.
 fn agrees_with_full_table(spec: &str, metric: Option<&str>, tracked: &[u8], count: usize) {
@@ -37,18 +61,10 @@ fn agrees_with_full_table(spec: &str, metric: Option<&str>, tracked: &[u8], coun
 /// As [`agrees_with_full_table`], with the tiles' distances checked on every board when
 /// `tiles_always`.
 fn agrees_with(spec: &str, metric: Option<&str>, tracked: &[u8], count: usize, tiles_always: bool) {
-    let metric = metric.map(|m| crate::puzzle::Metric::parse(m).unwrap());
-    let p = Puzzle::parse(spec, metric).unwrap();
-    let space = StateSpace::build(&p).unwrap();
-    let table = DistanceTable::in_memory(space.n_states()).unwrap();
-    search_puzzle(&p, &space, &table, &Config::new(2), &NoProgress).unwrap();
-    let stop = Arc::new(AtomicBool::new(false));
-    let pattern =
-        PatternTable::obtain(&p, tracked, &Store::Memory, 2, &NoProgress, stop.clone()).unwrap();
+    let Fixture { p, space, table, stop, tables } = Fixture::new(spec, metric, tracked);
     // Built-in boards have symmetries, definitions none.
     let views = if spec.starts_with("def:") { 1 } else { 2 };
-    assert!(pattern.views().len() >= views, "{spec}: symmetry views are used");
-    let tables = [pattern];
+    assert!(tables[0].views().len() >= views, "{spec}: symmetry views are used");
     let mut solver = Solver::new(&p, &tables).unwrap();
     if tiles_always {
         solver = solver.with_tiles_always();
@@ -75,15 +91,7 @@ fn agrees_with(spec: &str, metric: Option<&str>, tracked: &[u8], count: usize, t
 /// Boards that a symmetry of the puzzle keeps (where only some first moves are searched)
 /// solve exactly as the table says.
 fn symmetric_boards_agree(spec: &str, metric: Option<&str>, tracked: &[u8]) {
-    let metric = metric.map(|m| crate::puzzle::Metric::parse(m).unwrap());
-    let p = Puzzle::parse(spec, metric).unwrap();
-    let space = StateSpace::build(&p).unwrap();
-    let table = DistanceTable::in_memory(space.n_states()).unwrap();
-    search_puzzle(&p, &space, &table, &Config::new(2), &NoProgress).unwrap();
-    let stop = Arc::new(AtomicBool::new(false));
-    let pattern =
-        PatternTable::obtain(&p, tracked, &Store::Memory, 2, &NoProgress, stop.clone()).unwrap();
-    let tables = [pattern];
+    let Fixture { p, space, table, stop, tables } = Fixture::new(spec, metric, tracked);
     let solver = Solver::new(&p, &tables).unwrap();
     let syms = crate::symmetry::Symmetries::of(&p);
     let k = p.orient_mod;

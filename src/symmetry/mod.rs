@@ -69,7 +69,7 @@ mod ranking_tests;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use crate::puzzle::{Board, Move, Puzzle};
@@ -307,13 +307,25 @@ fn reduced(twist: &[u8], orient_mod: u8) -> Vec<u8> {
 
 /// Whether conjugating every move of the puzzle by `s` gives a move of the puzzle.
 pub fn keeps_moves(puzzle: &Puzzle, s: &Symmetry) -> bool {
+    move_images(puzzle, s).is_some()
+}
+
+/// `images[m]`: the index of the move `s m s^-1` (the first of that action, twists compared
+/// modulo the puzzle's orientations), or `None` if some conjugate is no move of the puzzle.
+pub fn move_images(puzzle: &Puzzle, s: &Symmetry) -> Option<Vec<usize>> {
     let k = puzzle.orient_mod;
-    let moves: HashSet<(&[u8], Vec<u8>)> =
-        puzzle.moves.iter().map(|m| (&m.perm[..], reduced(&m.twist, k))).collect();
-    puzzle.moves.iter().all(|m| {
-        let c = s.conjugate_move(m, k);
-        moves.contains(&(&c.perm[..], reduced(&c.twist, k)))
-    })
+    let mut index: HashMap<(&[u8], Vec<u8>), usize> = HashMap::new();
+    for (i, m) in puzzle.moves.iter().enumerate() {
+        index.entry((&m.perm[..], reduced(&m.twist, k))).or_insert(i);
+    }
+    puzzle
+        .moves
+        .iter()
+        .map(|m| {
+            let c = s.conjugate_move(m, k);
+            index.get(&(&c.perm[..], reduced(&c.twist, k))).copied()
+        })
+        .collect()
 }
 
 impl fmt::Display for Symmetries {
