@@ -2,7 +2,8 @@
 # Full-enumeration benchmark on the release build, each puzzle searched board by board
 # (--symmetry off) and by symmetry classes (--symmetry on): wall time, boards/s and peak
 # resident memory, checked against the targets (NRP (3,4,2) <= 40 s, Spinpossible 3x3 <= 4 s,
-# Spinpossible 2x5 by classes <= 300 MiB, peak memory <= table + 25% + 100 MiB).
+# Spinpossible 2x5 by classes <= 300 MiB, peak memory <= table + 25% + 100 MiB, and by classes
+# no slower than by boards, with the ratio of times and of peak memory printed).
 # Usage: scripts/bench.sh [PUZZLE...]
 # Exits 1 if a histogram total is wrong; a missed time or memory target is reported, not fatal.
 set -euo pipefail
@@ -41,6 +42,15 @@ for p in "${puzzles[@]}"; do
     fi
     limit_kib=$(( table * 125 / 100 / 1024 + 100 * 1024 ))
     [ "$rss_kib" -le "$limit_kib" ] || verdict="$verdict; memory above table+25%+100MiB"
+    if [ "$mode" = off ]; then
+        off_wall=$wall off_rss=$rss_kib
+    else
+        ratios=$(python3 -c "print(f'time {$wall/$off_wall:.2f}x, memory {$rss_kib/$off_rss:.3f}x of boards')")
+        verdict="$verdict ($ratios)"
+        if python3 -c "import sys; sys.exit(0 if $wall > $off_wall else 1)"; then
+            verdict="$verdict; slower than by boards"
+        fi
+    fi
     printf '%-12s %-8s %12s %9s %12s %10s %10s %s\n' "$p" "$mode" "$states" "$wall" "$rate" "$peak_mib" "$table_mib" "$verdict"
     rm -f "$json" "$err"
   done

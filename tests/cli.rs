@@ -218,7 +218,9 @@ fn symmetry_auto_picks_boards_or_classes() {
         assert_eq!(v["states"], if args[1] == "spin:2x3" { 46_080 } else { 362_880 });
         v["symmetry"]["entries"].as_u64()
     };
-    assert_eq!(run(&["bfs", "spin:2x3"]), None);
+    // Spinpossible's classes move XOR runs like its boards: auto takes the classes.
+    assert_eq!(run(&["bfs", "spin:2x3"]), Some(13_312));
+    assert_eq!(run(&["bfs", "spin:2x3", "--symmetry", "off"]), None);
     assert_eq!(run(&["bfs", "spin:2x3", "--max-memory", "5K"]), Some(13_312));
     assert_eq!(run(&["bfs", "spin:2x3", "--symmetry", "on"]), Some(13_312));
     assert_eq!(run(&["bfs", "nrp:3x3:2"]), Some(46_200));

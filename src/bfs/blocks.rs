@@ -6,10 +6,14 @@
 //!
 //! The runs' masks are [`RunMask`]s of the table. Like the board-by-board steps, both work on
 //! a contiguous range (of runs) that a worker owns.
+//!
+//! A ranking of classes reads a run's orientations through a symmetry: the offsets of an
+//! image run are then `A x ^ c`, with `A` one of a few linear maps ([`OffsetMap`]), read
+//! through after the XOR shuffle.
 
 use super::{Level, LevelCount, Step, in_tasks};
 use crate::rank::StateRanking;
-use crate::table::{RunMask, UNSEEN};
+use crate::table::{OffsetMap, RunMask, UNSEEN};
 
 /// Runs handled per parallel task.
 const TASK_RUNS: u64 = 64;
@@ -24,24 +28,34 @@ pub fn expand_unseen<S: StateRanking>(
     let (space, table) = (step.space, step.table);
     in_tasks(runs, TASK_RUNS, step.progress, |task| {
         let mut level = Level::default();
-        let (mut unseen, mut found, mut frontier) =
-            (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
-        let mut images = vec![0u64; space.n_moves()];
+        let (mut unseen, mut found, mut frontier, mut shuffled) =
+            (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
+        let mut images: Vec<(u64, Option<&OffsetMap>)> = vec![(0, None); space.n_moves()];
         for run in task {
             if !unseen.load(table, run, UNSEEN) {
                 continue;
             }
             let base = space.unrank(run << bits);
             for (m, img) in images.iter_mut().enumerate() {
-                *img = space.rank(&space.solve_step(&base, m));
-                table.prefetch(*img);
+                *img = space.rank_in_runs(&space.solve_step(&base, m));
+                table.prefetch(img.0);
             }
             found.clear();
-            for &img in &images {
+            for &(img, map) in &images {
                 if !frontier.load(table, img >> bits, step.cur) {
                     continue;
                 }
-                found.or_xor_shuffled(&frontier, img & ((1 << bits) - 1));
+                // Offset x of this run reaches offset A x ^ c of the image run.
+                let c = img & ((1 << bits) - 1);
+                match map {
+                    None => found.or_xor_shuffled(&frontier, c),
+                    Some(map) => {
+                        shuffled.clear();
+                        shuffled.or_xor_shuffled(&frontier, c);
+                        shuffled.read_through(map);
+                        found.or(&shuffled);
+                    }
+                }
                 if found.covers(&unseen) {
                     break;
                 }
@@ -67,16 +81,26 @@ pub fn expand_frontier<S: StateRanking>(
     let (space, table) = (step.space, step.table);
     in_tasks(runs, TASK_RUNS, step.progress, |task| {
         let mut level = Level::default();
-        let (mut frontier, mut shuffled) = (RunMask::new(bits), RunMask::new(bits));
+        let (mut frontier, mut shuffled, mut mapped) =
+            (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
         for run in task {
             if !frontier.load(table, run, step.cur) {
                 continue;
             }
             let base = space.unrank(run << bits);
             for m in 0..space.n_moves() {
-                let img = space.rank(&space.scramble_step(&base, m));
+                let (img, map) = space.rank_in_runs(&space.scramble_step(&base, m));
+                // Offset x goes to A x ^ c: read through A^-1, then shuffled by c.
+                let source = match map {
+                    None => &frontier,
+                    Some(map) => {
+                        mapped.clone_from(&frontier);
+                        mapped.read_through_inverse(map);
+                        &mapped
+                    }
+                };
                 shuffled.clear();
-                shuffled.or_xor_shuffled(&frontier, img & ((1 << bits) - 1));
+                shuffled.or_xor_shuffled(source, img & ((1 << bits) - 1));
                 for set in shuffled.sets(img >> bits) {
                     if !set.is_empty() {
                         level.note_set(table.mark_unseen(set, step.next));

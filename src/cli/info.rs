@@ -96,11 +96,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     }
     if let Ranking::Layout(l) = &space.ranking {
         if let Some(bits) = l.xor_block_bits() {
-            writeln!(
-                out,
-                "search: runs of {} ranks (one arrangement, all orientations) moved by XOR",
-                1u64 << bits
-            )?;
+            writeln!(out, "search: {}", describe_xor_runs(bits))?;
         }
         if let Some(runs) = l.cell_runs() {
             writeln!(out, "search: {}", describe_runs(runs, puzzle.moves.len()))?;
@@ -120,7 +116,14 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                 c.placement_classes(),
                 c.rest_count()
             )?;
-            if let Some(runs) = StateRanking::cell_runs(c) {
+            // The search prefers XOR runs to cell runs where it has both.
+            if let Some(bits) = StateRanking::xor_block_bits(c) {
+                writeln!(
+                    out,
+                    "search with symmetry: {}, offsets read through the symmetries",
+                    describe_xor_runs(bits)
+                )?;
+            } else if let Some(runs) = StateRanking::cell_runs(c) {
                 writeln!(out, "search with symmetry: {}", describe_runs(runs, puzzle.moves.len()))?;
             }
             let reduced_bytes = table_bytes(reduced.n_states());
@@ -136,6 +139,11 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         Err(e) => writeln!(out, "table with symmetry: none: {e}")?,
     }
     Ok(())
+}
+
+/// XOR runs of `2^bits` ranks as words.
+fn describe_xor_runs(bits: u32) -> String {
+    format!("runs of {} ranks (one arrangement, all orientations) moved by XOR", 1u64 << bits)
 }
 
 /// Cell runs as one line: their length, cells and the moves that keep them.

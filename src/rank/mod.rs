@@ -36,6 +36,7 @@ pub use runs::CellRuns;
 use crate::group::analysis::Analysis;
 use crate::puzzle::{Board, Puzzle};
 use crate::symmetry::ClassRanking;
+use crate::table::OffsetMap;
 use crate::{Error, Result};
 
 /// A ranking as the search engine walks it: ranks and unranks working states, and applies
@@ -65,6 +66,14 @@ pub trait StateRanking: Sync {
     /// offset (see [`Layout::xor_block_bits`]).
     fn xor_block_bits(&self) -> Option<u32> {
         None
+    }
+    /// With XOR runs: the rank of a board and, unless it is the identity, the linear map
+    /// through which its run's offsets are read: the board with offset `x` added has the
+    /// rank whose offset is `A x` XOR the board's own (a ranking of classes reads
+    /// orientations through a symmetry; see [`ClassRanking::rank_in_runs`]).
+    #[inline(always)]
+    fn rank_in_runs(&self, s: &Self::State) -> (u64, Option<&OffsetMap>) {
+        (self.rank(s), None)
     }
     /// Runs of ranks that some moves map onto runs (see [`CellRuns`]).
     fn cell_runs(&self) -> Option<&CellRuns> {
@@ -179,9 +188,10 @@ pub enum Ranking {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SymmetryMode {
     /// Classes whenever the puzzle has symmetries and the ranking allows it, except where
-    /// the board ranking moves XOR runs (Spinpossible): there boards are searched faster
-    /// (measured: Spinpossible 2x5 68 s by boards, 417 s by classes), so classes are used
-    /// only when asked or when the board table is too large (the caller's call).
+    /// the board ranking moves XOR runs and the classes cannot (then boards are searched
+    /// faster: Spinpossible 2x5 took 68 s by boards, 417 s by classes without XOR runs), so
+    /// classes are used only when asked or when the board table is too large (the caller's
+    /// call).
     #[default]
     Auto,
     /// Classes, or an error saying why not.
@@ -270,11 +280,7 @@ impl StateSpace {
         let layout = analysis
             .invariants_are_exact()
             .then(|| Layout::without_runs(puzzle, analysis.invariants.clone()));
-        if mode == SymmetryMode::Auto
-            && matches!(&layout, Some(Ok(l)) if l.xor_block_bits().is_some())
-        {
-            return StateSpace::from_analysis(puzzle, analysis);
-        }
+        let boards_move_xor_runs = matches!(&layout, Some(Ok(l)) if l.xor_block_bits().is_some());
         let classes = match layout {
             Some(layout) => layout.and_then(|layout| ClassRanking::new(puzzle, layout)),
             None => Err(Error::Unsupported(format!(
@@ -283,6 +289,9 @@ impl StateSpace {
             ))),
         };
         match (classes, mode) {
+            (Ok(c), SymmetryMode::Auto) if boards_move_xor_runs && c.xor_block_bits().is_none() => {
+                StateSpace::from_analysis(puzzle, analysis)
+            }
             (Ok(c), _) => Ok(StateSpace {
                 analysis,
                 ranking: Ranking::Classes(c),

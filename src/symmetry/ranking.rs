@@ -31,7 +31,7 @@ use crate::group::invariants::orient_sum;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::layout::MAX_CELLS;
 use crate::rank::{CellRuns, Cells, Layout, StateRanking};
-use crate::table::{DistanceTable, mark_of};
+use crate::table::{DistanceTable, OffsetMap, mark_of};
 use crate::{Error, Result};
 
 /// Key cells are added (corner orbits first) until the placements number at least this.
@@ -79,6 +79,10 @@ pub struct ClassRanking {
     bytes: Vec<u8>,
     rest_count: u64,
     n_states: u64,
+    /// With XOR runs (Spinpossible): `Some(k)`, and per symmetry the linear map its
+    /// conjugation makes of a run's offsets (see [`ClassRanking::rank_in_runs`]).
+    xor_bits: Option<u32>,
+    offset_maps: Vec<OffsetMap>,
 }
 
 impl ClassRanking {
@@ -138,13 +142,52 @@ impl ClassRanking {
             bytes,
             rest_count: 0,
             n_states: 0,
+            xor_bits: None,
+            offset_maps: Vec::new(),
         };
         out.reduce_placements();
         out.rest_count = out.rest.n_states();
+        out.find_xor_runs();
         out.n_states = (out.representative.len() as u64)
             .checked_mul(out.rest_count)
             .ok_or_else(|| Error::TooLarge("more classes than 64-bit ranks can count".into()))?;
         Ok(out)
+    }
+
+    /// Keeps the full layout's XOR runs where every symmetry maps a run's offsets linearly.
+    ///
+    /// The entries of one run share the tiles' arrangement, hence the placement and the
+    /// symmetry that canonicalizes it; only orientations differ, and a conjugation relabels
+    /// them (and may turn them all alike). So a run's offsets go through the conjugation as
+    /// `x -> A x ^ c`: `A` is read off one arrangement, `c` is the offset of the first board.
+    fn find_xor_runs(&mut self) {
+        let Some(bits) = self.full.xor_block_bits() else { return };
+        if !self.rest_count.is_multiple_of(1 << bits) {
+            return;
+        }
+        let low = (1u64 << bits) - 1;
+        let mut maps = Vec::new();
+        for e in 0..self.syms.order() {
+            let first = self.rest.rank(&self.conjugate(e, &self.full.unrank(0)));
+            let columns: Vec<u64> = (0..bits)
+                .map(|k| self.rest.rank(&self.conjugate(e, &self.full.unrank(1 << k))) ^ first)
+                .collect();
+            match OffsetMap::from_columns(&columns) {
+                Some(map) if columns.iter().all(|c| c & !low == 0) => maps.push(map),
+                _ => return,
+            }
+        }
+        self.xor_bits = Some(bits);
+        self.offset_maps = maps;
+    }
+
+    /// With XOR runs: the entry of a board and the map of offsets ([`OffsetMap`]) by which
+    /// the entries of its run are read: the board with offset `x` added (in the full
+    /// layout) has the entry whose offset is `A x` XOR the board's own.
+    #[inline(always)]
+    pub fn rank_in_runs(&self, s: &Cells) -> (u64, &OffsetMap) {
+        let (entry, sym) = self.entry_and_symmetry(s);
+        (entry, &self.offset_maps[sym])
     }
 
     /// Lists every placement's class and symmetry.
@@ -288,11 +331,17 @@ impl ClassRanking {
     /// The entry of a board in working form (of the full layout).
     #[inline(always)]
     pub fn entry(&self, s: &Cells) -> u64 {
+        self.entry_and_symmetry(s).0
+    }
+
+    /// The entry of a board and the index of the symmetry that takes it there.
+    #[inline(always)]
+    fn entry_and_symmetry(&self, s: &Cells) -> (u64, usize) {
         let code = self.placement[self.placement_of(s) as usize];
         let (class, sym) = (code >> SYM_BITS, (code & ((1 << SYM_BITS) - 1)) as usize);
         let rest =
             if sym == 0 { self.rest.rank(s) } else { self.rest.rank(&self.conjugate(sym, s)) };
-        class as u64 * self.rest_count + rest
+        (class as u64 * self.rest_count + rest, sym)
     }
 
     /// The board of an entry: the representative of its class whose first part is the
@@ -596,6 +645,14 @@ impl StateRanking for ClassRanking {
     #[inline(always)]
     fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
         self.full.apply(s, &self.full.scramble_moves()[m])
+    }
+    fn xor_block_bits(&self) -> Option<u32> {
+        self.xor_bits
+    }
+    #[inline(always)]
+    fn rank_in_runs(&self, s: &Cells) -> (u64, Option<&OffsetMap>) {
+        let (entry, map) = ClassRanking::rank_in_runs(self, s);
+        (entry, Some(map).filter(|m| !m.is_identity()))
     }
     fn cell_runs(&self) -> Option<&CellRuns> {
         self.rest.cell_runs()

@@ -21,12 +21,14 @@
 
 pub mod file;
 pub mod format;
+mod offset_map;
 mod run_mask;
 pub mod stored;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use file::Storage;
+pub use offset_map::OffsetMap;
 pub use run_mask::RunMask;
 pub use stored::TableFile;
 

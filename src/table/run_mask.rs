@@ -13,7 +13,7 @@ use super::{CELLS_PER_WORD, DistanceTable, RankSet, cells_equal};
 #[derive(Clone, Debug)]
 pub struct RunMask {
     bits: u32,
-    cells: Vec<u64>,
+    pub(super) cells: Vec<u64>,
 }
 
 impl RunMask {
@@ -49,6 +49,12 @@ impl RunMask {
         for (j, o) in self.cells.iter_mut().enumerate() {
             *o |= xor_cells(other.cells[j ^ hi], lo);
         }
+    }
+
+    /// Adds the ranks of `other`.
+    #[inline(always)]
+    pub fn or(&mut self, other: &RunMask) {
+        self.cells.iter_mut().zip(&other.cells).for_each(|(a, b)| *a |= b);
     }
 
     /// Keeps only the ranks also in `other`.
