@@ -16,7 +16,7 @@ use crate::Result;
 use crate::bfs::{Outcome, SAMPLE};
 use crate::optimal;
 use crate::puzzle::{Board, Puzzle};
-use crate::rank::{StateSpace, SymmetryMode};
+use crate::rank::{StateRanking, StateSpace, SymmetryMode};
 use crate::table::{DistanceTable, mark_of};
 
 /// Largest table of classes scanned for its last distance (2^25 entries, about ten seconds
@@ -71,16 +71,18 @@ fn last_level(
     g: u32,
 ) -> Result<Vec<u64>> {
     let (want, further) = (mark_of(g), mark_of(g + 1));
+    let classes = space.classes().expect("a table of classes");
     let at_g = |r: u64| -> Result<bool> {
-        let board = space.board(r);
         if puzzle.undirected {
-            for m in &puzzle.moves {
-                if table.get(space.rank_board(&puzzle.apply(&board, m))?) == further {
-                    return Ok(false);
-                }
+            // In working form: most entries scanned are dropped here, by one probe a move.
+            let s = classes.unrank(r);
+            if (0..classes.n_moves())
+                .any(|m| table.get(classes.rank(&classes.solve_step(&s, m))) == further)
+            {
+                return Ok(false);
             }
         }
-        Ok(optimal::solve(puzzle, space, table, &board, g)?.len() == g as usize)
+        Ok(optimal::solve(puzzle, space, table, &space.board(r), g)?.len() == g as usize)
     };
     let found: Vec<Result<u64>> = (0..table.n_states())
         .into_par_iter()
