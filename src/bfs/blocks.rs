@@ -8,12 +8,12 @@
 //! a contiguous range (of runs) that a worker owns.
 //!
 //! A ranking of classes reads a run's orientations through a symmetry: the offsets of an
-//! image run are then `A x ^ c`, with `A` one of a few linear maps ([`OffsetMap`]), read
-//! through after the XOR shuffle.
+//! image run are then `A x ^ c`, with `A` one of a few linear maps
+//! ([`crate::table::OffsetMap`]) that masks are read through after the XOR shuffle.
 
 use super::{Level, LevelCount, Step, in_tasks};
 use crate::rank::StateRanking;
-use crate::table::{OffsetMap, RunMask, UNSEEN};
+use crate::table::{RunMask, UNSEEN};
 
 /// Runs handled per parallel task.
 const TASK_RUNS: u64 = 64;
@@ -25,12 +25,12 @@ pub fn expand_unseen<S: StateRanking>(
     bits: u32,
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
-    let (space, table) = (step.space, step.table);
+    let (space, table, maps) = (step.space, step.table, step.space.offset_maps());
     in_tasks(runs, TASK_RUNS, step.progress, |task| {
         let mut level = Level::default();
         let (mut unseen, mut found, mut frontier, mut shuffled) =
             (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
-        let mut images: Vec<(u64, Option<&OffsetMap>)> = vec![(0, None); space.n_moves()];
+        let mut images = vec![(0u64, 0usize); space.n_moves()];
         for run in task {
             if !unseen.load(table, run, UNSEEN) {
                 continue;
@@ -47,14 +47,13 @@ pub fn expand_unseen<S: StateRanking>(
                 }
                 // Offset x of this run reaches offset A x ^ c of the image run.
                 let c = img & ((1 << bits) - 1);
-                match map {
-                    None => found.or_xor_shuffled(&frontier, c),
-                    Some(map) => {
-                        shuffled.clear();
-                        shuffled.or_xor_shuffled(&frontier, c);
-                        shuffled.read_through(map);
-                        found.or(&shuffled);
-                    }
+                if map == 0 {
+                    found.or_xor_shuffled(&frontier, c);
+                } else {
+                    shuffled.clear();
+                    shuffled.or_xor_shuffled(&frontier, c);
+                    shuffled.read_through(&maps[map]);
+                    found.or(&shuffled);
                 }
                 if found.covers(&unseen) {
                     break;
@@ -78,7 +77,7 @@ pub fn expand_frontier<S: StateRanking>(
     bits: u32,
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
-    let (space, table) = (step.space, step.table);
+    let (space, table, maps) = (step.space, step.table, step.space.offset_maps());
     in_tasks(runs, TASK_RUNS, step.progress, |task| {
         let mut level = Level::default();
         let (mut frontier, mut shuffled, mut mapped) =
@@ -91,13 +90,12 @@ pub fn expand_frontier<S: StateRanking>(
             for m in 0..space.n_moves() {
                 let (img, map) = space.rank_in_runs(&space.scramble_step(&base, m));
                 // Offset x goes to A x ^ c: read through A^-1, then shuffled by c.
-                let source = match map {
-                    None => &frontier,
-                    Some(map) => {
-                        mapped.clone_from(&frontier);
-                        mapped.read_through_inverse(map);
-                        &mapped
-                    }
+                let source = if map == 0 {
+                    &frontier
+                } else {
+                    mapped.clone_from(&frontier);
+                    mapped.read_through_inverse(&maps[map]);
+                    &mapped
                 };
                 shuffled.clear();
                 shuffled.or_xor_shuffled(source, img & ((1 << bits) - 1));

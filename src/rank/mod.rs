@@ -67,13 +67,18 @@ pub trait StateRanking: Sync {
     fn xor_block_bits(&self) -> Option<u32> {
         None
     }
-    /// With XOR runs: the rank of a board and, unless it is the identity, the linear map
-    /// through which its run's offsets are read: the board with offset `x` added has the
-    /// rank whose offset is `A x` XOR the board's own (a ranking of classes reads
-    /// orientations through a symmetry; see [`ClassRanking::rank_in_runs`]).
+    /// With XOR runs: the rank of a board and the index in [`StateRanking::offset_maps`] of
+    /// the linear map `A` through which its run's offsets are read (0: the identity): the
+    /// board with offset `x` added has the rank whose offset is `A x` XOR the board's own. A
+    /// ranking of classes reads orientations through a symmetry (see
+    /// [`ClassRanking::rank_in_runs`]); boards need no map.
     #[inline(always)]
-    fn rank_in_runs(&self, s: &Self::State) -> (u64, Option<&OffsetMap>) {
-        (self.rank(s), None)
+    fn rank_in_runs(&self, s: &Self::State) -> (u64, usize) {
+        (self.rank(s), 0)
+    }
+    /// The maps [`StateRanking::rank_in_runs`] names, the identity first (none: only it).
+    fn offset_maps(&self) -> &[OffsetMap] {
+        &[]
     }
     /// Runs of ranks that some moves map onto runs (see [`CellRuns`]).
     fn cell_runs(&self) -> Option<&CellRuns> {

@@ -181,13 +181,13 @@ impl ClassRanking {
         self.offset_maps = maps;
     }
 
-    /// With XOR runs: the entry of a board and the map of offsets ([`OffsetMap`]) by which
-    /// the entries of its run are read: the board with offset `x` added (in the full
-    /// layout) has the entry whose offset is `A x` XOR the board's own.
+    /// With XOR runs: the entry of a board and the index of the map of offsets
+    /// ([`OffsetMap`], one per symmetry, the identity first) by which the entries of its run
+    /// are read: the board with offset `x` added (in the full layout) has the entry whose
+    /// offset is `A x` XOR the board's own.
     #[inline(always)]
-    pub fn rank_in_runs(&self, s: &Cells) -> (u64, &OffsetMap) {
-        let (entry, sym) = self.entry_and_symmetry(s);
-        (entry, &self.offset_maps[sym])
+    pub fn rank_in_runs(&self, s: &Cells) -> (u64, usize) {
+        self.entry_and_symmetry(s)
     }
 
     /// Lists every placement's class and symmetry.
@@ -650,9 +650,11 @@ impl StateRanking for ClassRanking {
         self.xor_bits
     }
     #[inline(always)]
-    fn rank_in_runs(&self, s: &Cells) -> (u64, Option<&OffsetMap>) {
-        let (entry, map) = ClassRanking::rank_in_runs(self, s);
-        (entry, Some(map).filter(|m| !m.is_identity()))
+    fn rank_in_runs(&self, s: &Cells) -> (u64, usize) {
+        ClassRanking::rank_in_runs(self, s)
+    }
+    fn offset_maps(&self) -> &[OffsetMap] {
+        &self.offset_maps
     }
     fn cell_runs(&self) -> Option<&CellRuns> {
         self.rest.cell_runs()
