@@ -68,8 +68,11 @@ fn processes_find_the_histogram_of_the_local_engine() {
         &["nrp:3x3:2"],
         &["nrp:3x3:2", "--metric", "cw"],
         &["nrp:3x3:2", "--symmetry", "off"],
-        &["nrp:2x4:2:orient"],
-        &["spin:2x4"],
+        // By boards, as `auto` searched them before classes moved XOR runs: under mpirun a
+        // search by classes lists the boards of the antipode entries it kept, not always the
+        // smallest boards (these two have more antipode entries than it keeps).
+        &["nrp:2x4:2:orient", "--symmetry", "off"],
+        &["spin:2x4", "--symmetry", "off"],
         &["spin:2x3", "--symmetry", "on"],
     ];
     for case in cases {
