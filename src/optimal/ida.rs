@@ -38,7 +38,7 @@ use crate::symmetry::{Symmetries, Symmetry, move_images};
 use crate::{Error, Result};
 
 /// Most lookups carried per node.
-const MAX_LOOKUPS: usize = 16;
+const MAX_LOOKUPS: usize = 24;
 /// Most moves whose first lookups are fetched ahead (larger move sets read them one by one).
 const PREFETCHED: usize = 64;
 /// Tasks an iteration is split into at least (more with many threads), to balance workers.

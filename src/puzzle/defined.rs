@@ -11,7 +11,8 @@
 //!   `K` of the sets' counts. A set with `c` orientations turns in steps of `K / c`, which the
 //!   group analysis finds on its own (its tied modulus). A piece's orientation is counted from
 //!   its solved orientation, so the solved board is upright everywhere; a move adds the same
-//!   turns either way.
+//!   turns either way. A piece solved with orientation `?` has its orientation unseen: the
+//!   ranking ignores its turns (boards are then ranked as with identical pieces).
 //! - **Moves and metrics.** As twsearch counts them by default, each power of a declared move
 //!   is one move, named as twsearch names it (`R`, `R2`, `R'`): that is `htm`, the default.
 //!   `qtm` keeps each declared move and its inverse only (twsearch's `-q`); `cw` keeps the

@@ -21,7 +21,11 @@
 //!   it. A block lists sets by name, in any order, each at most once; a set it leaves out is
 //!   untouched by a move and in its natural order (`1 2 ... n`, upright) in `Solved`.
 //! - Under a set name come one or two lines of numbers: the permutation (1-based) and,
-//!   optionally, the orientations (0-based, below the set's count; zeros when absent).
+//!   optionally, the orientations (0-based, below the set's count; zeros when absent). In
+//!   `Solved`, an orientation may be `?` (twsearch's orientation wildcard): that piece's
+//!   orientation is not seen, and boards differing only by it are one board. Identical
+//!   pieces are all `?` or none (twsearch: "inconsistent orientation wildcards across
+//!   identical pieces"). twirl reads `?` nowhere else.
 //! - Positions are *passive*: in `Solved`, entry `i` is the label of the piece standing at
 //!   position `i`. A label used twice makes those pieces identical (twsearch accepts any
 //!   labels from 1 to 255 and packs them).
@@ -392,7 +396,7 @@ fn numbers(line: &Line<'_>, context: &str) -> Result<Vec<u64>> {
                 return fail(
                     line.number,
                     format!(
-                        "{context}: `?` (an unknown orientation or piece) is not supported by twirl"
+                        "{context}: `?` is read only as an orientation in `Solved` (an orientation not seen)"
                     ),
                 );
             }

@@ -12,6 +12,14 @@
 //!    ([`project_coupling`]);
 //! 3. orientation digits are indexed by cell (a piece has no identity to index them by).
 //!
+//! Pieces whose orientation is not seen (`?` in a definition's solved state,
+//! [`crate::puzzle::definition::ANY_ORIENTATION`]) carry no orientation digit: in an orbit
+//! holding one, the orientation sum is no longer seen either (that piece's turn takes up
+//! any sum), so it leaves the coupling, and the seen pieces' orientations, listed in cell
+//! order, are all free digits. The boards are still exactly the reachable ones: given the
+//! seen digits and a coupling element, the unseen piece's turn makes the sum the element
+//! asks for. The turns moves leave on unseen pieces are never read.
+//!
 //! Moves are the layout's ([`CompiledMove`] on [`Cells`]): they move bytes and add turns,
 //! whatever the byte's tile stands for.
 
