@@ -259,3 +259,55 @@ fn spinpossible_with_unseen_flips() {
     agrees_with_full_table("spin:2x3", None, &[0, 1, 2, 3], 400);
     agrees_with_full_table("spin:2x4", None, &[0, 1, 2, 3], 300);
 }
+
+/// Several pattern tables (disjoint groups of tracked tiles, each read through every view):
+/// every lookup is a lower bound, so the largest one is, and the lengths still equal the
+/// full table's distances. The second table raises the bound on some boards.
+#[test]
+fn several_tables_agree_with_the_full_table() {
+    let spec = "spin:2x4";
+    let p = Puzzle::parse(spec, None).unwrap();
+    let space = StateSpace::build(&p).unwrap();
+    let table = DistanceTable::in_memory(space.n_states()).unwrap();
+    search_puzzle(&p, &space, &table, &Config::new(2), &NoProgress).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    // Tiles 6-8 would be the first group turned half a turn: a view of the first table.
+    let groups = vec![vec![0, 1, 2], vec![1, 5, 6]];
+    let both = super::Prepared::new(
+        p.clone(),
+        Some(groups),
+        &Store::Memory,
+        1 << 30,
+        2,
+        &NoProgress,
+        stop.clone(),
+    )
+    .unwrap();
+    assert_eq!(both.tables.len(), 2);
+    let first = super::Prepared::new(
+        p.clone(),
+        Some(vec![vec![0, 1, 2]]),
+        &Store::Memory,
+        1 << 30,
+        2,
+        &NoProgress,
+        stop.clone(),
+    )
+    .unwrap();
+    let (solver, one) = (both.solver().unwrap(), first.solver().unwrap());
+    assert_eq!(solver.n_lookups(), 2 * one.n_lookups());
+    let mut seed = 0x5851_f42d_4c95_7f2d_u64;
+    let mut raised = 0;
+    for i in 0..200 {
+        let b = random_board(&p, &mut seed, 5 + i % 30);
+        let want = table_distance(&p, &space, &table, &b);
+        let (bound, bound_one) = (solver.bound(&b).unwrap(), one.bound(&b).unwrap());
+        assert!(bound_one <= bound && bound <= want, "{spec}: bounds {bound_one} {bound} {want}");
+        raised += usize::from(bound > bound_one);
+        let sol = solver.solve(&b, 1 + i % 2, &stop, &|_, _| {}, None).unwrap();
+        assert_eq!(sol.moves.len() as u32, want, "{spec}: board {}", p.format_board(&b));
+        let end = sol.moves.iter().fold(b.clone(), |acc, &m| p.apply(&acc, &p.moves[m]));
+        assert_eq!(end, p.solved());
+    }
+    assert!(raised > 0, "{spec}: the second table never raised a bound");
+}

@@ -236,6 +236,8 @@ struct OrbitPlan {
     /// The radix of its orientation digits: `free_mod^(cells - 1)`, or with pieces whose
     /// orientation is not seen `free_mod^seen` (`seen` the pieces whose orientation is).
     orient_radix: u64,
+    /// See [`OrbitPlan::hides_sum`].
+    hidden: bool,
 }
 
 impl OrbitPlan {
@@ -247,8 +249,9 @@ impl OrbitPlan {
     /// Whether its orientation sum is no coordinate: it holds a piece whose orientation is
     /// not seen, whose turn takes up any sum, so the seen pieces' orientations are all
     /// free digits (listed in cell order, skipping the unseen pieces).
+    #[inline(always)]
     fn hides_sum(&self) -> bool {
-        self.free_mod > 1 && self.labels.iter().any(|&l| self.unseen[l as usize])
+        self.hidden
     }
 
     /// Whether the piece on a working byte has its orientation seen.
@@ -371,6 +374,7 @@ impl Multiset {
                 radix,
                 unseen,
                 orient_radix,
+                hidden: hidden && o.free_mod > 1,
             });
         }
         let solved_cells = working_form(&orbits, &invariants, &solved)?;
