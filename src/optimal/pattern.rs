@@ -1,8 +1,9 @@
 //! Pattern tables: lower bounds on a board's distance, from the puzzle with most tiles made
 //! identical.
 //!
-//! Tracking only some tiles (the others share one label per orbit) maps every board onto a
-//! board of a smaller puzzle, the *pattern*, with the same moves; a solution of the board
+//! Tracking only some tiles (the others share one label per orbit, their orientations not
+//! seen: [`pattern_definition`]) maps every board onto a board of a smaller puzzle, the
+//! *pattern*, with the same moves; a solution of the board
 //! solves its pattern, so the pattern's distance is a lower bound. The pattern is a definition
 //! puzzle with identical pieces ([`crate::puzzle::defined`]), ranked as multisets and searched
 //! by the same engine as every other table, so its table is built once, stored as a table

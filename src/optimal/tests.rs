@@ -311,3 +311,11 @@ fn several_tables_agree_with_the_full_table() {
     }
     assert!(raised > 0, "{spec}: the second table never raised a bound");
 }
+
+/// Spinpossible 3x3 (God's number 9): patterns of five tiles that forget the other four's
+/// flips give shortest solutions on random boards of every depth, as the full table says.
+#[test]
+#[ignore = "builds the full Spinpossible 3x3 table (185,794,560 boards): minutes"]
+fn spinpossible_3x3_with_unseen_flips() {
+    agrees_with_full_table("spin:3x3", None, &[0, 1, 2, 3, 4], 300);
+}
