@@ -592,36 +592,43 @@ impl<'a> Solver<'a> {
         tiles: bool,
     ) -> Option<State> {
         let n = self.lookups.len();
-        let mut out = *parent;
+        let mut tile_sum = parent.tile_sum;
         // The tiles' distances first: a few table reads in cache, no ranking.
         if let (Some(t), true) = (&self.tile_distances, tiles) {
             let (node, perm, twist) = (&parent.node, &self.perms[m], &self.twists[m]);
-            out.tile_sum = t.after(parent.tile_sum, &node.tiles, &node.orient, m, perm, twist);
-            if t.bound(out.tile_sum) > budget {
+            tile_sum = t.after(parent.tile_sum, &node.tiles, &node.orient, m, perm, twist);
+            if t.bound(tile_sum) > budget {
                 return None;
             }
         }
+        // Then the first lookup, before the parent is copied (most children stop here).
+        let mut lead = None;
+        if n > 0 {
+            let (t, v) = self.lookup(0);
+            let (cells, rank) = first.unwrap_or_else(|| {
+                let cells = t.step(v, &parent.cells[0], m);
+                (cells, t.rank_cells(&cells))
+            });
+            let d = PatternTable::neighbour_distance(u32::from(parent.bounds[0]), t.mark(rank));
+            if d > budget {
+                return None;
+            }
+            lead = Some((cells, d as u8));
+        }
+        let mut out = *parent;
+        out.tile_sum = tile_sum;
+        if let Some((cells, d)) = lead {
+            out.cells[0] = cells;
+            out.bounds[0] = d;
+        }
         let mut ranks = [0u64; MAX_LOOKUPS];
-        for (i, slot) in ranks.iter_mut().enumerate().take(n) {
+        for (i, slot) in ranks.iter_mut().enumerate().take(n).skip(1) {
             let (t, v) = self.lookup(i);
-            let (cells, rank) = match (i, first) {
-                (0, Some(known)) => known,
-                _ => {
-                    let cells = t.step(v, &parent.cells[i], m);
-                    (cells, t.rank_cells(&cells))
-                }
-            };
+            let cells = t.step(v, &parent.cells[i], m);
+            let rank = t.rank_cells(&cells);
             out.cells[i] = cells;
             *slot = rank;
-            if i == 0 {
-                let d = PatternTable::neighbour_distance(u32::from(parent.bounds[0]), t.mark(rank));
-                if d > budget {
-                    return None;
-                }
-                out.bounds[0] = d as u8;
-            } else {
-                t.prefetch(rank);
-            }
+            t.prefetch(rank);
         }
         for (i, &rank) in ranks.iter().enumerate().take(n).skip(1) {
             let (t, _) = self.lookup(i);

@@ -451,10 +451,12 @@ impl Multiset {
             let last = o.cells.len() - 1;
             let turn = |c: u8| (s.0[c as usize] >> TILE_BITS) as u32;
             if o.hides_sum() {
-                // The turns of unseen pieces are left over from moves: skipped, never read.
+                // The turns of unseen pieces are left over from moves: skipped (scaled by
+                // nothing, added times 0: no branch to mispredict), never read.
                 let mut digits = 0u64;
-                for &c in o.cells.iter().rev().filter(|&&c| o.seen(s.0[c as usize])) {
-                    digits = digits * e as u64 + turn(c) as u64;
+                for &c in o.cells.iter().rev() {
+                    let seen = u64::from(o.seen(s.0[c as usize]));
+                    digits = digits * (1 + seen * (e as u64 - 1)) + seen * turn(c) as u64;
                 }
                 orient_rank = orient_rank * o.orient_radix + digits;
                 continue;
