@@ -146,6 +146,18 @@ fn a_sample_limited_in_depth_lists_deeper_boards_apart() {
     assert_eq!(hist.iter().sum::<u64>() + deeper, 12);
     assert_eq!(limited["lower_bound_gods_number"], 5);
     assert!(out.contains(">=5") && out.contains("biased low"), "{out}");
+    // Depth 0 searches nothing: every board is listed with its tables' first bound.
+    let other = dir.path().join("zero.jsonl");
+    let o = twirl(
+        &[&base[..], &["--quiet", "--record", other.to_str().unwrap(), "--max-depth", "0"]]
+            .concat(),
+    );
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("12 uniformly random boards (seed 9), 0 solved optimally, 12 with"),
+        "{out}"
+    );
+    assert!(out.contains("no board solved within --max-depth"), "{out}");
     let (out, full) = run(&[]);
     assert_eq!(full["deeper_boards"], 0, "{out}");
     let all: Vec<u64> = serde_json::from_value(full["histogram"].clone()).unwrap();

@@ -374,13 +374,13 @@ fn report(
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "# {} metric={} sample of {total} uniformly random boards (seed {}), {} optimally",
+        "# {} metric={} sample of {total} uniformly random boards (seed {}), {}",
         header.puzzle,
         header.metric,
         header.seed,
         match deeper.len() {
-            0 => "solved".to_string(),
-            k => format!("{n} solved, {k} searched in full to a depth without a solution"),
+            0 => "solved optimally".to_string(),
+            k => format!("{n} solved optimally, {k} with no solution within --max-depth"),
         }
     )?;
     writeln!(out, "distance           boards     share")?;
@@ -399,6 +399,9 @@ fn report(
         solved.iter().copied().filter(|s| s.distance == longest).collect();
     longest_boards.truncate(LISTED);
     match deeper.len() {
+        _ if n == 0 => {
+            writeln!(out, "# no board solved within --max-depth: God's number is at least {known}")?
+        }
         0 => writeln!(out, "# mean distance {mean:.3}")?,
         k => writeln!(
             out,
@@ -406,12 +409,14 @@ fn report(
              boards are left out)"
         )?,
     }
-    let which = if deeper.is_empty() { "longest" } else { "longest solved" };
-    writeln!(
-        out,
-        "# {which}: {longest} moves ({} boards): God's number is at least {known}",
-        histogram[longest as usize]
-    )?;
+    if n > 0 {
+        let which = if deeper.is_empty() { "longest" } else { "longest solved" };
+        writeln!(
+            out,
+            "# {which}: {longest} moves ({} boards): God's number is at least {known}",
+            histogram[longest as usize]
+        )?;
+    }
     for s in &longest_boards {
         writeln!(out, "# longest board: {} (solution: {})", s.board, s.moves)?;
     }
