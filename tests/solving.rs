@@ -149,8 +149,11 @@ fn a_sample_limited_in_depth_lists_deeper_boards_apart() {
     // Depth 0 searches nothing: every board is listed with its tables' first bound.
     let other = dir.path().join("zero.jsonl");
     let o = twirl(
-        &[&base[..], &["--quiet", "--record", other.to_str().unwrap(), "--max-depth", "0"]]
-            .concat(),
+        &[
+            &base[..],
+            &["--quiet", "--record", other.to_str().unwrap(), "--json", j, "--max-depth", "0"],
+        ]
+        .concat(),
     );
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(
@@ -158,6 +161,9 @@ fn a_sample_limited_in_depth_lists_deeper_boards_apart() {
         "{out}"
     );
     assert!(out.contains("no board solved within --max-depth"), "{out}");
+    let zero: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(zero["mean"].is_null() && zero["deeper_boards"] == 12, "{zero}");
     let (out, full) = run(&[]);
     assert_eq!(full["deeper_boards"], 0, "{out}");
     let all: Vec<u64> = serde_json::from_value(full["histogram"].clone()).unwrap();

@@ -107,7 +107,8 @@ struct Summary<'a> {
     seed: u64,
     samples: u64,
     histogram: Vec<u64>,
-    mean: f64,
+    /// The mean distance of the solved boards (none solved: null).
+    mean: Option<f64>,
     longest: u32,
     /// Boards left unsolved by `--max-depth`: none when every board was solved.
     deeper_boards: u64,
@@ -370,7 +371,10 @@ fn report(
     }
     let n = solved.len() as u64;
     let total = all.len() as u64;
-    let mean = solved.iter().map(|s| f64::from(s.distance)).sum::<f64>() / n.max(1) as f64;
+    let mean = match n {
+        0 => 0.0,
+        n => solved.iter().map(|s| f64::from(s.distance)).sum::<f64>() / n as f64,
+    };
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -426,7 +430,7 @@ fn report(
         seed: header.seed,
         samples: total,
         histogram: histogram.clone(),
-        mean,
+        mean: (n > 0).then_some(mean),
         longest,
         deeper_boards: deeper.len() as u64,
         lower_bound_gods_number: known,
