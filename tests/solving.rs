@@ -122,6 +122,56 @@ fn a_sample_continues_where_it_stopped() {
     assert!(stderr(&o).contains("seed 9"), "{}", stderr(&o));
 }
 
+/// `--max-depth`: boards not solved within the depth are recorded apart with a lower bound,
+/// never in the histogram; a run without the limit solves them and agrees.
+#[test]
+fn a_sample_limited_in_depth_lists_deeper_boards_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("s.jsonl");
+    let json = dir.path().join("s.json");
+    let (r, j) = (record.to_str().unwrap(), json.to_str().unwrap());
+    let base = ["sample", "spin:2x3", "-n", "12", "--seed", "9", "--patterns-in-memory"];
+    let run = |extra: &[&str]| {
+        let o = twirl(&[&base[..], &["--quiet", "--record", r, "--json", j], extra].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        (String::from_utf8(o.stdout).unwrap(), v)
+    };
+    let (out, limited) = run(&["--max-depth", "4"]);
+    let deeper = limited["deeper_boards"].as_u64().unwrap();
+    let hist: Vec<u64> = serde_json::from_value(limited["histogram"].clone()).unwrap();
+    // Most random boards of Spinpossible 2x3 need 5 or 6 spins (its full table).
+    assert!(deeper > 0 && hist.len() <= 5, "{out}");
+    assert_eq!(hist.iter().sum::<u64>() + deeper, 12);
+    assert_eq!(limited["lower_bound_gods_number"], 5);
+    assert!(out.contains(">=5") && out.contains("biased low"), "{out}");
+    // Depth 0 searches nothing: every board is listed with its tables' first bound.
+    let other = dir.path().join("zero.jsonl");
+    let o = twirl(
+        &[
+            &base[..],
+            &["--quiet", "--record", other.to_str().unwrap(), "--json", j, "--max-depth", "0"],
+        ]
+        .concat(),
+    );
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("12 uniformly random boards (seed 9), 0 solved optimally, 12 with"),
+        "{out}"
+    );
+    assert!(out.contains("no board solved within --max-depth"), "{out}");
+    let zero: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(zero["mean"].is_null() && zero["deeper_boards"] == 12, "{zero}");
+    let (out, full) = run(&[]);
+    assert_eq!(full["deeper_boards"], 0, "{out}");
+    let all: Vec<u64> = serde_json::from_value(full["histogram"].clone()).unwrap();
+    assert_eq!(all.iter().sum::<u64>(), 12);
+    assert_eq!(all[5..].iter().sum::<u64>(), deeper, "the deeper boards need 5 or more");
+    assert_eq!(&all[..hist.len()], &hist[..], "the solved boards keep their distances");
+}
+
 #[test]
 fn journal_continues_a_search_and_refuses_another() {
     let dir = tempfile::tempdir().unwrap();

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use twirl::error::one_line;
 use twirl::job::outputs::{OutputKind, check_output};
+use twirl::optimal::ida::Outcome;
 use twirl::random::RandomBoards;
 use twirl::report::Report;
 
@@ -53,6 +54,11 @@ pub struct SampleArgs {
     /// Logarithmic count axis for --plot.
     #[arg(long, requires = "plot")]
     log_scale: bool,
+    /// Search each board no deeper than D moves: a board not solved within D is recorded as
+    /// needing at least D+1 (listed apart, never in the histogram), and solved again by a
+    /// later run with a larger D. Default: no limit.
+    #[arg(long, value_name = "D")]
+    max_depth: Option<u32>,
     #[command(flatten)]
     patterns: PatternArgs,
 }
@@ -66,15 +72,31 @@ struct RecordHeader {
     seed: u64,
 }
 
-/// One solved board.
+/// One solved board, or one searched in full up to a depth without a solution.
 #[derive(Serialize, Deserialize, Clone, Debug)]
 struct Solved {
     index: u64,
     board: String,
+    /// The distance; for a board left deeper, a lower bound (every shorter sequence was
+    /// searched).
     distance: u32,
     moves: String,
     nodes: u64,
     seconds: f64,
+    /// The bound of the pattern tables at the start (absent in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    bound: Option<u32>,
+    /// Not solved: `distance` is only a lower bound (`--max-depth`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    deeper: bool,
+}
+
+impl Solved {
+    /// Whether the record settles this board for a run searching up to `max_depth`: solved,
+    /// or left deeper than that.
+    fn settles(&self, max_depth: Option<u32>) -> bool {
+        !self.deeper || max_depth.is_some_and(|d| self.distance > d)
+    }
 }
 
 /// The summary written with --json.
@@ -85,8 +107,14 @@ struct Summary<'a> {
     seed: u64,
     samples: u64,
     histogram: Vec<u64>,
-    mean: f64,
+    /// The mean distance of the solved boards (none solved: null).
+    mean: Option<f64>,
     longest: u32,
+    /// Boards left unsolved by `--max-depth`: none when every board was solved.
+    deeper_boards: u64,
+    /// The largest distance some board is known to need: the longest solved, or a lower
+    /// bound of a board left deeper.
+    lower_bound_gods_number: u32,
     longest_boards: Vec<&'a Solved>,
     total_nodes: u64,
     solve_seconds: f64,
@@ -114,7 +142,8 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
     let record = args.record.clone().unwrap_or_else(|| default_record(&header));
     let mut done = read_record(&record, &header)?;
     let draw = RandomBoards::new(&puzzle)?;
-    let todo: Vec<u64> = (0..args.count).filter(|i| !done.contains_key(i)).collect();
+    let settled = |i: &u64| done.get(i).is_some_and(|s| s.settles(args.max_depth));
+    let todo: Vec<u64> = (0..args.count).filter(|i| !settled(i)).collect();
     let quiet = args.patterns.quiet;
     if !quiet {
         eprintln!(
@@ -142,7 +171,23 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
                 let outcome = (|| -> anyhow::Result<Solved> {
                     let board = draw.board(args.seed, index)?;
                     let started = Instant::now();
-                    let sol = solver.solve(&board, 1, &stop, &|_, _| {}, None)?;
+                    let depth = args.max_depth.unwrap_or(u32::MAX);
+                    let sol =
+                        match solver.solve_within(&board, depth, 1, &stop, &|_, _| {}, None)? {
+                            Outcome::Solved(sol) => sol,
+                            Outcome::Deeper { at_least, nodes, first_bound } => {
+                                return Ok(Solved {
+                                    index,
+                                    board: puzzle.format_board(&board),
+                                    distance: at_least,
+                                    moves: String::new(),
+                                    nodes,
+                                    seconds: started.elapsed().as_secs_f64(),
+                                    bound: Some(first_bound),
+                                    deeper: true,
+                                });
+                            }
+                        };
                     let end = sol
                         .moves
                         .iter()
@@ -159,6 +204,8 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
                         moves: names.join(" "),
                         nodes: sol.nodes,
                         seconds: started.elapsed().as_secs_f64(),
+                        bound: Some(sol.first_bound),
+                        deeper: false,
                     })
                 })();
                 match outcome.and_then(|s| {
@@ -167,7 +214,8 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
                 }) {
                     Ok(s) => {
                         bar.inc(1);
-                        bar.set_message(format!("last: {} moves", s.distance));
+                        let more = if s.deeper { "at least " } else { "" };
+                        bar.set_message(format!("last: {more}{} moves", s.distance));
                         results.lock().unwrap().push(s);
                     }
                     Err(e) => {
@@ -312,34 +360,67 @@ fn report(
     args: &SampleArgs,
     header: &RecordHeader,
     record: &Path,
-    solved: &[&Solved],
+    all: &[&Solved],
 ) -> anyhow::Result<()> {
+    let (deeper, solved): (Vec<&Solved>, Vec<&Solved>) = all.iter().partition(|s| s.deeper);
     let longest = solved.iter().map(|s| s.distance).max().unwrap_or(0);
+    let known = deeper.iter().map(|s| s.distance).max().unwrap_or(0).max(longest);
     let mut histogram = vec![0u64; longest as usize + 1];
-    for s in solved {
+    for s in &solved {
         histogram[s.distance as usize] += 1;
     }
     let n = solved.len() as u64;
-    let mean = solved.iter().map(|s| f64::from(s.distance)).sum::<f64>() / n.max(1) as f64;
+    let total = all.len() as u64;
+    let mean = match n {
+        0 => 0.0,
+        n => solved.iter().map(|s| f64::from(s.distance)).sum::<f64>() / n as f64,
+    };
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "# {} metric={} sample of {n} uniformly random boards (seed {}), solved optimally",
-        header.puzzle, header.metric, header.seed
+        "# {} metric={} sample of {total} uniformly random boards (seed {}), {}",
+        header.puzzle,
+        header.metric,
+        header.seed,
+        match deeper.len() {
+            0 => "solved optimally".to_string(),
+            k => format!("{n} solved optimally, {k} with no solution within --max-depth"),
+        }
     )?;
     writeln!(out, "distance           boards     share")?;
     for (d, &c) in histogram.iter().enumerate().filter(|(_, c)| **c > 0) {
-        writeln!(out, "{d:>8} {c:>16} {:>8.4}", c as f64 / n.max(1) as f64)?;
+        writeln!(out, "{d:>8} {c:>16} {:>8.4}", c as f64 / total.max(1) as f64)?;
+    }
+    let mut at_least: BTreeMap<u32, u64> = BTreeMap::new();
+    for s in &deeper {
+        *at_least.entry(s.distance).or_default() += 1;
+    }
+    for (d, &c) in &at_least {
+        let share = c as f64 / total.max(1) as f64;
+        writeln!(out, "{:>8} {c:>16} {share:>8.4}", format!(">={d}"))?;
     }
     let mut longest_boards: Vec<&Solved> =
         solved.iter().copied().filter(|s| s.distance == longest).collect();
     longest_boards.truncate(LISTED);
-    writeln!(out, "# mean distance {mean:.3}")?;
-    writeln!(
-        out,
-        "# longest: {longest} moves ({} boards): God's number is at least {longest}",
-        histogram[longest as usize]
-    )?;
+    match deeper.len() {
+        _ if n == 0 => {
+            writeln!(out, "# no board solved within --max-depth: God's number is at least {known}")?
+        }
+        0 => writeln!(out, "# mean distance {mean:.3}")?,
+        k => writeln!(
+            out,
+            "# mean distance of the {n} solved boards {mean:.3} (biased low: the {k} deeper \
+             boards are left out)"
+        )?,
+    }
+    if n > 0 {
+        let which = if deeper.is_empty() { "longest" } else { "longest solved" };
+        writeln!(
+            out,
+            "# {which}: {longest} moves ({} boards): God's number is at least {known}",
+            histogram[longest as usize]
+        )?;
+    }
     for s in &longest_boards {
         writeln!(out, "# longest board: {} (solution: {})", s.board, s.moves)?;
     }
@@ -347,13 +428,15 @@ fn report(
         puzzle: header.puzzle.clone(),
         metric: header.metric.clone(),
         seed: header.seed,
-        samples: n,
+        samples: total,
         histogram: histogram.clone(),
-        mean,
+        mean: (n > 0).then_some(mean),
         longest,
+        deeper_boards: deeper.len() as u64,
+        lower_bound_gods_number: known,
         longest_boards,
-        total_nodes: solved.iter().map(|s| s.nodes).sum(),
-        solve_seconds: solved.iter().map(|s| s.seconds).sum(),
+        total_nodes: all.iter().map(|s| s.nodes).sum(),
+        solve_seconds: all.iter().map(|s| s.seconds).sum(),
         record: record.display().to_string(),
     };
     if let Some(path) = &args.json {
@@ -362,7 +445,10 @@ fn report(
     }
     if let Some(path) = &args.plot {
         let plot = Report {
-            puzzle: format!("{} (sample of {n})", header.puzzle),
+            puzzle: match deeper.len() {
+                0 => format!("{} (sample of {n})", header.puzzle),
+                k => format!("{} (sample of {total}: {n} solved, {k} deeper)", header.puzzle),
+            },
             metric: header.metric.clone(),
             states: n,
             gods_number: longest,

@@ -55,11 +55,14 @@ pub struct PatternArgs {
     /// Build the pattern table in memory for this run only.
     #[arg(long)]
     pub patterns_in_memory: bool,
-    /// The tiles the pattern table tells apart, e.g. 1-8 or 1,2,5,6 (the others are made
-    /// identical). Default: the first tiles in book order, as many as --max-memory allows.
+    /// The tiles a pattern table tells apart, e.g. 1-8 or 1,2,5,6 (the others are made
+    /// identical, their orientations forgotten); given again, one more table (each read at
+    /// every node; the largest bound counts). Default: one table of the first tiles in book
+    /// order, as many as --max-memory allows.
     #[arg(long, value_name = "TILES")]
-    pub track: Option<String>,
-    /// Largest pattern table (e.g. 1G). Default: 256M (Twiddle 4x4: tiles 1-8, 124 MiB).
+    pub track: Vec<String>,
+    /// Largest pattern table, each (e.g. 1G). Default: 256M (Twiddle 4x4: tiles 1-8,
+    /// 124 MiB).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_memory: Option<u64>,
     /// Worker threads. Default: one per core.
@@ -96,7 +99,15 @@ impl PatternArgs {
 
     /// The puzzle's pattern tables, built (with progress lines) if they are not stored yet.
     pub fn prepare(&self, puzzle: Puzzle) -> anyhow::Result<Prepared> {
-        let tracked = self.track.as_deref().map(|t| parse_tiles(t, &puzzle)).transpose()?;
+        let tracked = match self.track.is_empty() {
+            true => None,
+            false => Some(
+                self.track
+                    .iter()
+                    .map(|t| parse_tiles(t, &puzzle))
+                    .collect::<anyhow::Result<_>>()?,
+            ),
+        };
         let max = self.max_memory.unwrap_or(DEFAULT_PATTERN_BYTES);
         if let Some(free) = available_memory().filter(|&f| max > f) {
             bail!(
@@ -113,8 +124,7 @@ impl PatternArgs {
         let stop = stop_flag(self.quiet);
         let prepared =
             Prepared::new(puzzle, tracked, &self.store(), max, self.threads(), &notes, stop)?;
-        if !self.quiet {
-            let t = &prepared.tables[0];
+        for t in prepared.tables.iter().filter(|_| !self.quiet) {
             eprintln!(
                 "# pattern table: tiles {} tracked, {} patterns ({}), largest distance {}, {} \
                  view(s); {}",

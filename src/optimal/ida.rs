@@ -38,9 +38,9 @@ use crate::symmetry::{Symmetries, Symmetry, move_images};
 use crate::{Error, Result};
 
 /// Most lookups carried per node.
-const MAX_LOOKUPS: usize = 16;
+const MAX_LOOKUPS: usize = 24;
 /// Most moves whose first lookups are fetched ahead (larger move sets read them one by one).
-const PREFETCHED: usize = 64;
+const PREFETCHED: usize = 128;
 /// Tasks an iteration is split into at least (more with many threads), to balance workers.
 const SPLIT_TASKS: usize = 1024;
 /// Set in a worker's node count once the search is stopped or solved elsewhere.
@@ -152,6 +152,23 @@ pub struct Solution {
     pub nodes: u64,
     /// The largest bound at the start (lookups and tiles' distances; the first limit).
     pub first_bound: u32,
+}
+
+/// What a search bounded in depth found ([`Solver::solve_within`]).
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// A shortest solution.
+    Solved(Solution),
+    /// No solution of the lengths searched: the board needs at least `at_least` moves.
+    Deeper {
+        /// A lower bound on the board's distance: one more than the longest sequences
+        /// searched in full, or the first limit if that is larger.
+        at_least: u32,
+        /// Nodes visited over every iteration.
+        nodes: u64,
+        /// The largest bound at the start.
+        first_bound: u32,
+    },
 }
 
 /// One lookup: a table read through one of its views.
@@ -291,6 +308,26 @@ impl<'a> Solver<'a> {
         progress: &(dyn Fn(u32, u64) + Sync),
         journal: Option<&SearchJournal>,
     ) -> Result<Solution> {
+        match self.solve_within(board, MAX_DEPTH, threads, stop, progress, journal)? {
+            Outcome::Solved(solution) => Ok(solution),
+            Outcome::Deeper { .. } => {
+                Err(Error::Unsupported(format!("no solution within {MAX_DEPTH} moves")))
+            }
+        }
+    }
+
+    /// [`Solver::solve`], searching no sequence longer than `max_depth`: a board that needs
+    /// more is reported as [`Outcome::Deeper`] once every limit up to `max_depth` has been
+    /// searched in full (its distance is then at least `max_depth + 1`).
+    pub fn solve_within(
+        &self,
+        board: &Board,
+        max_depth: u32,
+        threads: usize,
+        stop: &AtomicBool,
+        progress: &(dyn Fn(u32, u64) + Sync),
+        journal: Option<&SearchJournal>,
+    ) -> Result<Outcome> {
         let root = self.root_state(board)?;
         let first_bound = self.max_bound(&root);
         let parity = self.parity.map(|p| p.value(&self.puzzle.solved(), board));
@@ -305,7 +342,7 @@ impl<'a> Solver<'a> {
         }
         let nodes = AtomicU64::new(exhausted.map_or(0, |(_, n)| n));
         let split = journal.map_or(default_split(threads), |j| j.split());
-        for limit in start..=MAX_DEPTH {
+        for limit in start..=max_depth.min(MAX_DEPTH) {
             // Every solution has the board's parity: other limits cannot succeed.
             if parity.is_some_and(|p| limit % 2 != p) {
                 continue;
@@ -330,7 +367,8 @@ impl<'a> Solver<'a> {
             };
             // A solution found as a stop arrives is still returned.
             if let Some(moves) = found {
-                return Ok(Solution { moves, nodes: nodes.load(Ordering::Relaxed), first_bound });
+                let nodes = nodes.load(Ordering::Relaxed);
+                return Ok(Outcome::Solved(Solution { moves, nodes, first_bound }));
             }
             if stop.load(Ordering::Relaxed) {
                 return Err(Error::Interrupted);
@@ -339,7 +377,13 @@ impl<'a> Solver<'a> {
                 j.limit_done(limit, nodes.load(Ordering::Relaxed))?;
             }
         }
-        Err(Error::Unsupported(format!("no solution within {MAX_DEPTH} moves")))
+        // The first limit (the first bound, or past a journal's searched limits) may pass
+        // the largest depth: then nothing was searched now.
+        Ok(Outcome::Deeper {
+            at_least: start.max(max_depth.min(MAX_DEPTH) + 1),
+            nodes: nodes.load(Ordering::Relaxed),
+            first_bound,
+        })
     }
 
     /// The first moves worth searching from `board`: where a symmetry of the puzzle keeps the
@@ -548,36 +592,43 @@ impl<'a> Solver<'a> {
         tiles: bool,
     ) -> Option<State> {
         let n = self.lookups.len();
-        let mut out = *parent;
+        let mut tile_sum = parent.tile_sum;
         // The tiles' distances first: a few table reads in cache, no ranking.
         if let (Some(t), true) = (&self.tile_distances, tiles) {
             let (node, perm, twist) = (&parent.node, &self.perms[m], &self.twists[m]);
-            out.tile_sum = t.after(parent.tile_sum, &node.tiles, &node.orient, m, perm, twist);
-            if t.bound(out.tile_sum) > budget {
+            tile_sum = t.after(parent.tile_sum, &node.tiles, &node.orient, m, perm, twist);
+            if t.bound(tile_sum) > budget {
                 return None;
             }
         }
+        // Then the first lookup, before the parent is copied (most children stop here).
+        let mut lead = None;
+        if n > 0 {
+            let (t, v) = self.lookup(0);
+            let (cells, rank) = first.unwrap_or_else(|| {
+                let cells = t.step(v, &parent.cells[0], m);
+                (cells, t.rank_cells(&cells))
+            });
+            let d = PatternTable::neighbour_distance(u32::from(parent.bounds[0]), t.mark(rank));
+            if d > budget {
+                return None;
+            }
+            lead = Some((cells, d as u8));
+        }
+        let mut out = *parent;
+        out.tile_sum = tile_sum;
+        if let Some((cells, d)) = lead {
+            out.cells[0] = cells;
+            out.bounds[0] = d;
+        }
         let mut ranks = [0u64; MAX_LOOKUPS];
-        for (i, slot) in ranks.iter_mut().enumerate().take(n) {
+        for (i, slot) in ranks.iter_mut().enumerate().take(n).skip(1) {
             let (t, v) = self.lookup(i);
-            let (cells, rank) = match (i, first) {
-                (0, Some(known)) => known,
-                _ => {
-                    let cells = t.step(v, &parent.cells[i], m);
-                    (cells, t.rank_cells(&cells))
-                }
-            };
+            let cells = t.step(v, &parent.cells[i], m);
+            let rank = t.rank_cells(&cells);
             out.cells[i] = cells;
             *slot = rank;
-            if i == 0 {
-                let d = PatternTable::neighbour_distance(u32::from(parent.bounds[0]), t.mark(rank));
-                if d > budget {
-                    return None;
-                }
-                out.bounds[0] = d as u8;
-            } else {
-                t.prefetch(rank);
-            }
+            t.prefetch(rank);
         }
         for (i, &rank) in ranks.iter().enumerate().take(n).skip(1) {
             let (t, _) = self.lookup(i);

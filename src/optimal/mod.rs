@@ -31,33 +31,39 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Obtains the pattern table tracking `tracked` (by default the first tiles in book
-    /// order, as many as fit `max_bytes`) from `store`, building it if needed.
+    /// Obtains a pattern table for each group of `tracked` tiles (by default one group: the
+    /// first tiles in book order, as many as fit `max_bytes`) from `store`, building those
+    /// not stored yet. Each table must fit `max_bytes`.
     pub fn new(
         puzzle: Puzzle,
-        tracked: Option<Vec<u8>>,
+        tracked: Option<Vec<Vec<u8>>>,
         store: &Store,
         max_bytes: u64,
         threads: usize,
         progress: &dyn Progress,
         stop: Arc<AtomicBool>,
     ) -> Result<Prepared> {
-        let tracked = match tracked {
-            Some(t) => {
-                let bytes = crate::table::table_bytes(pattern_states(&puzzle, &t)?);
-                if bytes > max_bytes {
-                    return Err(crate::Error::TooLarge(format!(
-                        "the pattern table tracking {} tiles needs {bytes} bytes, more than the \
-                         {max_bytes} allowed (track fewer tiles or raise --max-memory)",
-                        t.len()
-                    )));
+        let groups = match tracked {
+            Some(groups) => {
+                for t in &groups {
+                    let bytes = crate::table::table_bytes(pattern_states(&puzzle, t)?);
+                    if bytes > max_bytes {
+                        return Err(crate::Error::TooLarge(format!(
+                            "the pattern table tracking {} tiles needs {bytes} bytes, more than \
+                             the {max_bytes} allowed (track fewer tiles or raise --max-memory)",
+                            t.len()
+                        )));
+                    }
                 }
-                t
+                groups
             }
-            None => default_tracked(&puzzle, max_bytes)?,
+            None => vec![default_tracked(&puzzle, max_bytes)?],
         };
-        let table = PatternTable::obtain(&puzzle, &tracked, store, threads, progress, stop)?;
-        Ok(Prepared { puzzle, tables: vec![table] })
+        let tables = groups
+            .iter()
+            .map(|t| PatternTable::obtain(&puzzle, t, store, threads, progress, stop.clone()))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Prepared { puzzle, tables })
     }
 
     /// The solver over the tables.

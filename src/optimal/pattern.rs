@@ -1,8 +1,9 @@
 //! Pattern tables: lower bounds on a board's distance, from the puzzle with most tiles made
 //! identical.
 //!
-//! Tracking only some tiles (the others share one label per orbit) maps every board onto a
-//! board of a smaller puzzle, the *pattern*, with the same moves; a solution of the board
+//! Tracking only some tiles (the others share one label per orbit, their orientations not
+//! seen: [`pattern_definition`]) maps every board onto a board of a smaller puzzle, the
+//! *pattern*, with the same moves; a solution of the board
 //! solves its pattern, so the pattern's distance is a lower bound. The pattern is a definition
 //! puzzle with identical pieces ([`crate::puzzle::defined`]), ranked as multisets and searched
 //! by the same engine as every other table, so its table is built once, stored as a table
@@ -28,7 +29,7 @@ use crate::bfs::{Config, Progress, search_puzzle};
 use crate::group::invariants::Invariants;
 use crate::job::{Job, Resumed, RunEnd, RunSettings, open_table};
 use crate::puzzle::defined::Defined;
-use crate::puzzle::definition::{Definition, MoveDef, SetDef, SetMove, SetState};
+use crate::puzzle::definition::{ANY_ORIENTATION, Definition, MoveDef, SetDef, SetMove, SetState};
 use crate::puzzle::{Board, Metric, Puzzle, PuzzleSpec};
 use crate::rank::layout::MAX_CELLS;
 use crate::rank::{Cells, Multiset, Ranking, StateSpace};
@@ -119,7 +120,7 @@ impl PatternTable {
         let n = base.n_positions();
         check_base(base)?;
         let label_of = labels(base, tracked)?;
-        let definition = pattern_definition(base, &label_of);
+        let definition = pattern_definition(base, &label_of, tracked);
         let started = std::time::Instant::now();
         let (puzzle, space, marks, source, max_distance) = match store {
             Store::Memory => {
@@ -356,13 +357,15 @@ fn check_base(base: &Puzzle) -> Result<()> {
 }
 
 /// `label_of[t]`: `t` for a tracked tile, else the least untracked tile of its class: the
-/// same orbit (cells its home can reach) and the same tied orientation of its home, so that
-/// the moves cannot tell identical pieces apart (the multiset ranking needs that).
+/// same orbit (cells its home can reach), so that the moves cannot tell identical pieces
+/// apart (the multiset ranking needs that). Untracked tiles have no orientation in the
+/// pattern (see [`pattern_definition`]), so the orientation their home ties them to does not
+/// split them.
 fn labels(base: &Puzzle, tracked: &[u8]) -> Result<Vec<u8>> {
     let n = base.n_positions();
     let inv = Invariants::of(base)?;
     let solved = base.solved();
-    let mut first_blank: HashMap<(u8, u8), u8> = HashMap::new();
+    let mut first_blank: HashMap<u8, u8> = HashMap::new();
     let mut label_of: Vec<u8> = (0..n as u8).collect();
     // Tiles are named by their home cell; a base puzzle's own identical pieces share one.
     for cell in 0..n {
@@ -371,8 +374,7 @@ fn labels(base: &Puzzle, tracked: &[u8]) -> Result<Vec<u8>> {
             continue;
         }
         let orbit = inv.orbit_of[cell];
-        let tied = inv.potential[cell] % inv.orbits[orbit as usize].tied_mod.max(1);
-        label_of[t as usize] = *first_blank.entry((orbit, tied)).or_insert(t);
+        label_of[t as usize] = *first_blank.entry(orbit).or_insert(t);
     }
     Ok(label_of)
 }
@@ -381,16 +383,39 @@ fn labels(base: &Puzzle, tracked: &[u8]) -> Result<Vec<u8>> {
 /// the solved labels, and one declared move per base move (`M00`, `M01`, ...: zero-padded,
 /// so no name is another's power as twsearch writes powers). It is searched in `cw`, which
 /// keeps exactly the declared moves.
-fn pattern_definition(base: &Puzzle, label_of: &[u8]) -> Definition {
+///
+/// The untracked tiles' orientations are not seen (`?`, [`ANY_ORIENTATION`]): the pattern
+/// keeps where each tracked tile stands and how it is turned, and which cells hold untracked
+/// tiles, nothing else. On Spinpossible 4x4 that makes 6 tracked tiles 16!/10! * 2^6 =
+/// 369,008,640 patterns (92 MiB), where keeping the untracked tiles' flips (2^16 of them)
+/// leaves room for 3.
+///
+/// Why the bound stays admissible: the map from boards to patterns forgets information and
+/// commutes with the moves (a move carries a tracked tile and its turn as on the board, and
+/// an untracked tile to a cell of untracked tiles, whatever its turn). So a sequence that
+/// solves a board takes its pattern to the pattern of the solved board, the solved pattern:
+/// the pattern's distance is at most the board's. Forgetting more (here the untracked
+/// turns) merges patterns, and the distance of a merged pattern is the least over the boards
+/// it merges, so it can only be lower: never above the board's distance.
+fn pattern_definition(base: &Puzzle, label_of: &[u8], tracked: &[u8]) -> Definition {
     let n = base.n_positions();
     let width = base.moves.len().saturating_sub(1).to_string().len();
     let solved = base.solved();
+    let k = base.orient_mod.max(1);
+    let orient = solved
+        .tiles
+        .iter()
+        .map(|t| match k > 1 && !tracked.contains(t) {
+            true => ANY_ORIENTATION,
+            false => 0,
+        })
+        .collect();
     Definition {
         name: "pattern".into(),
-        sets: vec![SetDef { name: "TILES".into(), size: n, orientations: base.orient_mod.max(1) }],
+        sets: vec![SetDef { name: "TILES".into(), size: n, orientations: k }],
         solved: vec![SetState {
             pieces: solved.tiles.iter().map(|&t| u16::from(label_of[t as usize])).collect(),
-            orient: vec![0; n],
+            orient,
         }],
         moves: base
             .moves
@@ -498,7 +523,7 @@ pub fn pattern_states(base: &Puzzle, tracked: &[u8]) -> Result<u64> {
         )));
     }
     let label_of = labels(base, tracked)?;
-    let puzzle = pattern_puzzle(base, pattern_definition(base, &label_of), "(sizing)")?;
+    let puzzle = pattern_puzzle(base, pattern_definition(base, &label_of, tracked), "(sizing)")?;
     Ok(StateSpace::build(&puzzle)?.n_states())
 }
 

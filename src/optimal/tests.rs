@@ -183,3 +183,139 @@ fn default_pattern_fits_the_budget() {
     // 16!/8! = 518,918,400 patterns: 124 MiB; 9 tiles would need 990 MiB.
     assert_eq!(t.len(), 8);
 }
+
+/// A pattern forgets the untracked tiles' flips: its size is the tracked tiles' places and
+/// flips times the arrangements of the rest, nothing for their flips.
+#[test]
+fn untracked_flips_are_forgotten() {
+    let p = Puzzle::parse("spin:4x4", None).unwrap();
+    let states = super::pattern::pattern_states(&p, &[0, 1, 2, 3, 4, 5]).unwrap();
+    assert_eq!(states, 16 * 15 * 14 * 13 * 12 * 11 * 64);
+    let p = Puzzle::parse("spin:2x3", None).unwrap();
+    assert_eq!(super::pattern::pattern_states(&p, &[0, 1]).unwrap(), 6 * 5 * 4);
+    // Twiddle with orientation: a tile's turn modulo 2 is fixed by its cell (a quarter turn
+    // moves it to a cell of the other colour), so each tracked tile has two turns per cell.
+    let p = Puzzle::parse("nrp:2x4:2:orient", None).unwrap();
+    assert_eq!(super::pattern::pattern_states(&p, &[0, 1, 2]).unwrap(), 8 * 7 * 6 * 8);
+}
+
+/// Every pattern of a small puzzle, by a plain search over boards with the untracked tiles
+/// relabelled and their flips cleared, is exactly what the table counts, distance by
+/// distance: the multiset ranking of unseen orientations is exact.
+#[test]
+fn unseen_flips_rank_exactly_the_reachable_patterns() {
+    use std::collections::{HashMap, VecDeque};
+    for (spec, tracked) in
+        [("spin:2x3", &[0u8, 1][..]), ("spin:2x3", &[2, 3, 4]), ("nrp:2x4:2:orient", &[0, 5])]
+    {
+        let p = Puzzle::parse(spec, None).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let t = PatternTable::obtain(&p, tracked, &Store::Memory, 2, &NoProgress, stop).unwrap();
+        let blank = |b: &Board| {
+            let mut b = b.clone();
+            for (tile, o) in b.tiles.iter_mut().zip(b.orient.iter_mut()) {
+                if !tracked.contains(tile) {
+                    *tile = u8::MAX;
+                    *o = 0;
+                }
+            }
+            b
+        };
+        let start = blank(&p.solved());
+        let mut dist = HashMap::from([(start.clone(), 0u32)]);
+        let mut queue = VecDeque::from([start]);
+        while let Some(b) = queue.pop_front() {
+            let d = dist[&b];
+            for m in &p.moves {
+                let next = blank(&p.apply(&b, m));
+                if !dist.contains_key(&next) {
+                    dist.insert(next.clone(), d + 1);
+                    queue.push_back(next);
+                }
+            }
+        }
+        assert_eq!(t.n_states(), dist.len() as u64, "{spec} tracking {tracked:?}");
+        // Each pattern's distance from the table agrees with the plain search: boards
+        // rebuilt from the blanked ones with any flips on untracked tiles.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..300 {
+            let b = random_board(&p, &mut seed, 30);
+            let view = &t.views()[0];
+            let rank = t.rank(view, &b.tiles, &b.orient);
+            assert_eq!(
+                t.distance(rank).unwrap(),
+                dist[&blank(&b)],
+                "{spec}: {}",
+                p.format_board(&b)
+            );
+        }
+    }
+}
+
+/// Patterns that forget the untracked tiles' flips still give shortest solutions: the
+/// lengths equal the full table's distances on random boards.
+#[test]
+fn spinpossible_with_unseen_flips() {
+    agrees_with_full_table("spin:2x3", None, &[0, 1, 2, 3], 400);
+    agrees_with_full_table("spin:2x4", None, &[0, 1, 2, 3], 300);
+}
+
+/// Several pattern tables (disjoint groups of tracked tiles, each read through every view):
+/// every lookup is a lower bound, so the largest one is, and the lengths still equal the
+/// full table's distances. The second table raises the bound on some boards.
+#[test]
+fn several_tables_agree_with_the_full_table() {
+    let spec = "spin:2x4";
+    let p = Puzzle::parse(spec, None).unwrap();
+    let space = StateSpace::build(&p).unwrap();
+    let table = DistanceTable::in_memory(space.n_states()).unwrap();
+    search_puzzle(&p, &space, &table, &Config::new(2), &NoProgress).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    // Tiles 6-8 would be the first group turned half a turn: a view of the first table.
+    let groups = vec![vec![0, 1, 2], vec![1, 5, 6]];
+    let both = super::Prepared::new(
+        p.clone(),
+        Some(groups),
+        &Store::Memory,
+        1 << 30,
+        2,
+        &NoProgress,
+        stop.clone(),
+    )
+    .unwrap();
+    assert_eq!(both.tables.len(), 2);
+    let first = super::Prepared::new(
+        p.clone(),
+        Some(vec![vec![0, 1, 2]]),
+        &Store::Memory,
+        1 << 30,
+        2,
+        &NoProgress,
+        stop.clone(),
+    )
+    .unwrap();
+    let (solver, one) = (both.solver().unwrap(), first.solver().unwrap());
+    assert_eq!(solver.n_lookups(), 2 * one.n_lookups());
+    let mut seed = 0x5851_f42d_4c95_7f2d_u64;
+    let mut raised = 0;
+    for i in 0..200 {
+        let b = random_board(&p, &mut seed, 5 + i % 30);
+        let want = table_distance(&p, &space, &table, &b);
+        let (bound, bound_one) = (solver.bound(&b).unwrap(), one.bound(&b).unwrap());
+        assert!(bound_one <= bound && bound <= want, "{spec}: bounds {bound_one} {bound} {want}");
+        raised += usize::from(bound > bound_one);
+        let sol = solver.solve(&b, 1 + i % 2, &stop, &|_, _| {}, None).unwrap();
+        assert_eq!(sol.moves.len() as u32, want, "{spec}: board {}", p.format_board(&b));
+        let end = sol.moves.iter().fold(b.clone(), |acc, &m| p.apply(&acc, &p.moves[m]));
+        assert_eq!(end, p.solved());
+    }
+    assert!(raised > 0, "{spec}: the second table never raised a bound");
+}
+
+/// Spinpossible 3x3 (God's number 9): patterns of five tiles that forget the other four's
+/// flips give shortest solutions on random boards of every depth, as the full table says.
+#[test]
+#[ignore = "builds the full Spinpossible 3x3 table (185,794,560 boards): minutes"]
+fn spinpossible_3x3_with_unseen_flips() {
+    agrees_with_full_table("spin:3x3", None, &[0, 1, 2, 3, 4], 300);
+}

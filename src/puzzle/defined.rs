@@ -11,7 +11,8 @@
 //!   `K` of the sets' counts. A set with `c` orientations turns in steps of `K / c`, which the
 //!   group analysis finds on its own (its tied modulus). A piece's orientation is counted from
 //!   its solved orientation, so the solved board is upright everywhere; a move adds the same
-//!   turns either way.
+//!   turns either way. A piece solved with orientation `?` has its orientation unseen: the
+//!   ranking ignores its turns (boards are then ranked as with identical pieces).
 //! - **Moves and metrics.** As twsearch counts them by default, each power of a declared move
 //!   is one move, named as twsearch names it (`R`, `R2`, `R'`): that is `htm`, the default.
 //!   `qtm` keeps each declared move and its inverse only (twsearch's `-q`); `cw` keeps the
@@ -23,7 +24,7 @@
 
 use std::collections::HashMap;
 
-use super::definition::{Definition, power_name};
+use super::definition::{ANY_ORIENTATION, Definition, power_name};
 use super::{Board, Metric, Move};
 use crate::error::escaped;
 use crate::{Error, Result};
@@ -50,6 +51,8 @@ pub struct Defined {
     home_orient: Vec<u8>,
     /// Whether some set has identical pieces.
     identical: bool,
+    /// `unseen[tile]`: whether the tile's orientation is not seen (`?` in `Solved`).
+    unseen: Vec<bool>,
     /// The declared moves over all cells, in twirl's direction.
     base_moves: Vec<Move>,
 }
@@ -76,6 +79,7 @@ impl Defined {
         let mut tile_of = vec![0u8; n];
         let mut home_orient = vec![0u8; n];
         let mut identical = false;
+        let mut unseen = vec![false; n];
         let mut next = 0;
         for (set, state) in definition.sets.iter().zip(&definition.solved) {
             offsets.push(next);
@@ -84,10 +88,20 @@ impl Defined {
                 let home = *first.entry(label).or_insert(next + i);
                 tile_of[next + i] = home as u8;
                 if home == next + i {
-                    home_orient[home] = o;
+                    // A piece whose orientation is not seen counts from upright.
+                    unseen[home] = o == ANY_ORIENTATION;
+                    home_orient[home] = if unseen[home] { 0 } else { o };
                 } else {
                     identical = true;
-                    if home_orient[home] != o {
+                    if unseen[home] != (o == ANY_ORIENTATION) {
+                        return Err(bad(format!(
+                            "set {}: identical pieces labelled {} have their orientation seen \
+                             and not seen (`?`): they must all be one or the other",
+                            set.name,
+                            label + 1
+                        )));
+                    }
+                    if !unseen[home] && home_orient[home] != o {
                         return Err(bad(format!(
                             "set {}: identical pieces labelled {} are solved in different \
                              orientations ({} and {o}), which twirl cannot tell apart",
@@ -124,6 +138,7 @@ impl Defined {
             tile_of,
             home_orient,
             identical,
+            unseen,
             base_moves,
         })
     }
@@ -155,10 +170,17 @@ impl Defined {
         self.orient_mod
     }
 
-    /// Whether some set has identical pieces (boards are then not group elements: the
-    /// number of boards is the group order divided by the stabilizer of the labels).
+    /// Whether some set has identical pieces, or pieces whose orientation is not seen
+    /// (boards are then not group elements: the number of boards is the group order divided
+    /// by the stabilizer of the labels and of the unseen orientations).
     pub fn has_identical_pieces(&self) -> bool {
-        self.identical
+        self.identical || self.unseen.contains(&true)
+    }
+
+    /// `unseen[tile]`: whether the orientation of the tile (named by its home cell) is not
+    /// seen ([`ANY_ORIENTATION`] in the solved state).
+    pub fn unseen_orientations(&self) -> &[bool] {
+        &self.unseen
     }
 
     /// The solved board.

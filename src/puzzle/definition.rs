@@ -21,7 +21,11 @@
 //!   it. A block lists sets by name, in any order, each at most once; a set it leaves out is
 //!   untouched by a move and in its natural order (`1 2 ... n`, upright) in `Solved`.
 //! - Under a set name come one or two lines of numbers: the permutation (1-based) and,
-//!   optionally, the orientations (0-based, below the set's count; zeros when absent).
+//!   optionally, the orientations (0-based, below the set's count; zeros when absent). In
+//!   `Solved`, an orientation may be `?` (twsearch's orientation wildcard): that piece's
+//!   orientation is not seen, and boards differing only by it are one board. Identical
+//!   pieces are all `?` or none (twsearch: "inconsistent orientation wildcards across
+//!   identical pieces"). twirl reads `?` nowhere else.
 //! - Positions are *passive*: in `Solved`, entry `i` is the label of the piece standing at
 //!   position `i`. A label used twice makes those pieces identical (twsearch accepts any
 //!   labels from 1 to 255 and packs them).
@@ -111,9 +115,16 @@ pub struct SetState {
     /// number minus one). Equal labels are identical pieces. Labels need not be below the
     /// set's size nor contiguous (twsearch accepts labels 1 to 255 in the file).
     pub pieces: Vec<u16>,
-    /// `orient[i]`: the orientation of the piece standing at position `i`.
+    /// `orient[i]`: the orientation of the piece standing at position `i`, or, in the
+    /// solved state only, [`ANY_ORIENTATION`] (`?` in the file) for a piece whose orientation
+    /// is not seen.
     pub orient: Vec<u8>,
 }
+
+/// The orientation of a solved piece whose orientation is not seen (twsearch's orientation
+/// wildcard, `?` in a `Solved` block's orientation line): boards that differ only by the
+/// orientations of such pieces are one board. Identical pieces are all seen or all unseen.
+pub const ANY_ORIENTATION: u8 = u8::MAX;
 
 /// A declared move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -299,6 +310,20 @@ impl<'a> Parser<'a> {
                         ),
                     );
                 }
+                let wildcards = matches!(kind, BlockKind::Solved) && current.perm.is_some();
+                if wildcards && line.tokens.contains(&"?") {
+                    if current.orient.is_some() {
+                        return fail(
+                            line.number,
+                            format!(
+                                "{context}: a third line of numbers (expected a permutation and \
+                                 at most one line of orientations)"
+                            ),
+                        );
+                    }
+                    current.orient = Some(orientations_or_any(line, &context, set)?);
+                    continue;
+                }
                 let numbers = numbers(line, &context)?;
                 if current.perm.is_none() {
                     current.perm = Some(pieces(line, &context, kind, set, &numbers)?);
@@ -371,7 +396,7 @@ fn numbers(line: &Line<'_>, context: &str) -> Result<Vec<u64>> {
                 return fail(
                     line.number,
                     format!(
-                        "{context}: `?` (an unknown orientation or piece) is not supported by twirl"
+                        "{context}: `?` is read only as an orientation in `Solved` (an orientation not seen)"
                     ),
                 );
             }
@@ -441,6 +466,28 @@ fn orientations(line: &Line<'_>, context: &str, set: &SetDef, numbers: &[u64]) -
         );
     }
     Ok(numbers.iter().map(|&v| v as u8).collect())
+}
+
+/// A `Solved` orientation line holding `?` (an orientation not seen): each token an
+/// orientation below the set's count or `?` ([`ANY_ORIENTATION`]).
+fn orientations_or_any(line: &Line<'_>, context: &str, set: &SetDef) -> Result<Vec<u8>> {
+    if set.orientations < 2 {
+        return fail(
+            line.number,
+            format!("{context}: `?` orientation in a set without orientations"),
+        );
+    }
+    line.tokens
+        .iter()
+        .map(|t| match *t {
+            "?" => Ok(ANY_ORIENTATION),
+            _ => {
+                let one = Line { number: line.number, tokens: vec![t] };
+                let n = numbers(&one, context)?;
+                Ok(orientations(line, context, set, &n)?[0])
+            }
+        })
+        .collect()
 }
 
 /// A count on a `Set` line, between 1 and `max`.

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::bfs::{Config, NoProgress, search_puzzle};
+use crate::puzzle::defined::Defined;
 use crate::puzzle::{Metric, Puzzle};
 use crate::rank::StateSpace;
 use crate::table::DistanceTable;
@@ -234,6 +235,17 @@ fn round_trips() {
     let written = Definition::parse(TWO).unwrap().to_tws();
     assert!(written.contains("Move A\nP\n2 3 1 4\n1 0 0 0\nEnd\n"), "{written}");
     assert!(written.contains("Move B\nP\n1 2 4 3\n0 0 1 2\nQ\n2 3 1\nEnd\n"), "{written}");
+    // Orientations not seen (`?`) in the solved state read and write back.
+    let text = TWO.replace("P\n1 2 3 4\nQ", "P\n1 2 3 4\n0 ? 2 ?\nQ");
+    let def = Definition::parse(&text).unwrap();
+    assert_eq!(def.solved[0].orient, [0, ANY_ORIENTATION, 2, ANY_ORIENTATION]);
+    let written = def.to_tws();
+    assert!(written.contains("P\n1 2 3 4\n0 ? 2 ?\n"), "{written}");
+    assert_eq!(Definition::parse(&written).unwrap(), def);
+    // Identical pieces are all seen or all unseen.
+    let mixed = TWO.replace("P\n1 2 3 4\nQ", "P\n1 1 3 4\n0 ? 0 0\nQ");
+    let err = Defined::new("mixed.tws", Definition::parse(&mixed).unwrap()).unwrap_err();
+    assert!(err.to_string().contains("seen and not seen"), "{err}");
     // Without a Name, twsearch's default.
     let unnamed = Definition::parse(&TWO.replace("Name Two\n", "")).unwrap();
     assert_eq!(unnamed.name, "Unnamed");
@@ -278,7 +290,11 @@ fn errors_name_the_line_and_the_problem() {
             "the number `99999999999999999999999` is too large",
         ),
         ("1 2 3 4\nQ", "1 2 3 256\nQ", 7, "piece label 256 is out of range (labels are 1 to 255)"),
-        ("1 2 3 4\nQ", "1 2 ? 4\nQ", 7, "`?` (an unknown orientation or piece) is not supported"),
+        ("1 2 3 4\nQ", "1 2 ? 4\nQ", 7, "`?` is read only as an orientation in `Solved`"),
+        ("1 0 0 0\nEnd", "1 ? 0 0\nEnd", 16, "`?` is read only as an orientation in `Solved`"),
+        ("1 2 3 4\nQ", "1 2 3 4\n0 ? 3 0\nQ", 8, "orientation 3 is out of range"),
+        ("1 2 3 4\nQ", "1 2 3 4\n0 ? 0 0\n0 0 0 0\nQ", 9, "a third line of numbers"),
+        ("1 1 2\nEnd", "1 1 2\n? ? ?\nEnd", 10, "`?` orientation in a set without orientations"),
         ("0 0 1 2\nEnd", "0 0 1 2", 19, "`Move B` has no `End`"),
         ("1 0 0 0\nEnd", "1 0 0 0\n", 19, "expected a set name, numbers or `End`, found `Move B`"),
         ("Move A\nP", "Move A\nP\nQ", 14, "set P is named but given no numbers"),

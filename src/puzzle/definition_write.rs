@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
-use super::{Definition, MoveDef, SetDef, SetMove, SetState, power_name};
+use super::{ANY_ORIENTATION, Definition, MoveDef, SetDef, SetMove, SetState, power_name};
 use crate::error::escaped;
 use crate::puzzle::{Metric, Move, Puzzle, PuzzleSpec};
 use crate::{Error, Result};
@@ -47,7 +47,15 @@ impl Definition {
             let _ = writeln!(out, "{}", s.name);
             push_numbers(&mut out, state.pieces.iter().map(|&l| u64::from(l) + 1));
             if s.orientations > 1 {
-                push_numbers(&mut out, state.orient.iter().map(|&o| u64::from(o)));
+                let text: Vec<String> = state
+                    .orient
+                    .iter()
+                    .map(|&o| match o {
+                        ANY_ORIENTATION => "?".to_string(),
+                        o => o.to_string(),
+                    })
+                    .collect();
+                let _ = writeln!(out, "{}", text.join(" "));
             }
         }
         out.push_str("End\n");

@@ -12,6 +12,14 @@
 //!    ([`project_coupling`]);
 //! 3. orientation digits are indexed by cell (a piece has no identity to index them by).
 //!
+//! Pieces whose orientation is not seen (`?` in a definition's solved state,
+//! [`crate::puzzle::definition::ANY_ORIENTATION`]) carry no orientation digit: in an orbit
+//! holding one, the orientation sum is no longer seen either (that piece's turn takes up
+//! any sum), so it leaves the coupling, and the seen pieces' orientations, listed in cell
+//! order, are all free digits. The boards are still exactly the reachable ones: given the
+//! seen digits and a coupling element, the unseen piece's turn makes the sum the element
+//! asks for. The turns moves leave on unseen pieces are never read.
+//!
 //! Moves are the layout's ([`CompiledMove`] on [`Cells`]): they move bytes and add turns,
 //! whatever the byte's tile stands for.
 
@@ -222,12 +230,34 @@ struct OrbitPlan {
     /// The radix of its arrangement digit: `n!/2` without repeats, the number of
     /// arrangements with.
     radix: u64,
+    /// `unseen[label]`: whether the orientation of the pieces carrying the label is not
+    /// seen (see [`OrbitPlan::hides_sum`]).
+    unseen: [bool; MAX_CELLS],
+    /// The radix of its orientation digits: `free_mod^(cells - 1)`, or with pieces whose
+    /// orientation is not seen `free_mod^seen` (`seen` the pieces whose orientation is).
+    orient_radix: u64,
+    /// See [`OrbitPlan::hides_sum`].
+    hidden: bool,
 }
 
 impl OrbitPlan {
     /// Whether its permutation's sign is a coordinate of the coupling.
     fn keeps_sign(&self) -> bool {
         self.arrangements.is_none() && self.cells.len() >= 2
+    }
+
+    /// Whether its orientation sum is no coordinate: it holds a piece whose orientation is
+    /// not seen, whose turn takes up any sum, so the seen pieces' orientations are all
+    /// free digits (listed in cell order, skipping the unseen pieces).
+    #[inline(always)]
+    fn hides_sum(&self) -> bool {
+        self.hidden
+    }
+
+    /// Whether the piece on a working byte has its orientation seen.
+    #[inline(always)]
+    fn seen(&self, byte: u8) -> bool {
+        !self.unseen[(byte & TILE_MASK) as usize]
     }
 }
 
@@ -263,6 +293,12 @@ impl Multiset {
             )));
         }
         let solved = puzzle.solved();
+        let mut unseen = [false; MAX_CELLS];
+        if let Some(d) = puzzle.defined() {
+            for (t, &u) in d.unseen_orientations().iter().enumerate().take(MAX_CELLS) {
+                unseen[t] = u && invariants.orient_mod > 1;
+            }
+        }
         let too_large = || Error::TooLarge("more boards than 64-bit ranks can count".to_string());
         let mut orbits = Vec::with_capacity(invariants.orbits.len());
         let mut all_arrangements = 1u64;
@@ -292,7 +328,10 @@ impl Multiset {
                 // A piece's orientation modulo `tied_mod` tells its home's potential: pieces
                 // whose homes differ there are not identical to the moves.
                 let f = invariants.potential[c as usize];
-                if potential[label] == NO_INDEX {
+                if unseen[label] {
+                    // No orientation to tie: counted from upright wherever it stands.
+                    potential[label] = 0;
+                } else if potential[label] == NO_INDEX {
                     potential[label] = f;
                 } else if !(potential[label] + invariants.orient_mod - f).is_multiple_of(o.tied_mod)
                 {
@@ -311,12 +350,18 @@ impl Multiset {
             };
             let radix = arrangements.as_ref().map_or(half_factorial(o.cells.len()), |a| a.count());
             all_arrangements = all_arrangements.checked_mul(radix).ok_or_else(too_large)?;
-            if o.free_mod > 1 {
-                orient_count = (o.free_mod as u64)
-                    .checked_pow(o.cells.len() as u32 - 1)
-                    .and_then(|d| d.checked_mul(orient_count))
-                    .ok_or_else(too_large)?;
-            }
+            let hidden = o.cells.iter().any(|&c| unseen[solved.tiles[c as usize] as usize]);
+            let digits = match hidden {
+                true => {
+                    o.cells.iter().filter(|&&c| !unseen[solved.tiles[c as usize] as usize]).count()
+                }
+                false => o.cells.len() - 1,
+            };
+            let orient_radix = match o.free_mod {
+                0 | 1 => 1,
+                e => (e as u64).checked_pow(digits as u32).ok_or_else(too_large)?,
+            };
+            orient_count = orient_count.checked_mul(orient_radix).ok_or_else(too_large)?;
             orbits.push(OrbitPlan {
                 cells: o.cells.clone(),
                 free_mod: o.free_mod,
@@ -327,6 +372,9 @@ impl Multiset {
                 labels,
                 potential,
                 radix,
+                unseen,
+                orient_radix,
+                hidden: hidden && o.free_mod > 1,
             });
         }
         let solved_cells = working_form(&orbits, &invariants, &solved)?;
@@ -402,6 +450,17 @@ impl Multiset {
             let e = o.free_mod as u32;
             let last = o.cells.len() - 1;
             let turn = |c: u8| (s.0[c as usize] >> TILE_BITS) as u32;
+            if o.hides_sum() {
+                // The turns of unseen pieces are left over from moves: skipped (scaled by
+                // nothing, added times 0: no branch to mispredict), never read.
+                let mut digits = 0u64;
+                for &c in o.cells.iter().rev() {
+                    let seen = u64::from(o.seen(s.0[c as usize]));
+                    digits = digits * (1 + seen * (e as u64 - 1)) + seen * turn(c) as u64;
+                }
+                orient_rank = orient_rank * o.orient_radix + digits;
+                continue;
+            }
             let mut sum = turn(o.cells[last]);
             // The orbit's first cell is the least significant digit.
             let mut digits = 0u64;
@@ -409,7 +468,7 @@ impl Multiset {
                 sum += turn(c);
                 digits = digits * e as u64 + turn(c) as u64;
             }
-            orient_rank = orient_rank * (e as u64).pow(last as u32) + digits;
+            orient_rank = orient_rank * o.orient_radix + digits;
             sums = sums * e + sum % e;
         }
         let h = self.coupling_index[(signs * self.sums_space + sums) as usize];
@@ -448,6 +507,15 @@ impl Multiset {
         }
         for o in self.orbits.iter().rev().filter(|o| o.free_mod > 1) {
             let e = o.free_mod as u64;
+            if o.hides_sum() {
+                for &c in &o.cells {
+                    if o.seen(out[c as usize]) {
+                        out[c as usize] |= ((orient_rank % e) as u8) << TILE_BITS;
+                        orient_rank /= e;
+                    }
+                }
+                continue;
+            }
             let sum = sums as u64 % e;
             sums /= e as u32;
             let last = o.cells.len() - 1;
@@ -486,7 +554,7 @@ impl Multiset {
             });
             signs = signs * 2 + sign;
         }
-        for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
+        for o in self.orbits.iter().filter(|o| o.free_mod > 1 && !o.hides_sum()) {
             let e = o.free_mod as u32;
             let sum: u32 = o.cells.iter().map(|&c| (s.0[c as usize] >> TILE_BITS) as u32).sum();
             sums = sums * e + sum % e;
@@ -504,6 +572,9 @@ impl Multiset {
         if o.index.get(label as usize).is_none_or(|&v| v == NO_INDEX) {
             return None;
         }
+        if o.unseen[label as usize] {
+            return Some(label);
+        }
         let raw = orient_sum(k, orient % k, o.potential[label as usize], inv.potential[cell]);
         raw.is_multiple_of(o.tied_mod).then(|| label | ((raw / o.tied_mod) << TILE_BITS))
     }
@@ -519,8 +590,12 @@ impl Multiset {
                 let label = s.0[p] & TILE_MASK;
                 let u = s.0[p] >> TILE_BITS;
                 board.tiles[p] = label;
-                board.orient[p] =
-                    orient_sum(k, u * o.tied_mod, inv.potential[p], o.potential[label as usize]);
+                board.orient[p] = match o.unseen[label as usize] {
+                    true => 0,
+                    false => {
+                        orient_sum(k, u * o.tied_mod, inv.potential[p], o.potential[label as usize])
+                    }
+                };
             }
         }
         board
@@ -553,6 +628,10 @@ fn working_form(orbits: &[OrbitPlan], inv: &Invariants, board: &Board) -> Result
                 ));
             }
             counts[v as usize] += 1;
+            if o.unseen[label as usize] {
+                out[p] = label;
+                continue;
+            }
             let raw =
                 orient_sum(k, board.orient[p] % k, o.potential[label as usize], inv.potential[p]);
             if !raw.is_multiple_of(o.tied_mod) {
@@ -587,7 +666,7 @@ fn working_form(orbits: &[OrbitPlan], inv: &Invariants, board: &Board) -> Result
 /// space.
 fn project_coupling(inv: &Invariants, orbits: &[OrbitPlan], solved: &Cells) -> (Vec<u32>, u32) {
     let mut solved_sums = Vec::new();
-    for o in orbits.iter().filter(|o| o.free_mod > 1) {
+    for o in orbits.iter().filter(|o| o.free_mod > 1 && !o.hides_sum()) {
         let sum: u32 = o.cells.iter().map(|&c| (solved.0[c as usize] >> TILE_BITS) as u32).sum();
         solved_sums.push((sum % o.free_mod as u32) as u8);
     }
@@ -600,6 +679,10 @@ fn project_coupling(inv: &Invariants, orbits: &[OrbitPlan], solved: &Cells) -> (
                 shift.push(0);
                 kept.push(orbits[j].keeps_sign());
             }
+            Coord::Sum(j) if orbits[j].hides_sum() => {
+                shift.push(0);
+                kept.push(false);
+            }
             Coord::Sum(_) => {
                 shift.push(solved_sums[sums_seen]);
                 sums_seen += 1;
@@ -607,7 +690,8 @@ fn project_coupling(inv: &Invariants, orbits: &[OrbitPlan], solved: &Cells) -> (
             }
         }
     }
-    let sums_space: u32 = orbits.iter().map(|o| o.free_mod as u32).product();
+    let sums_space: u32 =
+        orbits.iter().filter(|o| !o.hides_sum()).map(|o| o.free_mod as u32).product();
     let mut codes: Vec<u32> = inv
         .coupling
         .iter()
