@@ -5,7 +5,8 @@
 //! a move, instead of one rank per board.
 //!
 //! The runs' masks are [`RunMask`]s of the table. Like the board-by-board steps, both work on
-//! a contiguous range (of runs) that a worker owns.
+//! a contiguous range (of runs) that a worker owns, and leave the image runs another process
+//! holds to it: forward the shuffled mask, backward a question for the image run's mask.
 
 use super::{Level, LevelCount, Step, in_tasks};
 use crate::rank::StateRanking;
@@ -21,28 +22,36 @@ pub fn expand_unseen<S: StateRanking>(
     bits: u32,
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
-    let (space, table) = (step.space, step.table);
+    let (space, table, part) = (step.space, step.table, step.part);
     in_tasks(runs, TASK_RUNS, step.progress, |task| {
         let mut level = Level::default();
         let (mut unseen, mut found, mut frontier) =
             (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
         let mut images = vec![0u64; space.n_moves()];
+        let mut remote = Vec::new();
         for run in task {
             if !unseen.load(table, run, UNSEEN) {
                 continue;
             }
-            let base = space.unrank(run << bits);
+            let base = space.unrank((run << bits) + part.first);
             for (m, img) in images.iter_mut().enumerate() {
                 *img = space.rank(&space.solve_step(&base, m));
-                table.prefetch(*img);
+                table.prefetch(img.wrapping_sub(part.first));
             }
             found.clear();
+            remote.clear();
+            let mut covered = false;
             for &img in &images {
-                if !frontier.load(table, img >> bits, step.cur) {
+                let Some(i) = part.local(img) else {
+                    remote.push(img);
+                    continue;
+                };
+                if !frontier.load(table, i >> bits, step.cur) {
                     continue;
                 }
                 found.or_xor_shuffled(&frontier, img & ((1 << bits) - 1));
                 if found.covers(&unseen) {
+                    covered = true;
                     break;
                 }
             }
@@ -50,7 +59,13 @@ pub fn expand_unseen<S: StateRanking>(
             for set in found.sets(run) {
                 // This task owns the run: no other writer can race with the store.
                 table.set_owned(set, step.next);
-                level.note_set(set);
+                level.note_set(set.shifted(part.first));
+            }
+            if !covered {
+                for &img in &remote {
+                    let asker = [run, img & ((1 << bits) - 1)];
+                    level.outbox.ask(part.owner(img), part.parts(), img >> bits, &asker);
+                }
             }
         }
         level
@@ -64,7 +79,7 @@ pub fn expand_frontier<S: StateRanking>(
     bits: u32,
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
-    let (space, table) = (step.space, step.table);
+    let (space, table, part) = (step.space, step.table, step.part);
     in_tasks(runs, TASK_RUNS, step.progress, |task| {
         let mut level = Level::default();
         let (mut frontier, mut shuffled) = (RunMask::new(bits), RunMask::new(bits));
@@ -72,14 +87,20 @@ pub fn expand_frontier<S: StateRanking>(
             if !frontier.load(table, run, step.cur) {
                 continue;
             }
-            let base = space.unrank(run << bits);
+            let base = space.unrank((run << bits) + part.first);
             for m in 0..space.n_moves() {
                 let img = space.rank(&space.scramble_step(&base, m));
                 shuffled.clear();
                 shuffled.or_xor_shuffled(&frontier, img & ((1 << bits) - 1));
-                for set in shuffled.sets(img >> bits) {
+                let Some(i) = part.local(img) else {
+                    let to = level.outbox.to(part.owner(img), part.parts());
+                    to.push(img >> bits);
+                    to.extend_from_slice(shuffled.cells());
+                    continue;
+                };
+                for set in shuffled.sets(i >> bits) {
                     if !set.is_empty() {
-                        level.note_set(table.mark_unseen(set, step.next));
+                        level.note_set(table.mark_unseen(set, step.next).shifted(part.first));
                     }
                 }
             }

@@ -15,12 +15,12 @@
 //! `d` in the backward step, and the fresh bit identifies level `d+1` in the forward step.
 //!
 //! A level interrupted in the forward direction has fresh boards whose counts may miss
-//! visitors; [`DistanceTable::unmark_fresh`] drops them before a resume (the backward step finishes each
+//! visitors; [`crate::table::DistanceTable::unmark_fresh`] drops them before a resume (the backward step finishes each
 //! board before marking it, so its boards are complete).
 
 use super::{Level, LevelCount, Step};
 use crate::rank::StateRanking;
-use crate::table::{DistanceTable, RankSet, UNSEEN, mark_of};
+use crate::table::{RankSet, UNSEEN};
 
 /// Forward step: every board marked `d` visits the boards one move before it.
 pub fn expand_frontier<S: StateRanking>(
@@ -98,11 +98,12 @@ pub fn expand_unseen<S: StateRanking>(
     })
 }
 
-/// Boards at distance `d` with one shortest solution, given the counts of the distances
-/// before it (`earlier[j]` for `j < d`): boards marked `d` without the multi bit, less those
-/// of the earlier distances with the same mark.
-pub fn count_level(table: &DistanceTable, d: u32, earlier: &[u64]) -> u64 {
-    let all = table.count_marked_single(mark_of(d));
+/// Boards at distance `d` with one shortest solution, given the boards marked `d` without
+/// the multi bit (`single`, [`crate::table::DistanceTable::count_marked_single`]) and the counts of the
+/// distances before it (`earlier[j]` for `j < d`): `single` less the boards of the earlier
+/// distances with the same mark.
+pub fn count_level(single: u64, d: u32, earlier: &[u64]) -> u64 {
+    let all = single;
     let before: u64 = (0..d as usize).filter(|j| j % 3 == d as usize % 3).map(|j| earlier[j]).sum();
     all - before
 }

@@ -1,0 +1,291 @@
+//! One level's expansion, by one process or several.
+//!
+//! One process runs the level's step over its whole table: nothing is left to others. With
+//! several, each expands its own boards in rounds of at most [`ROUND_GROUPS`] groups of its
+//! table, with the same step kernels (runs, prefetch); what a round leaves to other
+//! processes then goes to them in one swap:
+//! - forward, the neighbours they hold (ranks, or for XOR runs the shuffled masks of image
+//!   runs), which they mark;
+//! - backward, questions about the neighbours they hold (a rank, answered by one byte: is it
+//!   at the current distance; or an image run, answered by its mask of boards at the current
+//!   distance), and the askers mark themselves from the answers.
+//!
+//! Rounds keep the buffers bounded whatever the level's size, and every process runs the
+//! same number of them (the largest block decides). After each round the processes agree
+//! whether to stop, or to write a checkpoint first.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::{Direction, Kernel, Level, LevelCount, Outbox, Run, Step, blocks, unique};
+use crate::rank::StateRanking;
+use crate::table::{CELLS_PER_WORD, RunMask, UNSEEN};
+
+/// Table groups (32 ranks each) a process expands per round when several search together:
+/// 2^15 groups, about a million ranks, whose neighbours (at most 12 per board of the level)
+/// make at most 100 MB of buffers.
+pub const ROUND_GROUPS: usize = 1 << 15;
+
+/// What one level sent between processes, summed over all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Traffic {
+    /// How the level was expanded.
+    pub direction: Direction,
+    /// Items sent to another process: neighbours to mark (ranks, or masks of runs) forward,
+    /// questions backward.
+    pub ranks_sent: u64,
+    /// Bytes sent, the answers to questions included.
+    pub bytes_sent: u64,
+    /// Exchange rounds.
+    pub rounds: u64,
+}
+
+/// The step kernel of `kernel` and `direction` over `groups` of this process's table.
+fn expand_groups<S: StateRanking>(
+    step: &Step<'_, S>,
+    kernel: Kernel<'_>,
+    direction: Direction,
+    groups: Range<usize>,
+) -> LevelCount {
+    match (kernel, direction) {
+        (Kernel::Unique, Direction::Forward) => unique::expand_frontier(step, groups),
+        (Kernel::Unique, Direction::Backward) => unique::expand_unseen(step, groups),
+        (Kernel::Boards(runs), Direction::Forward) => super::expand_frontier(step, runs, groups),
+        (Kernel::Boards(runs), Direction::Backward) => super::expand_unseen(step, runs, groups),
+        (Kernel::Xor(bits), _) => {
+            // Runs are whole groups; the table's last run may end in padding.
+            let per_run = (1u64 << bits) / CELLS_PER_WORD;
+            let runs = groups.start as u64 / per_run..(groups.end as u64).div_ceil(per_run);
+            match direction {
+                Direction::Forward => blocks::expand_frontier(step, bits, runs),
+                Direction::Backward => blocks::expand_unseen(step, bits, runs),
+            }
+        }
+    }
+}
+
+/// Expands level `d` of `step`: `None` when the search was asked to stop (on any process).
+pub(crate) fn expand_level<S: StateRanking>(
+    step: &Step<'_, S>,
+    kernel: Kernel<'_>,
+    direction: Direction,
+    d: u32,
+    run: Run<'_>,
+    pool: &rayon::ThreadPool,
+) -> crate::Result<Option<(LevelCount, Traffic)>> {
+    let processes = run.processes;
+    let n_groups = step.part.n_groups();
+    let mut traffic = Traffic { direction, ranks_sent: 0, bytes_sent: 0, rounds: 1 };
+    if processes.count() == 1 {
+        let level = pool.install(|| expand_groups(step, kernel, direction, 0..n_groups));
+        return Ok((!run.progress.should_stop()).then_some((level, traffic)));
+    }
+    let largest_groups = step.part.blocks.largest().div_ceil(CELLS_PER_WORD) as usize;
+    traffic.rounds = largest_groups.div_ceil(ROUND_GROUPS) as u64;
+    let mut total = LevelCount::empty();
+    for round in 0..traffic.rounds as usize {
+        let first = (round * ROUND_GROUPS).min(n_groups);
+        let groups = first..(first + ROUND_GROUPS).min(n_groups);
+        let mut level = pool.install(|| expand_groups(step, kernel, direction, groups));
+        let outbox = std::mem::take(&mut level.outbox);
+        let (found, items, bytes) = match direction {
+            Direction::Forward => deliver(step, kernel, &outbox, run, pool),
+            Direction::Backward => ask(step, kernel, outbox, run, pool),
+        };
+        step.progress.found(found.found);
+        total.absorb(found);
+        total.absorb(Level { outbox: Outbox::default(), ..level.into() });
+        traffic.ranks_sent += items;
+        traffic.bytes_sent += bytes;
+        if run.config.pause_in_level == Some(d) && round == 0 {
+            pause_until_stopped(run.config.stop.as_deref());
+        }
+        let due = processes.index() == 0 && run.journal.due();
+        let [stop, due, _, _] =
+            processes.sum_each([run.progress.should_stop() as u64, due as u64, 0, 0]);
+        if stop > 0 {
+            return Ok(None);
+        }
+        if due > 0 {
+            run.journal.under_way(step.table, processes)?;
+        }
+    }
+    traffic.ranks_sent = processes.sum(traffic.ranks_sent);
+    traffic.bytes_sent = processes.sum(traffic.bytes_sent);
+    Ok(Some((total, traffic)))
+}
+
+/// Words of a run's mask.
+fn mask_words(bits: u32) -> usize {
+    ((1u64 << bits) / CELLS_PER_WORD) as usize
+}
+
+/// Forward: sends every process the neighbours it holds and marks those sent here. The
+/// boards marked, the items and the bytes sent.
+fn deliver<S: StateRanking>(
+    step: &Step<'_, S>,
+    kernel: Kernel<'_>,
+    outbox: &Outbox,
+    run: Run<'_>,
+    pool: &rayon::ThreadPool,
+) -> (Level, u64, u64) {
+    let words: u64 = outbox.to.iter().map(|v| v.len() as u64).sum();
+    let received = run.processes.swap(&outbox.to).concat();
+    let (table, first, next) = (step.table, step.part.first, step.next);
+    let (level, items) = match kernel {
+        Kernel::Xor(bits) => {
+            // Each item: the image run, then its mask's words.
+            let record = 1 + mask_words(bits);
+            let level = pool.install(|| {
+                received
+                    .par_chunks(record * 64)
+                    .map(|chunk| {
+                        let mut level = Level::default();
+                        let mut mask = RunMask::new(bits);
+                        for item in chunk.chunks(record) {
+                            mask.set_cells(&item[1..]);
+                            for set in mask.sets(item[0] - (first >> bits)) {
+                                if !set.is_empty() {
+                                    level.note_set(table.mark_unseen(set, next).shifted(first));
+                                }
+                            }
+                        }
+                        level
+                    })
+                    .reduce(Level::default, Level::merge)
+            });
+            (level, words / record as u64)
+        }
+        _ => {
+            let level = pool.install(|| {
+                received
+                    .par_chunks(1 << 12)
+                    .map(|chunk| {
+                        let mut level = Level::default();
+                        for &r in chunk {
+                            if table.mark_if_unseen(r - first, next) {
+                                level.note(r);
+                            }
+                        }
+                        level
+                    })
+                    .reduce(Level::default, Level::merge)
+            });
+            (level, words)
+        }
+    };
+    (level, items, words * 8)
+}
+
+/// Backward: sends every process the questions about the neighbours it holds, answers those
+/// asked here, and marks the askers from the answers. The boards marked, the questions and
+/// the bytes sent (questions and answers).
+fn ask<S: StateRanking>(
+    step: &Step<'_, S>,
+    kernel: Kernel<'_>,
+    outbox: Outbox,
+    run: Run<'_>,
+    pool: &rayon::ThreadPool,
+) -> (Level, u64, u64) {
+    let processes = run.processes;
+    let questions: u64 = outbox.to.iter().map(|v| v.len() as u64).sum();
+    let asked = processes.swap(&outbox.to);
+    let (table, first, cur, next) = (step.table, step.part.first, step.cur, step.next);
+    match kernel {
+        Kernel::Xor(bits) => {
+            let words = mask_words(bits);
+            // Each answer: the mask of the run's boards at the current distance.
+            let answers: Vec<Vec<u64>> = pool.install(|| {
+                asked
+                    .par_iter()
+                    .map(|runs| {
+                        let mut mask = RunMask::new(bits);
+                        let mut answer = Vec::with_capacity(runs.len() * words);
+                        for &r in runs {
+                            mask.clear();
+                            mask.load(table, r - (first >> bits), cur);
+                            answer.extend_from_slice(mask.cells());
+                        }
+                        answer
+                    })
+                    .collect()
+            });
+            let replies = processes.swap(&answers);
+            let level = pool.install(|| {
+                outbox
+                    .askers
+                    .par_iter()
+                    .zip(&replies)
+                    .flat_map(|(askers, replies)| {
+                        // Each asker: its run and the XOR offset of the image asked about.
+                        askers.par_chunks(2 * 64).zip(replies.par_chunks(words * 64))
+                    })
+                    .map(|(askers, replies)| {
+                        let mut level = Level::default();
+                        let (mut answer, mut found, mut unseen) =
+                            (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
+                        for (asker, reply) in askers.chunks(2).zip(replies.chunks(words)) {
+                            let [run, xor] = [asker[0], asker[1]];
+                            answer.set_cells(reply);
+                            found.clear();
+                            found.or_xor_shuffled(&answer, xor);
+                            unseen.load(table, run, UNSEEN);
+                            found.intersect(&unseen);
+                            for set in found.sets(run) {
+                                if !set.is_empty() {
+                                    level.note_set(table.mark_unseen(set, next).shifted(first));
+                                }
+                            }
+                        }
+                        level
+                    })
+                    .reduce(Level::default, Level::merge)
+            });
+            let answered: u64 = answers.iter().map(|a| a.len() as u64 * 8).sum();
+            (level, questions, questions * 8 + answered)
+        }
+        _ => {
+            // Each answer: 1 where the neighbour is at the current distance.
+            let answers: Vec<Vec<u8>> = pool.install(|| {
+                asked
+                    .par_iter()
+                    .map(|qs| qs.iter().map(|&r| (table.get(r - first) == cur) as u8).collect())
+                    .collect()
+            });
+            let replies = processes.swap_bytes(&answers);
+            let level = pool.install(|| {
+                outbox
+                    .askers
+                    .par_iter()
+                    .zip(&replies)
+                    .flat_map(|(askers, replies)| {
+                        askers.par_chunks(1 << 12).zip(replies.par_chunks(1 << 12))
+                    })
+                    .map(|(askers, replies)| {
+                        let mut level = Level::default();
+                        for (&i, &yes) in askers.iter().zip(replies) {
+                            if yes == 1 && table.mark_if_unseen(i, next) {
+                                level.note(i + first);
+                            }
+                        }
+                        level
+                    })
+                    .reduce(Level::default, Level::merge)
+            });
+            let answered: u64 = answers.iter().map(|a| a.len() as u64).sum();
+            (level, questions, questions * 8 + answered)
+        }
+    }
+}
+
+/// Tests only: waits until stopped, or a minute.
+fn pause_until_stopped(stop: Option<&AtomicBool>) {
+    let t0 = Instant::now();
+    while !stop.is_some_and(|s| s.load(Ordering::Relaxed)) && t0.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
