@@ -10,9 +10,11 @@
 //!   at the current distance; or an image run, answered by its mask of boards at the current
 //!   distance), and the askers mark themselves from the answers.
 //!
-//! Rounds keep the buffers bounded whatever the level's size, and every process runs the
-//! same number of them (the largest block decides). After each round the processes agree
-//! whether to stop, or to write a checkpoint first.
+//! Rounds keep the buffers near [`ROUND_WORDS`] whatever the level's size: each process
+//! sizes its next round from what its last one sent per group, and runs empty rounds once
+//! its table is done until every process is. Few rounds matter: each is a few collectives,
+//! where every process waits for the slowest. After each round the processes agree whether
+//! to go on, to stop, or to write a checkpoint first.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,10 +26,13 @@ use super::{Direction, Kernel, Level, LevelCount, Outbox, Run, Step, blocks, uni
 use crate::rank::StateRanking;
 use crate::table::{CELLS_PER_WORD, RunMask, UNSEEN};
 
-/// Table groups (32 ranks each) a process expands per round when several search together:
-/// 2^15 groups, about a million ranks, whose neighbours (at most 12 per board of the level)
-/// make at most 100 MB of buffers.
-pub const ROUND_GROUPS: usize = 1 << 15;
+/// Words (of eight bytes) a process means to send per round when several search together:
+/// 32 MiB, and as much again for whom each question is from. Rounds are sized from the
+/// words the previous round sent per group of the table.
+pub const ROUND_WORDS: u64 = 1 << 22;
+
+/// Rounds cover whole units of 2^12 groups (131072 ranks: whole XOR runs).
+const ROUND_UNIT: usize = 1 << 12;
 
 /// What one level sent between processes, summed over all of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,14 +88,19 @@ pub(crate) fn expand_level<S: StateRanking>(
         let level = pool.install(|| expand_groups(step, kernel, direction, 0..n_groups));
         return Ok((!run.progress.should_stop()).then_some((level, traffic)));
     }
-    let largest_groups = step.part.blocks.largest().div_ceil(CELLS_PER_WORD) as usize;
-    traffic.rounds = largest_groups.div_ceil(ROUND_GROUPS) as u64;
+    traffic.rounds = 0;
     let mut total = LevelCount::empty();
-    for round in 0..traffic.rounds as usize {
-        let first = (round * ROUND_GROUPS).min(n_groups);
-        let groups = first..(first + ROUND_GROUPS).min(n_groups);
+    let (mut next_group, mut round_groups) = (0, ROUND_UNIT);
+    loop {
+        let groups = next_group..(next_group + round_groups).min(n_groups);
+        next_group = groups.end;
+        let n = groups.len().max(1) as u64;
         let mut level = pool.install(|| expand_groups(step, kernel, direction, groups));
         let outbox = std::mem::take(&mut level.outbox);
+        let words: u64 = outbox.to.iter().map(|v| v.len() as u64).sum();
+        // At most four times larger each round: a level's density changes along the table.
+        let fits = (ROUND_WORDS * n / words.max(1)) as usize;
+        round_groups = fits.clamp(ROUND_UNIT, 4 * round_groups) / ROUND_UNIT * ROUND_UNIT;
         let (found, items, bytes) = match direction {
             Direction::Forward => deliver(step, kernel, &outbox, run, pool),
             Direction::Backward => ask(step, kernel, outbox, run, pool),
@@ -100,17 +110,22 @@ pub(crate) fn expand_level<S: StateRanking>(
         total.absorb(Level { outbox: Outbox::default(), ..level.into() });
         traffic.ranks_sent += items;
         traffic.bytes_sent += bytes;
-        if run.config.pause_in_level == Some(d) && round == 0 {
+        if run.config.pause_in_level == Some(d) && traffic.rounds == 0 {
             pause_until_stopped(run.config.stop.as_deref());
         }
         let due = processes.index() == 0 && run.journal.due();
-        let [stop, due, _, _] =
-            processes.sum_each([run.progress.should_stop() as u64, due as u64, 0, 0]);
+        traffic.rounds += 1;
+        let mine = [run.progress.should_stop(), due, next_group < n_groups];
+        let [stop, due, going, _] =
+            processes.sum_each([mine[0] as u64, mine[1] as u64, mine[2] as u64, 0]);
         if stop > 0 {
             return Ok(None);
         }
         if due > 0 {
             run.journal.under_way(step.table, processes)?;
+        }
+        if going == 0 {
+            break;
         }
     }
     traffic.ranks_sent = processes.sum(traffic.ranks_sent);
