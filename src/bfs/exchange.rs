@@ -133,6 +133,9 @@ pub(crate) fn expand_level<S: StateRanking>(
     Ok(Some((total, traffic)))
 }
 
+/// Items looked at ahead of the one processed, so its table word has been prefetched.
+const AHEAD: usize = 16;
+
 /// Words of a run's mask.
 fn mask_words(bits: u32) -> usize {
     ((1u64 << bits) / CELLS_PER_WORD) as usize
@@ -174,13 +177,35 @@ fn deliver<S: StateRanking>(
             });
             (level, words / record as u64)
         }
-        _ => {
+        Kernel::Unique => {
+            // Each item: the rank and the visitor's multi bit.
             let level = pool.install(|| {
                 received
                     .par_chunks(1 << 12)
                     .map(|chunk| {
                         let mut level = Level::default();
-                        for &r in chunk {
+                        for &item in chunk {
+                            let r = item >> 1;
+                            if unique::visit(table, r - first, next, item & 1 == 1) {
+                                level.note(r);
+                            }
+                        }
+                        level
+                    })
+                    .reduce(Level::default, Level::merge)
+            });
+            (level, words)
+        }
+        Kernel::Boards(_) => {
+            let level = pool.install(|| {
+                received
+                    .par_chunks(1 << 12)
+                    .map(|chunk| {
+                        let mut level = Level::default();
+                        for (k, &r) in chunk.iter().enumerate() {
+                            if let Some(&ahead) = chunk.get(k + AHEAD) {
+                                table.prefetch(ahead - first);
+                            }
                             if table.mark_if_unseen(r - first, next) {
                                 level.note(r);
                             }
@@ -262,12 +287,61 @@ fn ask<S: StateRanking>(
             let answered: u64 = answers.iter().map(|a| a.len() as u64 * 8).sum();
             (level, questions, questions * 8 + answered)
         }
-        _ => {
+        Kernel::Unique => {
+            // Each answer: the paths through the neighbour (0, 1, or 2 for two or more).
+            let bits = table.unique_bits();
+            let answers: Vec<Vec<u8>> = asked
+                .iter()
+                .map(|qs| {
+                    qs.iter()
+                        .map(|&r| match table.get(r - first) == cur {
+                            false => 0,
+                            true => 1 + bits.is_multi(r - first) as u8,
+                        })
+                        .collect()
+                })
+                .collect();
+            let replies = processes.swap_bytes(&answers);
+            // Each asker: its table index and the paths it found among its own neighbours;
+            // its questions may have gone to several processes.
+            let mut paths: std::collections::HashMap<u64, u64> = Default::default();
+            for (askers, replies) in outbox.askers.iter().zip(&replies) {
+                for (asker, &more) in askers.chunks(2).zip(replies) {
+                    *paths.entry(asker[0]).or_insert(asker[1]) += more as u64;
+                }
+            }
+            let mut level = Level::default();
+            for (i, paths) in paths {
+                if paths > 0 {
+                    // The multi bit goes first: a board is never marked with a partial count.
+                    if paths >= 2 {
+                        bits.set_multi(i);
+                    }
+                    if table.mark_if_unseen(i, next) {
+                        level.note(i + first);
+                    }
+                }
+            }
+            let answered: u64 = answers.iter().map(|a| a.len() as u64).sum();
+            (level, questions, questions * 8 + answered)
+        }
+        Kernel::Boards(_) => {
             // Each answer: 1 where the neighbour is at the current distance.
             let answers: Vec<Vec<u8>> = pool.install(|| {
                 asked
                     .par_iter()
-                    .map(|qs| qs.iter().map(|&r| (table.get(r - first) == cur) as u8).collect())
+                    .map(|qs| {
+                        let ahead = qs.iter().skip(AHEAD).map(Some).chain(std::iter::repeat(None));
+                        qs.iter()
+                            .zip(ahead)
+                            .map(|(&r, ahead)| {
+                                if let Some(&a) = ahead {
+                                    table.prefetch(a - first);
+                                }
+                                (table.get(r - first) == cur) as u8
+                            })
+                            .collect()
+                    })
                     .collect()
             });
             let replies = processes.swap_bytes(&answers);

@@ -385,11 +385,6 @@ fn search<S: StateRanking>(
         Err(crate::Error::Unsupported(
             "unique solutions cannot be counted on a table of symmetry classes".into(),
         ))
-    } else if config.unique && processes.count() > 1 {
-        Err(crate::Error::Unsupported(format!(
-            "unique solutions are counted by one process only, not {}",
-            processes.count()
-        )))
     } else {
         Ok(())
     };

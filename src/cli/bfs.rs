@@ -256,18 +256,6 @@ fn said_by_another(processes: &dyn Processes, result: anyhow::Result<i32>) -> an
     }
 }
 
-/// Refuses what a search over several processes cannot do yet.
-fn refuse_unique(unique: bool, processes: &dyn Processes) -> anyhow::Result<()> {
-    if unique && processes.count() > 1 {
-        bail!(
-            "under mpirun with {} processes, bfs counts no unique solutions yet: drop \
-             --unique, or run one process",
-            processes.count()
-        );
-    }
-    Ok(())
-}
-
 /// The progress of a search on each process: process 0 draws the bar (one process only)
 /// and prints each finished level, and the traffic of each level between processes.
 struct Rows<'a> {
@@ -313,7 +301,6 @@ fn search_in_memory(
     puzzle: &Puzzle,
     processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
-    refuse_unique(args.unique, processes)?;
     let threads = args.run.threads()?;
     let count = processes.count();
     let root = processes.index() == 0;
@@ -440,7 +427,6 @@ fn new_table(
     processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
     if processes.count() > 1 {
-        refuse_unique(args.unique, processes)?;
         return new_parts(args, puzzle, path, processes);
     }
     let job = Job::start_with(path, puzzle, args.unique, args.force, args.symmetry.mode())?;
@@ -466,6 +452,7 @@ fn new_parts(
         path,
         puzzle,
         args.symmetry.mode(),
+        args.unique,
         args.force,
     )?;
     run_part_job(processes, job, path, &args.run, args.board_by_board)
@@ -523,9 +510,6 @@ fn resume_parts(
     use twirl::distributed::job::{PartJob, PartResumed};
     let root = processes.index() == 0;
     let quiet = quiet_unless_root(run, processes);
-    if let Some((_, requested)) = expected {
-        refuse_unique(requested.unique, processes)?;
-    }
     match PartJob::resume(processes, path, expected.map(|e| e.0), expected.map(|e| e.1))? {
         PartResumed::Complete(finished) if root => {
             quiet.say(&format!("{}: the search is already complete", path.display()));
@@ -582,10 +566,14 @@ fn run_part_job(
     let settings = run.settings(board_by_board)?;
     let n_states = job.space().n_states();
     if job.resumed_from().is_none() {
+        let (bits, bytes) = match job.unique() {
+            true => ("4 bits", table_bytes(n_states) + unique_bytes(n_states)),
+            false => ("2 bits", table_bytes(n_states)),
+        };
         run.say(&format!(
-            "table: {} x 2 bits = {} in {count} files {}",
+            "table: {} x {bits} = {} in {count} files {}",
             describe_entries(job.space()),
-            human(table_bytes(n_states)),
+            human(bytes),
             twirl::distributed::job::part_path(path, 0, count)
                 .display()
                 .to_string()

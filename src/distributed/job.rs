@@ -34,7 +34,7 @@ use crate::job::{Finished, Requested, RunEnd, RunSettings, check_replaceable, fi
 use crate::puzzle::Puzzle;
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::table::format::{HEADER_BYTES, Header, Part};
-use crate::table::{DistanceTable, TableFile, table_bytes};
+use crate::table::{DistanceTable, TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
 
 /// The table file of process `index` of `count` for the job whose table is named `table`.
@@ -89,10 +89,11 @@ impl PartJob {
         path: &Path,
         puzzle: &Puzzle,
         symmetry: SymmetryMode,
+        unique: bool,
         force: bool,
     ) -> Result<PartJob> {
         let root = processes.index() == 0;
-        let space = agree(processes, StateSpace::for_search(puzzle, symmetry, false))?;
+        let space = agree(processes, StateSpace::for_search(puzzle, symmetry, unique))?;
         let part = my_part(&space, processes);
         let my_path = part_path(path, part.index as usize, part.count as usize);
         let ck_path = checkpoint_path(path);
@@ -110,7 +111,9 @@ impl PartJob {
                 })?;
             }
             check_replaceable(&my_path, force)?;
-            let bytes = HEADER_BYTES + table_bytes(part.ranks);
+            let bytes = HEADER_BYTES
+                + table_bytes(part.ranks)
+                + if unique { unique_bytes(part.ranks) } else { 0 };
             if let Some(free) = free_disk(&my_path).filter(|&f| bytes > f) {
                 return Err(Error::TooLarge(format!(
                     "part {} of the table needs {bytes} bytes but the disk holding {} has \
@@ -126,7 +129,7 @@ impl PartJob {
         let created = (|| {
             let tmp = TempPath::new(with_suffix(&my_path, ".partial"));
             let mut file =
-                TableFile::create_part(tmp.path(), puzzle, space.ranking_record(), part)?;
+                TableFile::create_part(tmp.path(), puzzle, space.ranking_record(), part, unique)?;
             tmp.persist(&my_path)?;
             file.path = my_path.clone();
             Ok(file)
@@ -283,6 +286,11 @@ impl PartJob {
         self.resume.as_ref().map(|r| &r.outcome)
     }
 
+    /// Whether the search counts unique solutions.
+    pub fn unique(&self) -> bool {
+        self.file.header.unique_bytes != 0
+    }
+
     /// Boards of the unfinished distance a resumed job found before it stopped, over all
     /// processes (searched again, counted once).
     pub fn resumed_partial(&self) -> u64 {
@@ -312,6 +320,7 @@ impl PartJob {
         };
         let config = Config {
             runs: settings.runs,
+            unique: self.file.header.unique_bytes != 0,
             stop: Some(stop),
             pause_in_level: settings.pause_after_level,
             ..Config::new(settings.threads)
