@@ -1,14 +1,15 @@
 //! One level's expansion, by one process or several.
 //!
 //! One process runs the level's step over its whole table: nothing is left to others. With
-//! several, each expands its own boards in rounds of at most [`ROUND_GROUPS`] groups of its
-//! table, with the same step kernels (runs, prefetch); what a round leaves to other
-//! processes then goes to them in one swap:
+//! several, each expands its own boards in rounds over slices of its table, with the same
+//! step kernels (runs, prefetch); what a round leaves to other processes then goes to them
+//! in one swap:
 //! - forward, the neighbours they hold (ranks, or for XOR runs the shuffled masks of image
-//!   runs), which they mark;
+//!   runs, or for unique counts ranks with the visitor's multi bit), which they mark;
 //! - backward, questions about the neighbours they hold (a rank, answered by one byte: is it
-//!   at the current distance; or an image run, answered by its mask of boards at the current
-//!   distance), and the askers mark themselves from the answers.
+//!   at the current distance, or for unique counts the paths through it; or an image run,
+//!   answered by its mask of boards at the current distance), and the askers mark
+//!   themselves from the answers.
 //!
 //! Rounds keep the buffers near [`ROUND_WORDS`] whatever the level's size: each process
 //! sizes its next round from what its last one sent per group, and runs empty rounds once

@@ -12,8 +12,8 @@
 //! move take this board into level `d`", distances are moves needed to *solve* a board, which
 //! is what a directed move set (clockwise turns only) needs.
 //!
-//! Both steps work on a contiguous range of table words, so the rank space can be split among
-//! workers (threads today, machines later) without changing them.
+//! Both steps work on a contiguous range of table words, so the rank space is split among
+//! threads, and among processes, without changing them.
 //!
 //! Long searches: a [`Journal`] hears of every finished level (to make it durable) and of
 //! every finished task (to flush now and then); a stop flag ends the search between tasks. A

@@ -2,7 +2,7 @@
 //! identity) or, with the cargo feature `mpi`, [`Mpi`] (the processes of an MPI job).
 //!
 //! The ranks are cut into one contiguous block per process ([`RankBlocks`]); each process
-//! keeps the table of its block. The level driver ([`super::search`]) runs the same on all
+//! keeps the table of its block. The level driver ([`super::run_in`]) runs the same on all
 //! of them and asks the group only to add up counts, merge the antipode samples, agree on
 //! stopping and failing, and swap the neighbours that belong to another process. Every
 //! method is collective: all processes call it at the same point of the search, from the
