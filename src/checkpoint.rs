@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bfs::{Direction, Journal, Outcome};
+use crate::bfs::{Direction, Journal, Outcome, Processes};
 use crate::durable::{with_suffix, write_atomically};
 use crate::error::escaped;
 use crate::table::DistanceTable;
@@ -251,7 +251,12 @@ impl FileJournal {
 }
 
 impl Journal for FileJournal {
-    fn level_done(&self, table: &DistanceTable, outcome: &Outcome) -> Result<()> {
+    fn level_done(
+        &self,
+        table: &DistanceTable,
+        outcome: &Outcome,
+        _processes: &dyn Processes,
+    ) -> Result<()> {
         if let Some(e) = self.error.lock().unwrap().take() {
             return Err(e);
         }

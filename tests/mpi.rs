@@ -141,10 +141,33 @@ fn processes_keep_a_table_each_and_refuse_what_does_not_fit() {
     let o = twirl(&["distance", part.to_str().unwrap(), "1 2 3 / 4 5 6 / 7 8 9"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("found part 1 of 3"), "{}", stderr(&o));
-    // Unique counts are not distributed yet.
-    let o = under_mpirun(2, &["bfs", "nrp:2x3:2", "--unique"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no unique solutions"), "{}", stderr(&o));
+}
+
+/// Unique solutions are counted under mpirun as by the local engine: in memory through
+/// forward and backward steps with 2 to 4 processes, and in table files.
+#[test]
+fn processes_count_unique_solutions() {
+    let dir = tempfile::tempdir().unwrap();
+    for case in [&["nrp:3x3:2"][..], &["nrp:3x3:2", "--metric", "cw"], &["spin:2x3"]] {
+        let args = [&["bfs"], case, &["--unique"]].concat();
+        let local = twirl(&[&args[..], &["-q"]].concat());
+        assert!(local.status.success(), "{case:?}: {}", stderr(&local));
+        let unique = |text: &str| -> Vec<String> {
+            text.lines().filter(|l| l.starts_with("# unique")).map(str::to_string).collect()
+        };
+        assert_eq!(unique(&stdout(&local)).len(), 1);
+        for np in 2..=4 {
+            let o = under_mpirun(np, &args);
+            assert!(o.status.success(), "{case:?} np={np}: {}", stderr(&o));
+            assert_eq!(histogram_lines(&stdout(&o)), histogram_lines(&stdout(&local)));
+            assert_eq!(unique(&stdout(&o)), unique(&stdout(&local)), "{case:?} np={np}");
+        }
+        let table = dir.path().join("u.tbl");
+        let t = table.to_str().unwrap();
+        let o = under_mpirun(2, &[&args[..], &["--table", t, "--force"]].concat());
+        assert!(o.status.success(), "{case:?}: {}", stderr(&o));
+        assert_eq!(unique(&stdout(&o)), unique(&stdout(&local)), "{case:?}");
+    }
 }
 
 #[test]
@@ -194,6 +217,39 @@ fn a_killed_process_loses_nothing_finished_and_the_resume_ends_alike() {
     for key in ["histogram", "states", "gods_number", "antipodes", "antipode_boards"] {
         assert_eq!(a[key], b[key], "{key}");
     }
+}
+
+/// A group smaller than its invariants (the definition of `tests/definitions.rs`: 5,598,720
+/// boards searched in the 33,592,320 the invariants allow) under mpirun: in memory with 2
+/// and 3 processes, and in table files stopped inside distance 13 and resumed, as the local
+/// engine finds it.
+#[test]
+fn processes_search_a_group_smaller_than_its_invariants() {
+    let spec = format!(
+        "def:{}",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/smaller_group.tws")
+    );
+    let local = twirl(&["bfs", &spec, "-q"]);
+    assert!(local.status.success(), "{}", stderr(&local));
+    for np in [2, 3] {
+        let o = under_mpirun(np, &["bfs", &spec]);
+        assert!(o.status.success(), "np={np}: {}", stderr(&o));
+        assert_eq!(histogram_lines(&stdout(&o)), histogram_lines(&stdout(&local)), "np={np}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("t.tbl");
+    let t = table.to_str().unwrap();
+    let bfs = ["bfs", &spec, "--table", t, "--test-pause-after", "12"];
+    let (mut child, lines) = two_processes_until(&bfs, "distance 12 ");
+    let ranks = Command::new("pgrep").args(["-P", &child.id().to_string()]).output().unwrap();
+    let first: u32 = stdout(&ranks).lines().next().expect("a process of the job").parse().unwrap();
+    assert!(Command::new("kill").args(["-TERM", &first.to_string()]).status().unwrap().success());
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{rest:?}");
+    let o = under_mpirun(2, &["resume", t]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("distances 0..12 finished"), "{}", stderr(&o));
+    assert_eq!(histogram_lines(&stdout(&o)), histogram_lines(&stdout(&local)));
 }
 
 #[test]

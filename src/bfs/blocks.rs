@@ -5,7 +5,8 @@
 //! a move, instead of one rank per board.
 //!
 //! The runs' masks are [`RunMask`]s of the table. Like the board-by-board steps, both work on
-//! a contiguous range (of runs) that a worker owns.
+//! a contiguous range (of runs) that a worker owns, and leave the image runs another process
+//! holds to it: forward the shuffled mask, backward a question for the image run's mask.
 //!
 //! A ranking of classes reads a run's orientations through a symmetry: the offsets of an
 //! image run are then `A x ^ c`, with `A` one of a few linear maps
@@ -25,24 +26,32 @@ pub fn expand_unseen<S: StateRanking>(
     bits: u32,
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
-    let (space, table, maps) = (step.space, step.table, step.space.offset_maps());
+    let (space, table, part) = (step.space, step.table, step.part);
+    let maps = space.offset_maps();
     in_tasks(runs, TASK_RUNS, step.progress, |task| {
         let mut level = Level::default();
         let (mut unseen, mut found, mut frontier, mut shuffled) =
             (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
         let mut images = vec![(0u64, 0usize); space.n_moves()];
+        let mut remote = Vec::new();
         for run in task {
             if !unseen.load(table, run, UNSEEN) {
                 continue;
             }
-            let base = space.unrank(run << bits);
+            let base = space.unrank((run << bits) + part.first);
             for (m, img) in images.iter_mut().enumerate() {
                 *img = space.rank_in_runs(&space.solve_step(&base, m));
-                table.prefetch(img.0);
+                table.prefetch(img.0.wrapping_sub(part.first));
             }
             found.clear();
+            remote.clear();
+            let mut covered = false;
             for &(img, map) in &images {
-                if !frontier.load(table, img >> bits, step.cur) {
+                let Some(i) = part.local(img) else {
+                    remote.push((img, map));
+                    continue;
+                };
+                if !frontier.load(table, i >> bits, step.cur) {
                     continue;
                 }
                 // Offset x of this run reaches offset A x ^ c of the image run.
@@ -56,6 +65,7 @@ pub fn expand_unseen<S: StateRanking>(
                     found.or(&shuffled);
                 }
                 if found.covers(&unseen) {
+                    covered = true;
                     break;
                 }
             }
@@ -63,7 +73,13 @@ pub fn expand_unseen<S: StateRanking>(
             for set in found.sets(run) {
                 // This task owns the run: no other writer can race with the store.
                 table.set_owned(set, step.next);
-                level.note_set(set);
+                level.note_set(set.shifted(part.first));
+            }
+            if !covered {
+                for &(img, map) in &remote {
+                    let asker = [run, asker_offset(img & ((1 << bits) - 1), map)];
+                    level.outbox.ask(part.owner(img), part.parts(), img >> bits, &asker);
+                }
             }
         }
         level
@@ -77,7 +93,8 @@ pub fn expand_frontier<S: StateRanking>(
     bits: u32,
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
-    let (space, table, maps) = (step.space, step.table, step.space.offset_maps());
+    let (space, table, part) = (step.space, step.table, step.part);
+    let maps = space.offset_maps();
     in_tasks(runs, TASK_RUNS, step.progress, |task| {
         let mut level = Level::default();
         let (mut frontier, mut shuffled, mut mapped) =
@@ -86,7 +103,7 @@ pub fn expand_frontier<S: StateRanking>(
             if !frontier.load(table, run, step.cur) {
                 continue;
             }
-            let base = space.unrank(run << bits);
+            let base = space.unrank((run << bits) + part.first);
             for m in 0..space.n_moves() {
                 let (img, map) = space.rank_in_runs(&space.scramble_step(&base, m));
                 // Offset x goes to A x ^ c: read through A^-1, then shuffled by c.
@@ -99,13 +116,32 @@ pub fn expand_frontier<S: StateRanking>(
                 };
                 shuffled.clear();
                 shuffled.or_xor_shuffled(source, img & ((1 << bits) - 1));
-                for set in shuffled.sets(img >> bits) {
+                let Some(i) = part.local(img) else {
+                    let to = level.outbox.to(part.owner(img), part.parts());
+                    to.push(img >> bits);
+                    to.extend_from_slice(shuffled.cells());
+                    continue;
+                };
+                for set in shuffled.sets(i >> bits) {
                     if !set.is_empty() {
-                        level.note_set(table.mark_unseen(set, step.next));
+                        level.note_set(table.mark_unseen(set, step.next).shifted(part.first));
                     }
                 }
             }
         }
         level
     })
+}
+
+/// A backward question's second word: the XOR offset of the image asked about, and above it
+/// the index of the offset map (0: none) its answer is read through ([`asked_offset`]).
+#[inline(always)]
+pub(super) fn asker_offset(xor: u64, map: usize) -> u64 {
+    xor | (map as u64) << 32
+}
+
+/// The XOR offset and the offset map of [`asker_offset`].
+#[inline(always)]
+pub(super) fn asked_offset(word: u64) -> (u64, usize) {
+    (word & 0xFFFF_FFFF, (word >> 32) as usize)
 }

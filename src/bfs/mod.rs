@@ -12,8 +12,8 @@
 //! move take this board into level `d`", distances are moves needed to *solve* a board, which
 //! is what a directed move set (clockwise turns only) needs.
 //!
-//! Both steps work on a contiguous range of table words, so the rank space can be split among
-//! workers (threads today, machines later) without changing them.
+//! Both steps work on a contiguous range of table words, so the rank space is split among
+//! threads, and among processes, without changing them.
 //!
 //! Long searches: a [`Journal`] hears of every finished level (to make it durable) and of
 //! every finished task (to flush now and then); a stop flag ends the search between tasks. A
@@ -23,6 +23,12 @@
 //!
 //! With [`Config::unique`] the search also counts shortest solutions, saturating at two: see
 //! [`unique`].
+//!
+//! One driver serves one process and the processes of an MPI job alike ([`processes`]): each
+//! keeps the table of its block of ranks, expands its own boards with the same steps, and
+//! sends the neighbours another process owns to it (forward) or asks their owner about them
+//! (backward), in rounds ([`exchange`]). With one process every neighbour is its own and a
+//! level is one round with nothing to send.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,12 +37,17 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 mod blocks;
+pub mod exchange;
+pub mod processes;
 pub mod unique;
 
 use crate::rank::runs::RunMove;
 use crate::rank::{CellRuns, Ranking, StateRanking, StateSpace};
 use crate::symmetry::ClassRanking;
 use crate::table::{DistanceTable, RankSet, mark_of};
+
+pub use exchange::Traffic;
+pub use processes::{Processes, RankBlocks, Single};
 
 /// How a level was expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,25 +72,48 @@ pub trait Progress: Sync {
     }
     /// A task finished (the journal may flush).
     fn task_done(&self) {}
+    /// What a level sent between processes, summed over all of them (searches over more
+    /// than one process).
+    fn level_traffic(&self, _distance: u32, _traffic: &Traffic) {}
 }
 
 /// Ignores progress.
 pub struct NoProgress;
 impl Progress for NoProgress {}
 
-/// Makes a search durable: told of every finished level and, between tasks, given the chance
-/// to flush the table and record that work is under way.
+/// Makes a search durable: told of every finished level and, between tasks (one process) or
+/// rounds (several), given the chance to flush the table and record that work is under way.
+/// `level_done` and `under_way` are collective: every process calls them at the same point,
+/// and they fail on all if they fail on one.
 pub trait Journal: Sync {
     /// Levels `0..=outcome.gods_number()` are finished and written to the table.
-    fn level_done(&self, table: &DistanceTable, outcome: &Outcome) -> crate::Result<()>;
+    fn level_done(
+        &self,
+        table: &DistanceTable,
+        outcome: &Outcome,
+        processes: &dyn Processes,
+    ) -> crate::Result<()>;
     /// A task finished; called from worker threads while others keep writing.
     fn tick(&self, _table: &DistanceTable) {}
+    /// Whether a checkpoint inside the level is due (between rounds; process 0 decides).
+    fn due(&self) -> bool {
+        false
+    }
+    /// Makes the marks so far durable and records the level under way.
+    fn under_way(&self, _table: &DistanceTable, _processes: &dyn Processes) -> crate::Result<()> {
+        Ok(())
+    }
 }
 
 /// Keeps nothing.
 pub struct NoJournal;
 impl Journal for NoJournal {
-    fn level_done(&self, _table: &DistanceTable, _outcome: &Outcome) -> crate::Result<()> {
+    fn level_done(
+        &self,
+        _table: &DistanceTable,
+        _outcome: &Outcome,
+        _processes: &dyn Processes,
+    ) -> crate::Result<()> {
         Ok(())
     }
 }
@@ -108,6 +142,9 @@ impl Progress for Hooked<'_> {
     fn task_done(&self) {
         self.journal.tick(self.table)
     }
+    fn level_traffic(&self, distance: u32, traffic: &Traffic) {
+        self.inner.level_traffic(distance, traffic)
+    }
 }
 
 /// Settings of a search.
@@ -126,12 +163,23 @@ pub struct Config {
     /// Expand every level in this direction instead of switching by frontier size (tests
     /// compare the two steps with it).
     pub direction: Option<Direction>,
+    /// Tests only: in the level after this distance, wait after the first exchange round
+    /// (up to a minute, until stopped), so a test can stop a search over several processes
+    /// with part of a level marked.
+    pub pause_in_level: Option<u32>,
 }
 
 impl Config {
     /// `threads` workers (0: one per core), runs on.
     pub fn new(threads: usize) -> Config {
-        Config { threads, runs: true, unique: false, stop: None, direction: None }
+        Config {
+            threads,
+            runs: true,
+            unique: false,
+            stop: None,
+            direction: None,
+            pause_in_level: None,
+        }
     }
 }
 
@@ -195,20 +243,36 @@ pub const SAMPLE: usize = 10;
 /// Groups of ranks per parallel task: 2^12 groups = 131072 boards.
 pub(crate) const TASK_GROUPS: u64 = 1 << 12;
 
+/// Who runs a search and how it reports: the settings, the progress, the journal and the
+/// processes that share it.
+#[derive(Clone, Copy)]
+pub struct Run<'a> {
+    /// Settings.
+    pub config: &'a Config,
+    /// Where progress goes (and which says when to stop).
+    pub progress: &'a dyn Progress,
+    /// The durable record.
+    pub journal: &'a dyn Journal,
+    /// The processes searching together; this one's table holds its block of ranks.
+    pub processes: &'a dyn Processes,
+}
+
 /// What the engine searches: a state space whose levels it can expand. Every
 /// [`StateRanking`] is one (the engine runs monomorphic on its working states), and so is a
 /// puzzle's [`StateSpace`], which picks its ranking once and hands over to it.
 pub trait SearchSpace: Sync {
-    /// Runs the levels of a search in the current thread pool (see [`run_journaled`]).
+    /// Runs the levels of a search with the worker threads of `pool` (see [`run_journaled`]).
     fn search_levels(
         &self,
         start: u64,
         table: &DistanceTable,
-        config: &Config,
-        progress: &dyn Progress,
-        journal: &dyn Journal,
+        run: Run<'_>,
+        pool: &rayon::ThreadPool,
         resume: Option<Outcome>,
     ) -> crate::Result<Outcome>;
+
+    /// How the ranks are cut among `parts` processes.
+    fn blocks(&self, parts: usize) -> RankBlocks;
 }
 
 impl<R: StateRanking> SearchSpace for R {
@@ -216,12 +280,15 @@ impl<R: StateRanking> SearchSpace for R {
         &self,
         start: u64,
         table: &DistanceTable,
-        config: &Config,
-        progress: &dyn Progress,
-        journal: &dyn Journal,
+        run: Run<'_>,
+        pool: &rayon::ThreadPool,
         resume: Option<Outcome>,
     ) -> crate::Result<Outcome> {
-        search(self, start, table, config, progress, journal, resume)
+        search(self, start, table, run, pool, resume)
+    }
+
+    fn blocks(&self, parts: usize) -> RankBlocks {
+        RankBlocks::of(self, parts)
     }
 }
 
@@ -230,16 +297,24 @@ impl SearchSpace for StateSpace {
         &self,
         start: u64,
         table: &DistanceTable,
-        config: &Config,
-        progress: &dyn Progress,
-        journal: &dyn Journal,
+        run: Run<'_>,
+        pool: &rayon::ThreadPool,
         resume: Option<Outcome>,
     ) -> crate::Result<Outcome> {
         match &self.ranking {
-            Ranking::Layout(l) => search(l, start, table, config, progress, journal, resume),
-            Ranking::Enumerated(e) => search(e, start, table, config, progress, journal, resume),
-            Ranking::Multiset(m) => search(m, start, table, config, progress, journal, resume),
-            Ranking::Classes(c) => search(c, start, table, config, progress, journal, resume),
+            Ranking::Layout(l) => search(l, start, table, run, pool, resume),
+            Ranking::Enumerated(e) => search(e, start, table, run, pool, resume),
+            Ranking::Multiset(m) => search(m, start, table, run, pool, resume),
+            Ranking::Classes(c) => search(c, start, table, run, pool, resume),
+        }
+    }
+
+    fn blocks(&self, parts: usize) -> RankBlocks {
+        match &self.ranking {
+            Ranking::Layout(l) => RankBlocks::of(l, parts),
+            Ranking::Enumerated(e) => RankBlocks::of(e, parts),
+            Ranking::Multiset(m) => RankBlocks::of(m, parts),
+            Ranking::Classes(c) => RankBlocks::of(c, parts),
         }
     }
 }
@@ -265,18 +340,14 @@ pub fn run_journaled<S: SearchSpace + ?Sized>(
     journal: &dyn Journal,
     resume: Option<Outcome>,
 ) -> crate::Result<Outcome> {
-    if config.unique && !table.has_unique_bits() {
-        return Err(crate::Error::NoUniqueBits);
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads)
-        .build()
-        .map_err(|e| crate::Error::ThreadPool(e.to_string()))?;
-    let hooked = Hooked { inner: progress, journal, table, stop: config.stop.as_deref() };
-    pool.install(|| space.search_levels(start, table, config, &hooked, journal, resume))
+    run_in(space, start, table, config, progress, journal, resume, &Single)
 }
 
-fn search<S: StateRanking>(
+/// [`run_journaled`] as one of `processes`: `table` holds this process's block of ranks
+/// ([`SearchSpace::blocks`]), `start` is a rank of the whole space. Every process returns
+/// the same outcome; a stop on any process stops all of them.
+#[allow(clippy::too_many_arguments)]
+pub fn run_in<S: SearchSpace + ?Sized>(
     space: &S,
     start: u64,
     table: &DistanceTable,
@@ -284,39 +355,82 @@ fn search<S: StateRanking>(
     progress: &dyn Progress,
     journal: &dyn Journal,
     resume: Option<Outcome>,
+    processes: &dyn Processes,
 ) -> crate::Result<Outcome> {
-    if config.unique && space.class_ranking().is_some() {
-        return Err(crate::Error::Unsupported(
+    let local = if config.unique && !table.has_unique_bits() {
+        Err(crate::Error::NoUniqueBits)
+    } else {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(config.threads)
+            .build()
+            .map_err(|e| crate::Error::ThreadPool(e.to_string()))
+    };
+    let pool = processes::agree(processes, local)?;
+    let hooked = Hooked { inner: progress, journal, table, stop: config.stop.as_deref() };
+    let run = Run { config, progress: &hooked, journal, processes };
+    space.search_levels(start, table, run, &pool, resume)
+}
+
+/// The level driver (see the module docs), monomorphic in the ranking.
+fn search<S: StateRanking>(
+    space: &S,
+    start: u64,
+    table: &DistanceTable,
+    run: Run<'_>,
+    pool: &rayon::ThreadPool,
+    resume: Option<Outcome>,
+) -> crate::Result<Outcome> {
+    let Run { config, progress, journal, processes } = run;
+    let refused = if config.unique && space.class_ranking().is_some() {
+        Err(crate::Error::Unsupported(
             "unique solutions cannot be counted on a table of symmetry classes".into(),
-        ));
-    }
+        ))
+    } else {
+        Ok(())
+    };
+    processes::agree(processes, refused)?;
+    let part = Part::of(space, processes);
     let use_runs = config.runs && !config.unique;
-    let xor_bits = space.xor_block_bits().filter(|_| use_runs);
-    let cell_runs = space.cell_runs().filter(|_| use_runs);
+    let kernel = match (config.unique, space.xor_block_bits().filter(|_| use_runs)) {
+        (true, _) => Kernel::Unique,
+        (false, Some(bits)) => Kernel::Xor(bits),
+        (false, None) => Kernel::Boards(space.cell_runs().filter(|_| use_runs)),
+    };
+    let classes = space.class_ranking();
     let t0 = Instant::now();
     let (mut out, mut partial) = match resume {
         None => {
-            table.mark_if_unseen(start, mark_of(0));
-            progress.found(1);
+            let mut level = Level::default();
+            if let Some(i) = part.local(start) {
+                table.mark_if_unseen(i, mark_of(0));
+                level.note(start);
+            }
+            let mut excess = 0;
+            if let Some(classes) = classes {
+                let (twins, by_mark) =
+                    pool.install(|| part.complete_classes(classes, table, mark_of(0), true));
+                level = level.merge(twins);
+                excess = by_mark;
+            }
+            let (found, excess) = (processes.sum(level.found), processes.sum(excess));
+            progress.found(level.found);
             let mut out = Outcome {
-                histogram: vec![1],
+                histogram: vec![found],
                 level_seconds: vec![t0.elapsed().as_secs_f64()],
                 directions: Vec::new(),
-                antipodes: vec![start],
+                antipodes: processes.smallest(&level.smallest),
                 unique_histogram: config.unique.then(|| vec![1]),
                 complete: false,
                 boards: None,
             };
-            if let Some(classes) = space.class_ranking() {
-                let (twins, excess) = classes.complete_level(table, mark_of(0), true);
-                out.histogram[0] += twins.found;
+            if let Some(classes) = classes {
                 out.boards = Some(vec![level_boards(classes, &out.histogram, &[], excess)]);
             }
-            journal.level_done(table, &out)?;
+            journal.level_done(table, &out, processes)?;
             (out, 0)
         }
         Some(mut out) => {
-            let partial = prepare_resume(table, &out.histogram)?;
+            let partial = prepare_resume(table, &out.histogram, processes)?;
             progress.found(out.states() + partial);
             out.unique_histogram = out.unique_histogram.filter(|_| config.unique);
             out.complete = false;
@@ -339,10 +453,10 @@ fn search<S: StateRanking>(
             break;
         }
         let unseen = n - seen;
-        let factor = match (xor_bits, cell_runs) {
-            (Some(_), _) => 8,
-            (None, Some(_)) => 4,
-            (None, None) => 2,
+        let factor = match kernel {
+            Kernel::Xor(_) => 8,
+            Kernel::Boards(Some(_)) => 4,
+            Kernel::Boards(None) | Kernel::Unique => 2,
         };
         if should_go_backward(frontier, unseen, factor) {
             direction = Direction::Backward;
@@ -352,50 +466,45 @@ fn search<S: StateRanking>(
         }
         progress.level_started(d + 1, frontier, direction);
         let t = Instant::now();
-        let groups = 0..table.n_groups();
-        let step = Step::new(space, table, d, progress);
-        let mut level = match (direction, xor_bits, config.unique) {
-            (Direction::Forward, _, true) => unique::expand_frontier(&step, groups),
-            (Direction::Backward, _, true) => unique::expand_unseen(&step, groups),
-            (Direction::Forward, None, false) => expand_frontier(&step, cell_runs, groups),
-            (Direction::Backward, None, false) => expand_unseen(&step, cell_runs, groups),
-            (Direction::Forward, Some(bits), false) => {
-                blocks::expand_frontier(&step, bits, 0..n >> bits)
-            }
-            (Direction::Backward, Some(bits), false) => {
-                blocks::expand_unseen(&step, bits, 0..n >> bits)
-            }
-        };
-        if progress.should_stop() {
+        let step = Step::new(space, table, d, progress, &part);
+        let expanded = exchange::expand_level(&step, kernel, direction, d, run, pool)?;
+        let Some((mut level, traffic)) = expanded else {
             return Ok(out);
-        }
+        };
         let resumed = std::mem::take(&mut partial);
-        level.found += resumed;
         let mut excess = 0;
-        if let Some(classes) = space.class_ranking() {
+        if let Some(classes) = classes {
             // A forward step marks one entry of each class it meets: mark the others.
+            let forward = direction == Direction::Forward;
             let (twins, by_mark) =
-                classes.complete_level(table, step.next, direction == Direction::Forward);
+                pool.install(|| part.complete_classes(classes, table, step.next, forward));
             level.absorb(twins);
             excess = by_mark;
         }
-        if level.found == 0 {
+        let found = processes.sum(level.found) + resumed;
+        let excess = processes.sum(excess);
+        let antipodes = processes.smallest(&level.smallest);
+        if found == 0 {
             break;
         }
         let secs = t.elapsed().as_secs_f64();
-        out.histogram.push(level.found);
+        out.histogram.push(found);
         out.level_seconds.push(secs);
         out.directions.push(direction);
-        out.antipodes = level.smallest;
-        if let (Some(classes), Some(boards)) = (space.class_ranking(), &mut out.boards) {
+        out.antipodes = antipodes;
+        if let (Some(classes), Some(boards)) = (classes, &mut out.boards) {
             boards.push(level_boards(classes, &out.histogram, boards, excess));
         }
         if let Some(uh) = &mut out.unique_histogram {
-            uh.push(unique::count_level(table, d + 1, uh));
+            let single = processes.sum(table.count_marked_single(step.next));
+            uh.push(unique::count_level(single, d + 1, uh));
             table.clear_fresh();
         }
-        seen += level.found - resumed;
-        journal.level_done(table, &out)?;
+        seen += found - resumed;
+        journal.level_done(table, &out, processes)?;
+        if processes.count() > 1 {
+            progress.level_traffic(d + 1, &traffic);
+        }
         let boards = *out.board_histogram().last().expect("a level");
         progress.level_done(d + 1, boards, secs);
     }
@@ -403,15 +512,85 @@ fn search<S: StateRanking>(
     Ok(out)
 }
 
+/// How the boards of a level are expanded: which step kernels run.
+#[derive(Clone, Copy)]
+pub(crate) enum Kernel<'a> {
+    /// Board by board, with cell runs for the moves that keep a run's cells.
+    Boards(Option<&'a CellRuns>),
+    /// Whole XOR runs of `2^bits` ranks.
+    Xor(u32),
+    /// Board by board, counting shortest solutions.
+    Unique,
+}
+
+/// The ranks this process's table holds, `first..first + len` (rank `r` at index
+/// `r - first`), and the owners of the others.
+pub struct Part {
+    first: u64,
+    len: u64,
+    blocks: RankBlocks,
+}
+
+impl Part {
+    /// This process's part of `space`'s ranks.
+    fn of<S: StateRanking>(space: &S, processes: &dyn Processes) -> Part {
+        let blocks = RankBlocks::of(space, processes.count());
+        let ranks = blocks.range(processes.index());
+        Part { first: ranks.start, len: ranks.end - ranks.start, blocks }
+    }
+
+    /// [`ClassRanking::complete_level`] on the classes this process holds.
+    fn complete_classes(
+        &self,
+        classes: &ClassRanking,
+        table: &DistanceTable,
+        mark: u8,
+        mark_twins: bool,
+    ) -> (Level, u64) {
+        if self.blocks.parts() == 1 {
+            classes.complete_level(table, mark, mark_twins)
+        } else {
+            classes.complete_level_in(table, self.first..self.first + self.len, mark, mark_twins)
+        }
+    }
+
+    /// The table index of `rank`, if this process holds it.
+    #[inline(always)]
+    fn local(&self, rank: u64) -> Option<u64> {
+        let i = rank.wrapping_sub(self.first);
+        (i < self.len).then_some(i)
+    }
+
+    /// The process holding `rank`.
+    #[inline(always)]
+    fn owner(&self, rank: u64) -> usize {
+        self.blocks.owner(rank)
+    }
+
+    /// Groups of the table holding ranks.
+    fn n_groups(&self) -> usize {
+        self.len.div_ceil(crate::table::CELLS_PER_WORD) as usize
+    }
+
+    /// Number of processes.
+    fn parts(&self) -> usize {
+        self.blocks.parts()
+    }
+}
+
 /// Readies a table for resuming after the levels of `histogram`: recounts the boards of the
 /// unfinished level (after dropping those whose count of solutions may be incomplete, for
 /// unique searches) and checks the marks against the record.
-fn prepare_resume(table: &DistanceTable, histogram: &[u64]) -> crate::Result<u64> {
+fn prepare_resume(
+    table: &DistanceTable,
+    histogram: &[u64],
+    processes: &dyn Processes,
+) -> crate::Result<u64> {
     if table.has_unique_bits() {
         // Boards found in an unfinished forward level may miss visitors: find them again.
         table.unmark_fresh();
     }
-    let counts = table.count_marks();
+    let counts = processes.sum_each(table.count_marks());
     match marks_beyond(&counts, histogram) {
         Some(partial) => Ok(partial),
         None => Err(crate::Error::BadTable {
@@ -470,15 +649,15 @@ pub(crate) fn in_tasks(
             level
         })
         .reduce(Level::default, Level::merge);
-    LevelCount { found: level.found, smallest: level.smallest }
+    LevelCount { found: level.found, smallest: level.smallest, outbox: level.outbox }
 }
 
 /// What a step expanding level `d` into `d + 1` works with: the ranking, the table, the
-/// marks of the two levels and where to report.
+/// marks of the two levels, where to report and the ranks this process holds.
 pub struct Step<'a, S> {
     /// The ranking searched.
     pub space: &'a S,
-    /// The table being filled.
+    /// The table being filled (this process's part).
     pub table: &'a DistanceTable,
     /// The mark of level `d`.
     pub cur: u8,
@@ -486,12 +665,20 @@ pub struct Step<'a, S> {
     pub next: u8,
     /// Where finds are reported (and which says when to stop).
     pub progress: &'a dyn Progress,
+    /// The ranks the table holds.
+    pub part: &'a Part,
 }
 
 impl<'a, S: StateRanking> Step<'a, S> {
     /// The step from level `d`.
-    pub fn new(space: &'a S, table: &'a DistanceTable, d: u32, progress: &'a dyn Progress) -> Self {
-        Step { space, table, cur: mark_of(d), next: mark_of(d + 1), progress }
+    pub fn new(
+        space: &'a S,
+        table: &'a DistanceTable,
+        d: u32,
+        progress: &'a dyn Progress,
+        part: &'a Part,
+    ) -> Self {
+        Step { space, table, cur: mark_of(d), next: mark_of(d + 1), progress, part }
     }
 
     /// [`in_tasks`] over groups of the table, [`TASK_GROUPS`] per task.
@@ -506,12 +693,58 @@ impl<'a, S: StateRanking> Step<'a, S> {
     }
 }
 
-/// What one task (or a whole level) found.
+/// What one task (or a whole level) found, and what it leaves to other processes.
 #[derive(Default)]
 pub(crate) struct Level {
     found: u64,
     /// The smallest ranks found, sorted, at most [`SAMPLE`].
     smallest: Vec<u64>,
+    outbox: Outbox,
+}
+
+/// What a step leaves to other processes, by owner (always empty with one process).
+#[derive(Default)]
+pub(crate) struct Outbox {
+    /// Forward: the neighbours to mark (ranks, or for XOR runs a run followed by its mask's
+    /// words). Backward: the neighbours asked about (ranks, or the runs whose masks are
+    /// asked for).
+    pub(crate) to: Vec<Vec<u64>>,
+    /// Backward: who asks each question (a table index, or for XOR runs a table run and the
+    /// XOR offset of its image).
+    pub(crate) askers: Vec<Vec<u64>>,
+}
+
+impl Outbox {
+    /// Items for process `owner` (of `parts`).
+    #[inline]
+    pub(crate) fn to(&mut self, owner: usize, parts: usize) -> &mut Vec<u64> {
+        if self.to.is_empty() {
+            self.to = vec![Vec::new(); parts];
+        }
+        &mut self.to[owner]
+    }
+
+    /// A question for process `owner` (of `parts`), asked by `asker`.
+    #[inline]
+    pub(crate) fn ask(&mut self, owner: usize, parts: usize, question: u64, asker: &[u64]) {
+        self.to(owner, parts).push(question);
+        if self.askers.is_empty() {
+            self.askers = vec![Vec::new(); parts];
+        }
+        self.askers[owner].extend_from_slice(asker);
+    }
+
+    fn merge(&mut self, other: Outbox) {
+        for (mine, theirs) in [(&mut self.to, other.to), (&mut self.askers, other.askers)] {
+            if mine.is_empty() {
+                *mine = theirs;
+            } else {
+                for (a, b) in mine.iter_mut().zip(theirs) {
+                    a.extend(b);
+                }
+            }
+        }
+    }
 }
 
 impl Level {
@@ -536,18 +769,12 @@ impl Level {
         }
     }
 
-    /// The count and the smallest ranks (summed and merged over the processes of a
-    /// distributed search).
-    #[cfg(feature = "mpi")]
-    pub(crate) fn into_parts(self) -> (u64, Vec<u64>) {
-        (self.found, self.smallest)
-    }
-
     pub(crate) fn merge(mut self, other: Level) -> Level {
         self.found += other.found;
         self.smallest.extend(other.smallest);
         self.smallest.sort_unstable();
         self.smallest.truncate(SAMPLE);
+        self.outbox.merge(other.outbox);
         self
     }
 }
@@ -585,41 +812,46 @@ fn current_board<S: StateRanking>(
 const PIPELINE: usize = 256;
 
 /// Forward step over a range of groups: boards marked `d` send each inverse move's result to
-/// level `d+1` if it is unseen.
+/// level `d+1` if it is unseen (neighbours another process holds go to its outbox).
 pub fn expand_frontier<S: StateRanking>(
     step: &Step<'_, S>,
     runs: Option<&CellRuns>,
     groups: std::ops::Range<usize>,
 ) -> LevelCount {
-    let (space, table) = (step.space, step.table);
+    let (space, table, part) = (step.space, step.table, step.part);
     in_board_tasks(step, runs, groups, Direction::Forward, |task, rest, mut images| {
         let mut level = Level::default();
         let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + space.n_moves());
         let flush = |pending: &mut Vec<u64>, level: &mut Level| {
-            for &r in pending.iter() {
-                if table.mark_if_unseen(r, step.next) {
-                    level.note(r);
+            for &i in pending.iter() {
+                if table.mark_if_unseen(i, step.next) {
+                    level.note(i + part.first);
                 }
             }
             pending.clear();
         };
+        // A neighbour held here waits, prefetched, in `pending`; another goes to its owner.
+        let aim = |r: u64, pending: &mut Vec<u64>, level: &mut Level| match part.local(r) {
+            Some(i) => {
+                table.prefetch(i);
+                pending.push(i);
+            }
+            None => level.outbox.to(part.owner(r), part.parts()).push(r),
+        };
         for group in task {
-            for rank in table.marked(group, step.cur) {
+            for i in table.marked(group, step.cur) {
+                let rank = i + part.first;
                 if let Some(images) = &mut images {
                     images.go_to(space, rank);
                     // Image runs lie anywhere in the table: prefetched like the others.
                     for k in 0..images.n_moves() {
-                        let r = images.neighbour(k);
-                        table.prefetch(r);
-                        pending.push(r);
+                        aim(images.neighbour(k), &mut pending, &mut level);
                     }
                 }
                 if !rest.is_empty() {
                     let s = current_board(space, &images, rank);
                     for &m in rest {
-                        let r = space.rank(&space.scramble_step(&s, m));
-                        table.prefetch(r);
-                        pending.push(r);
+                        aim(space.rank(&space.scramble_step(&s, m)), &mut pending, &mut level);
                     }
                 }
                 if pending.len() >= PIPELINE {
@@ -721,15 +953,33 @@ pub struct LevelCount {
     pub found: u64,
     /// Up to [`SAMPLE`] of the smallest new ranks, sorted.
     pub smallest: Vec<u64>,
+    /// What the step leaves to other processes.
+    pub(crate) outbox: Outbox,
+}
+
+impl From<LevelCount> for Level {
+    fn from(c: LevelCount) -> Level {
+        Level { found: c.found, smallest: c.smallest, outbox: c.outbox }
+    }
 }
 
 impl LevelCount {
+    /// Nothing found yet.
+    pub(crate) fn empty() -> LevelCount {
+        LevelCount { found: 0, smallest: Vec::new(), outbox: Outbox::default() }
+    }
+
     /// Adds what another pass over the same level found.
-    fn absorb(&mut self, other: Level) {
-        let merged =
-            Level { found: self.found, smallest: std::mem::take(&mut self.smallest) }.merge(other);
+    pub(crate) fn absorb(&mut self, other: Level) {
+        let mine = Level {
+            found: self.found,
+            smallest: std::mem::take(&mut self.smallest),
+            outbox: std::mem::take(&mut self.outbox),
+        };
+        let merged = mine.merge(other);
         self.found = merged.found;
         self.smallest = merged.smallest;
+        self.outbox = merged.outbox;
     }
 }
 
@@ -739,61 +989,106 @@ const BATCH: usize = 8;
 const ROUND: usize = 4;
 
 /// Backward step over a range of groups: each unseen board joins level `d+1` if some move
-/// takes it to a board marked `d`.
+/// takes it to a board marked `d`. A board that finds none among the neighbours held here
+/// asks the owners of the others (in its outbox).
 pub fn expand_unseen<S: StateRanking>(
     step: &Step<'_, S>,
     runs: Option<&CellRuns>,
     groups: std::ops::Range<usize>,
 ) -> LevelCount {
-    let (space, table) = (step.space, step.table);
+    let (space, table, part) = (step.space, step.table, step.part);
     in_board_tasks(step, runs, groups, Direction::Backward, |task, rest, mut images| {
         let mut level = Level::default();
-        // Each pending board: its rank and its working state.
-        let mut batch: Vec<(u64, S::State)> = Vec::with_capacity(BATCH);
+        // Each pending board: its table index, its working state, and whether it is still
+        // unseen.
+        let mut batch: Vec<(u64, S::State, bool)> = Vec::with_capacity(BATCH);
         let mut neighbours = [0u64; BATCH * ROUND];
+        // Neighbours held by other processes, by the batch entry that would ask about them.
+        let mut remote: Vec<(usize, u64)> = Vec::new();
+        let ask = |level: &mut Level, i: u64, r: u64| {
+            level.outbox.ask(part.owner(r), part.parts(), r, &[i]);
+        };
         for group in task {
             let mut unseen = table.unseen(group);
             let mut found = RankSet::empty_of(group);
             while !unseen.is_empty() {
                 batch.clear();
+                remote.clear();
                 while batch.len() < BATCH {
-                    let Some(rank) = unseen.next() else { break };
+                    let Some(i) = unseen.next() else { break };
+                    let rank = i + part.first;
+                    let before = remote.len();
                     if let Some(images) = &mut images {
                         // Moves that keep the run's cells: neighbours from tables, nearby.
                         images.go_to(space, rank);
-                        if (0..images.n_moves()).any(|k| table.get(images.neighbour(k)) == step.cur)
-                        {
-                            found.insert(rank);
+                        let mut hit = false;
+                        for k in 0..images.n_moves() {
+                            let r = images.neighbour(k);
+                            match part.local(r) {
+                                Some(j) if table.get(j) == step.cur => {
+                                    hit = true;
+                                    break;
+                                }
+                                Some(_) => {}
+                                None => remote.push((batch.len(), r)),
+                            }
+                        }
+                        if hit {
+                            remote.truncate(before);
+                            found.insert(i);
                             level.note(rank);
                             continue;
                         }
                     }
-                    if !rest.is_empty() {
-                        batch.push((rank, current_board(space, &images, rank)));
+                    if rest.is_empty() {
+                        for (_, r) in remote.drain(before..) {
+                            ask(&mut level, i, r);
+                        }
+                    } else {
+                        batch.push((i, current_board(space, &images, rank), true));
                     }
                 }
+                let mut alive = batch.len();
                 for first in (0..rest.len()).step_by(ROUND) {
                     let moves = &rest[first..(first + ROUND).min(rest.len())];
-                    for (b, (_, s)) in batch.iter().enumerate() {
-                        for (i, &m) in moves.iter().enumerate() {
+                    for (b, (_, s, unseen)) in batch.iter().enumerate() {
+                        if !unseen {
+                            continue;
+                        }
+                        for (k, &m) in moves.iter().enumerate() {
                             let r = space.rank(&space.solve_step(s, m));
-                            table.prefetch(r);
-                            neighbours[b * ROUND + i] = r;
+                            neighbours[b * ROUND + k] = match part.local(r) {
+                                Some(j) => {
+                                    table.prefetch(j);
+                                    j
+                                }
+                                None => {
+                                    remote.push((b, r));
+                                    u64::MAX
+                                }
+                            };
                         }
                     }
-                    let mut b = 0;
-                    batch.retain(|&(rank, _)| {
-                        let near = &neighbours[b * ROUND..b * ROUND + moves.len()];
-                        b += 1;
-                        let hit = near.iter().any(|&r| table.get(r) == step.cur);
-                        if hit {
-                            found.insert(rank);
-                            level.note(rank);
+                    for (b, (i, _, unseen)) in batch.iter_mut().enumerate() {
+                        if !*unseen {
+                            continue;
                         }
-                        !hit
-                    });
-                    if batch.is_empty() {
+                        let near = &neighbours[b * ROUND..b * ROUND + moves.len()];
+                        if near.iter().any(|&j| j != u64::MAX && table.get(j) == step.cur) {
+                            found.insert(*i);
+                            level.note(*i + part.first);
+                            *unseen = false;
+                            alive -= 1;
+                        }
+                    }
+                    if alive == 0 {
                         break;
+                    }
+                }
+                for &(b, r) in &remote {
+                    let (i, _, unseen) = &batch[b];
+                    if *unseen {
+                        ask(&mut level, *i, r);
                     }
                 }
             }

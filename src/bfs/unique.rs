@@ -20,38 +20,36 @@
 
 use super::{Level, LevelCount, Step};
 use crate::rank::StateRanking;
-use crate::table::{DistanceTable, RankSet, UNSEEN, mark_of};
+use crate::table::{DistanceTable, RankSet, UNSEEN};
 
-/// Forward step: every board marked `d` visits the boards one move before it.
+/// Forward step: every board marked `d` visits the boards one move before it (those another
+/// process holds through its outbox, each with the visitor's multi bit).
 pub fn expand_frontier<S: StateRanking>(
     step: &Step<'_, S>,
     groups: std::ops::Range<usize>,
 ) -> LevelCount {
-    let (space, table, bits) = (step.space, step.table, step.table.unique_bits());
+    let (space, table, part) = (step.space, step.table, step.part);
+    let bits = table.unique_bits();
     step.in_group_tasks(groups, |task| {
         let mut level = Level::default();
         for group in task {
             // Boards marked `d` include those at d-3, d-6...: all their neighbours are already
             // seen and not fresh, so visiting them changes nothing.
-            for rank in table.marked(group, step.cur) {
-                let is_multi = bits.is_multi(rank);
-                let s = space.unrank(rank);
+            for i in table.marked(group, step.cur) {
+                let is_multi = bits.is_multi(i);
+                let s = space.unrank(i + part.first);
                 for m in 0..space.n_moves() {
                     let r = space.rank(&space.scramble_step(&s, m));
-                    // Acquire pairs with the marking thread's Release: seeing its mark means
-                    // seeing the fresh bit it set first.
-                    if table.get_acquire(r) != UNSEEN && !bits.is_fresh(r) {
-                        continue;
-                    }
-                    // The fresh bit is the claim: whoever sets it first marks the board.
-                    if !bits.claim_fresh(r) {
-                        bits.set_multi(r);
-                    } else {
-                        table.mark_if_unseen(r, step.next);
-                        if is_multi {
-                            bits.set_multi(r);
+                    match part.local(r) {
+                        Some(j) => {
+                            if visit(table, j, step.next, is_multi) {
+                                level.note(r);
+                            }
                         }
-                        level.note(r);
+                        None => level
+                            .outbox
+                            .to(part.owner(r), part.parts())
+                            .push(r << 1 | is_multi as u64),
                     }
                 }
             }
@@ -60,35 +58,73 @@ pub fn expand_frontier<S: StateRanking>(
     })
 }
 
-/// Backward step: every unseen board adds up the counts of its neighbours marked `d`.
+/// A visit of the board at table index `j` from a board of the frontier (multi or not) in a
+/// forward step; whether this visit found it.
+#[inline]
+pub(crate) fn visit(table: &DistanceTable, j: u64, next: u8, is_multi: bool) -> bool {
+    let bits = table.unique_bits();
+    // Acquire pairs with the marking thread's Release: seeing its mark means seeing the
+    // fresh bit it set first.
+    if table.get_acquire(j) != UNSEEN && !bits.is_fresh(j) {
+        return false;
+    }
+    // The fresh bit is the claim: whoever sets it first marks the board.
+    if !bits.claim_fresh(j) {
+        bits.set_multi(j);
+        return false;
+    }
+    table.mark_if_unseen(j, next);
+    if is_multi {
+        bits.set_multi(j);
+    }
+    true
+}
+
+/// Backward step: every unseen board adds up the counts of its neighbours marked `d`. A board
+/// with neighbours another process holds, and fewer than two paths among its own, asks
+/// their owners (its table index and its own paths in the outbox) and is marked once they
+/// answer.
 pub fn expand_unseen<S: StateRanking>(
     step: &Step<'_, S>,
     groups: std::ops::Range<usize>,
 ) -> LevelCount {
-    let (space, table, bits) = (step.space, step.table, step.table.unique_bits());
+    let (space, table, part) = (step.space, step.table, step.part);
+    let bits = table.unique_bits();
     step.in_group_tasks(groups, |task| {
         let mut level = Level::default();
+        let mut remote = Vec::new();
         for group in task {
             let mut found = RankSet::empty_of(group);
-            for rank in table.unseen(group) {
-                let s = space.unrank(rank);
+            for i in table.unseen(group) {
+                let s = space.unrank(i + part.first);
                 let mut paths = 0;
+                remote.clear();
                 for m in 0..space.n_moves() {
                     let r = space.rank(&space.solve_step(&s, m));
-                    if table.get(r) == step.cur {
-                        paths += if bits.is_multi(r) { 2 } else { 1 };
+                    let Some(j) = part.local(r) else {
+                        remote.push(r);
+                        continue;
+                    };
+                    if table.get(j) == step.cur {
+                        paths += if bits.is_multi(j) { 2 } else { 1 };
                         if paths >= 2 {
                             break;
                         }
                     }
                 }
+                if paths < 2 && !remote.is_empty() {
+                    for &r in &remote {
+                        level.outbox.ask(part.owner(r), part.parts(), r, &[i, paths]);
+                    }
+                    continue;
+                }
                 if paths > 0 {
                     // The multi bit goes first: a board is never marked with a partial count.
                     if paths >= 2 {
-                        bits.set_multi(rank);
+                        bits.set_multi(i);
                     }
-                    found.insert(rank);
-                    level.note(rank);
+                    found.insert(i);
+                    level.note(i + part.first);
                 }
             }
             // This task owns the group: no other writer can race with the store.
@@ -98,11 +134,12 @@ pub fn expand_unseen<S: StateRanking>(
     })
 }
 
-/// Boards at distance `d` with one shortest solution, given the counts of the distances
-/// before it (`earlier[j]` for `j < d`): boards marked `d` without the multi bit, less those
-/// of the earlier distances with the same mark.
-pub fn count_level(table: &DistanceTable, d: u32, earlier: &[u64]) -> u64 {
-    let all = table.count_marked_single(mark_of(d));
+/// Boards at distance `d` with one shortest solution, given the boards marked `d` without
+/// the multi bit (`single`, [`DistanceTable::count_marked_single`]) and the counts of the
+/// distances before it (`earlier[j]` for `j < d`): `single` less the boards of the earlier
+/// distances with the same mark.
+pub fn count_level(single: u64, d: u32, earlier: &[u64]) -> u64 {
+    let all = single;
     let before: u64 = (0..d as usize).filter(|j| j % 3 == d as usize % 3).map(|j| earlier[j]).sum();
     all - before
 }

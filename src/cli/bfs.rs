@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use anyhow::bail;
 use clap::Args;
 
-use twirl::bfs::{self, Config, Outcome};
+use twirl::bfs::{
+    self, Config, Direction, NoJournal, Outcome, Processes, Progress, SearchSpace, Single, Traffic,
+};
 use twirl::checkpoint::checkpoint_path;
 use twirl::job::outputs::{OutputKind, check_output};
 use twirl::job::{Finished, Job, Requested, Resumed, RunEnd, RunSettings};
@@ -167,6 +169,32 @@ impl RunArgs {
     }
 }
 
+/// What `twirl bfs` and `twirl resume` do, decided from their arguments before any work;
+/// [`Plan::execute`] runs it on one process or on each process of an MPI job alike.
+enum Plan<'a> {
+    /// A search with the table in memory (each process's block of it).
+    InMemory(&'a BfsArgs, Puzzle),
+    /// A new search in a table file (one file per process).
+    NewTable(&'a BfsArgs, Puzzle, &'a Path),
+    /// Continue the search in a table file (checked against the puzzle and flags of `bfs
+    /// --resume` when given; `twirl resume` takes both from the table).
+    Resume {
+        path: &'a Path,
+        expected: Option<(Puzzle, Requested)>,
+        run: &'a RunArgs,
+        board_by_board: bool,
+    },
+}
+
+/// The processes of this search: those of the MPI job under mpirun, or this one alone.
+fn processes() -> Box<dyn Processes> {
+    #[cfg(feature = "mpi")]
+    if let Some(world) = twirl::distributed::world_of_many() {
+        return Box::new(world);
+    }
+    Box::new(Single)
+}
+
 /// Runs `twirl bfs`; returns the exit code.
 pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     // Catch signals from the start: one that arrives while the table is being made stops the
@@ -174,71 +202,190 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     stop_flag(args.run.quiet);
     let puzzle = args.puzzle.puzzle()?;
     args.run.check_outputs(args.table.as_deref())?;
-    #[cfg(feature = "mpi")]
-    if let Some(world) = twirl::distributed::world_of_many() {
-        return run_distributed(args, &puzzle, &world);
+    let plan = match &args.table {
+        Some(path) if args.resume => Plan::Resume {
+            path,
+            expected: Some((
+                puzzle,
+                Requested { symmetry: args.symmetry.mode(), unique: args.unique },
+            )),
+            run: &args.run,
+            board_by_board: args.board_by_board,
+        },
+        Some(path) => Plan::NewTable(args, puzzle, path),
+        None => Plan::InMemory(args, puzzle),
+    };
+    plan.execute(&*processes())
+}
+
+/// Runs `twirl resume`.
+pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
+    stop_flag(args.run.quiet);
+    args.run.check_outputs(Some(&args.table))?;
+    let plan =
+        Plan::Resume { path: &args.table, expected: None, run: &args.run, board_by_board: false };
+    plan.execute(&*processes())
+}
+
+impl Plan<'_> {
+    /// Runs the plan as one of `processes`; process 0 prints and writes the outputs.
+    fn execute(self, processes: &dyn Processes) -> anyhow::Result<i32> {
+        let result = match self {
+            Plan::InMemory(args, puzzle) => search_in_memory(args, &puzzle, processes),
+            Plan::NewTable(args, puzzle, path) => new_table(args, &puzzle, path, processes),
+            Plan::Resume { path, expected, run, board_by_board } => {
+                let expected = expected.as_ref().map(|(p, r)| (p, *r));
+                resume_table(path, expected, run, board_by_board, processes)
+            }
+        };
+        said_by_another(processes, result)
     }
-    if let Some(path) = &args.table {
-        if args.resume {
-            let requested = Requested { symmetry: args.symmetry.mode(), unique: args.unique };
-            return resume_table(path, Some((&puzzle, requested)), &args.run, args.board_by_board);
+}
+
+/// An error that only names another process (which printed the reason) ends this one
+/// quietly, so a failure is told once.
+fn said_by_another(processes: &dyn Processes, result: anyhow::Result<i32>) -> anyhow::Result<i32> {
+    match result {
+        Err(e)
+            if processes.index() != 0
+                && matches!(e.downcast_ref(), Some(twirl::Error::OtherProcess { .. })) =>
+        {
+            Ok(2)
         }
-        let job = Job::start_with(path, &puzzle, args.unique, args.force, args.symmetry.mode())?;
-        let bits = if args.unique { "4 bits" } else { "2 bits" };
-        args.run.say(&format!(
-            "table: {} x {bits} = {} in {}",
-            describe_entries(job.space()),
-            human(job.file_bytes()),
-            path.display()
-        ));
-        return run_job(job, &args.run, args.board_by_board);
+        other => other,
     }
+}
+
+/// The progress of a search on each process: process 0 draws the bar (one process only)
+/// and prints each finished level, and the traffic of each level between processes.
+struct Rows<'a> {
+    bar: &'a Bar,
+    run: &'a RunArgs,
+    root: bool,
+}
+
+impl Progress for Rows<'_> {
+    fn level_started(&self, distance: u32, frontier: u64, direction: Direction) {
+        self.bar.level_started(distance, frontier, direction)
+    }
+    fn found(&self, n: u64) {
+        self.bar.found(n)
+    }
+    fn level_done(&self, distance: u32, boards: u64, seconds: f64) {
+        if self.root {
+            self.bar.print_row(distance, boards, seconds);
+        }
+    }
+    fn level_traffic(&self, d: u32, t: &Traffic) {
+        let step = match t.direction {
+            Direction::Forward => "forward",
+            Direction::Backward => "backward",
+        };
+        self.run.say(&format!(
+            "distance {d} ({step}): {} ranks sent between processes ({}) in {} rounds",
+            t.ranks_sent,
+            human(t.bytes_sent),
+            t.rounds
+        ));
+    }
+}
+
+/// `run` as process 0 of `processes` says it: the others are quiet.
+fn quiet_unless_root(run: &RunArgs, processes: &dyn Processes) -> RunArgs {
+    RunArgs { quiet: run.quiet || processes.index() != 0, ..run.clone() }
+}
+
+/// A search with its table in memory: each process keeps its block of ranks.
+fn search_in_memory(
+    args: &BfsArgs,
+    puzzle: &Puzzle,
+    processes: &dyn Processes,
+) -> anyhow::Result<i32> {
     let threads = args.run.threads()?;
-    let mut space = StateSpace::for_search(&puzzle, args.symmetry.mode(), args.unique)?;
+    let count = processes.count();
+    let root = processes.index() == 0;
+    let run = quiet_unless_root(&args.run, processes);
+    let mut space = StateSpace::for_search(puzzle, args.symmetry.mode(), args.unique)?;
     let limit = args.memory_limit();
-    let too_large = |space: &StateSpace| limit.is_some_and(|l| table_bytes(space.n_states()) > l);
-    if args.symmetry == SymmetryArg::Auto && space.classes().is_none() && too_large(&space) {
+    let block_bytes = |space: &StateSpace| {
+        let n = space.blocks(count).largest();
+        table_bytes(n) + if args.unique { unique_bytes(n) } else { 0 }
+    };
+    if args.symmetry == SymmetryArg::Auto
+        && space.classes().is_none()
+        && limit.is_some_and(|l| block_bytes(&space) > l)
+    {
         // Boards were chosen for speed, but only classes fit.
-        if let Ok(classes) = StateSpace::for_search(&puzzle, SymmetryMode::On, args.unique) {
+        if let Ok(classes) = StateSpace::for_search(puzzle, SymmetryMode::On, args.unique) {
             space = classes;
         }
     }
     let n_states = space.n_states();
     let bytes = table_bytes(n_states) + if args.unique { unique_bytes(n_states) } else { 0 };
     let bits = if args.unique { "4 bits" } else { "2 bits" };
-    args.run.say(&format!(
-        "table: {} x {bits} = {} in memory",
-        describe_entries(&space),
-        human(bytes)
-    ));
-    if let Some(limit) = limit.filter(|&l| bytes > l) {
-        bail!(
-            "the table needs {} but only {} may be used in memory (raise --max-memory or use --table FILE)",
+    let each = block_bytes(&space);
+    if count == 1 {
+        run.say(&format!(
+            "table: {} x {bits} = {} in memory",
+            describe_entries(&space),
+            human(bytes)
+        ));
+    } else {
+        run.say(&format!(
+            "table: {} x {bits} = {} in {count} processes ({} each)",
+            describe_entries(&space),
             human(bytes),
+            human(each)
+        ));
+    }
+    if let Some(limit) = limit.filter(|&l| each > l) {
+        if count == 1 {
+            bail!(
+                "the table needs {} but only {} may be used in memory (raise --max-memory or use \
+                 --table FILE)",
+                human(bytes),
+                human(limit)
+            );
+        }
+        bail!(
+            "each of the {count} processes needs {} of table but only {} may be used in \
+             memory (raise --max-memory, run more processes or use --table FILE)",
+            human(each),
             human(limit)
         );
     }
+    let ranks = space.blocks(count).range(processes.index());
+    // An empty block still gets a table of one entry that nothing marks.
+    let n = (ranks.end - ranks.start).max(1);
     let table = if args.unique {
-        DistanceTable::in_memory_unique(n_states)?
+        DistanceTable::in_memory_unique(n)?
     } else {
-        DistanceTable::in_memory(n_states)?
+        DistanceTable::in_memory(n)?
     };
-    let stop = stop_flag(args.run.quiet);
+    let stop = stop_flag(run.quiet);
     let config = Config {
         runs: !args.board_by_board,
         unique: args.unique,
         stop: Some(stop),
         ..Config::new(threads)
     };
-    let bar = start_output(&puzzle, &space, bytes, &args.run, None, true, true);
+    let bar = start_output(puzzle, &space, bytes, &run, None, root, count == 1);
+    let rows = Rows { bar: &bar, run: &run, root };
     let t0 = Instant::now();
-    let outcome = bfs::search_puzzle(&puzzle, &space, &table, &config, &bar)?;
+    let start = space.rank_board(&puzzle.solved())?;
+    let outcome = bfs::run_in(&space, start, &table, &config, &rows, &NoJournal, None, processes)?;
     bar.finish();
     if !outcome.complete {
-        args.run.say("stopped (the table was in memory; nothing is saved)");
+        let what = if count == 1 { "the table was" } else { "the tables were" };
+        run.say(&format!("stopped ({what} in memory; nothing is saved)"));
         return Ok(INTERRUPTED);
     }
-    report_search(&puzzle, &space, &outcome, Some(&table), t0, threads, &args.run)
+    if !root {
+        return Ok(0);
+    }
+    // One process holds the whole table: the antipodes are read from it.
+    let whole = (count == 1).then_some(&table);
+    report_search(puzzle, &space, &outcome, whole, t0, threads * count, &run)
 }
 
 /// Reports a search that just ended (in memory): its outputs and the summary lines.
@@ -272,273 +419,61 @@ fn report_search(
     Ok(0)
 }
 
-/// Runs `twirl bfs` as one of the processes of an MPI job: each keeps its block of the
-/// table in memory, or in its own file with --table; process 0 prints the histogram and
-/// writes the outputs, as the local engine would, and the traffic of each level on stderr.
-#[cfg(feature = "mpi")]
-fn run_distributed(
+/// Starts a new search in a table file (one per process under mpirun).
+fn new_table(
     args: &BfsArgs,
     puzzle: &Puzzle,
-    world: &mpi::topology::SimpleCommunicator,
+    path: &Path,
+    processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
-    use mpi::traits::Communicator;
-    use twirl::distributed::job::PartJob;
-    if args.unique {
-        bail!(
-            "under mpirun with {} processes, bfs counts no unique solutions yet: drop \
-             --unique, or run one process",
-            world.size()
-        );
+    if processes.count() > 1 {
+        return new_parts(args, puzzle, path, processes);
     }
-    let result = match &args.table {
-        Some(path) if args.resume => {
-            let requested = Requested { symmetry: args.symmetry.mode(), unique: args.unique };
-            resume_distributed(world, path, Some((puzzle, requested)), &args.run)
-        }
-        Some(path) => PartJob::start(world, path, puzzle, args.symmetry.mode(), args.force)
-            .map_err(anyhow::Error::from)
-            .and_then(|job| run_part_job(world, job, path, &args.run)),
-        None => search_distributed_in_memory(args, puzzle, world),
-    };
-    said_by_another(world, result)
-}
-
-/// An error that only names another process (which printed the reason) ends this one
-/// quietly, so a failure is told once.
-#[cfg(feature = "mpi")]
-fn said_by_another(
-    world: &mpi::topology::SimpleCommunicator,
-    result: anyhow::Result<i32>,
-) -> anyhow::Result<i32> {
-    use mpi::traits::Communicator;
-    match result {
-        Err(e)
-            if world.rank() != 0
-                && matches!(e.downcast_ref(), Some(twirl::Error::OtherProcess { .. })) =>
-        {
-            Ok(2)
-        }
-        other => other,
-    }
-}
-
-/// The distributed search with every block of the table in memory.
-#[cfg(feature = "mpi")]
-fn search_distributed_in_memory(
-    args: &BfsArgs,
-    puzzle: &Puzzle,
-    world: &mpi::topology::SimpleCommunicator,
-) -> anyhow::Result<i32> {
-    use mpi::traits::Communicator;
-    use twirl::distributed::{self, RankBlocks};
-    let threads = args.run.threads()?;
-    let space = StateSpace::for_search(puzzle, args.symmetry.mode(), false)?;
-    let n_states = space.n_states();
-    let processes = world.size() as usize;
-    let blocks = RankBlocks::of(&space, processes);
-    let block_bytes = table_bytes(blocks.range(0).end - blocks.range(0).start);
-    let limit = args.memory_limit();
-    if let Some(limit) = limit.filter(|&l| block_bytes > l) {
-        bail!(
-            "each of the {processes} processes needs {} of table but only {} may be used in \
-             memory (raise --max-memory, run more processes or use --table FILE)",
-            human(block_bytes),
-            human(limit)
-        );
-    }
-    let root = world.rank() == 0;
-    let run = RunArgs { quiet: args.run.quiet || !root, ..args.run.clone() };
-    run.say(&format!(
-        "table: {} x 2 bits = {} in {processes} processes ({} each)",
-        describe_entries(&space),
-        human(table_bytes(n_states)),
-        human(block_bytes)
+    let job = Job::start_with(path, puzzle, args.unique, args.force, args.symmetry.mode())?;
+    let bits = if args.unique { "4 bits" } else { "2 bits" };
+    args.run.say(&format!(
+        "table: {} x {bits} = {} in {}",
+        describe_entries(job.space()),
+        human(job.file_bytes()),
+        path.display()
     ));
-    let bar = start_output(puzzle, &space, table_bytes(n_states), &run, None, root, false);
-    let level_done = traffic_report(&bar, &run, root);
-    let t0 = Instant::now();
-    let start = space.rank_board(&puzzle.solved())?;
-    let stop = stop_flag(run.quiet);
-    let range = blocks.range(world.rank() as usize);
-    // An empty block still gets a table of one entry that nothing marks.
-    let table = DistanceTable::in_memory((range.end - range.start).max(1))?;
-    let search = distributed::Run {
-        world,
-        threads,
-        stop: &stop,
-        level_done: &level_done,
-        journal: None,
-        pause_after_level: None,
-    };
-    let (outcome, _) = distributed::search(&space, start, &table, None, &search)?;
-    if !outcome.complete {
-        run.say("stopped (the tables were in memory; nothing is saved)");
-        return Ok(INTERRUPTED);
-    }
-    if !root {
-        return Ok(0);
-    }
-    report_search(puzzle, &space, &outcome, None, t0, threads * processes, &run)
+    run_job(job, &args.run, args.board_by_board)
 }
 
-/// Prints each finished level (process 0): its row, and its traffic on stderr.
 #[cfg(feature = "mpi")]
-fn traffic_report<'a>(
-    bar: &'a Bar,
-    run: &'a RunArgs,
-    root: bool,
-) -> impl Fn(u32, u64, f64, twirl::distributed::Traffic) + 'a {
-    move |d, boards, secs, t| {
-        if root {
-            bar.print_row(d, boards, secs);
-            let step = match t.direction {
-                twirl::bfs::Direction::Forward => "forward",
-                twirl::bfs::Direction::Backward => "backward",
-            };
-            run.say(&format!(
-                "distance {d} ({step}): {} ranks sent between processes ({}) in {} rounds",
-                t.ranks_sent,
-                human(t.bytes_sent),
-                t.rounds
-            ));
-        }
-    }
-}
-
-/// Continues, under mpirun, the search kept in the parts of `path` (checked against the
-/// puzzle and flags of `bfs --resume` when given).
-#[cfg(feature = "mpi")]
-fn resume_distributed(
-    world: &mpi::topology::SimpleCommunicator,
+fn new_parts(
+    args: &BfsArgs,
+    puzzle: &Puzzle,
     path: &Path,
-    expected: Option<(&Puzzle, Requested)>,
-    run: &RunArgs,
+    processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
-    use mpi::traits::Communicator;
-    use twirl::distributed::job::{PartJob, PartResumed};
-    let root = world.rank() == 0;
-    let quiet = RunArgs { quiet: run.quiet || !root, ..run.clone() };
-    match PartJob::resume(world, path, expected.map(|e| e.0), expected.map(|e| e.1))? {
-        PartResumed::Complete(finished) if root => {
-            quiet.say(&format!("{}: the search is already complete", path.display()));
-            let bytes = table_bytes(finished.space.n_states());
-            print_head(&finished.puzzle, &finished.space, bytes);
-            print_histogram_rows(finished.outcome.board_histogram());
-            report_finished(&finished, run.threads()? * world.size() as usize, run)
-        }
-        PartResumed::Complete(_) => Ok(0),
-        PartResumed::Continue(job) => {
-            let r = job.resumed_from().expect("a resumed job");
-            let unit = if job.space().classes().is_some() { "entries" } else { "boards" };
-            quiet.say(&format!(
-                "resuming {} {} in {} processes: distances 0..{} finished ({} of {} {unit}); \
-                 {} {unit} of distance {} were found before the stop",
-                job.puzzle().spec,
-                job.puzzle().metric,
-                world.size(),
-                r.histogram.len() - 1,
-                r.states(),
-                job.space().n_states(),
-                job.resumed_partial(),
-                r.histogram.len()
-            ));
-            run_part_job(world, *job, path, run)
-        }
-    }
+    let job = twirl::distributed::job::PartJob::start(
+        processes,
+        path,
+        puzzle,
+        args.symmetry.mode(),
+        args.unique,
+        args.force,
+    )?;
+    run_part_job(processes, job, path, &args.run, args.board_by_board)
 }
 
-/// Runs this process's part of a search in table files to its end or to a stop (exit code
-/// 130 on every process).
-#[cfg(feature = "mpi")]
-fn run_part_job(
-    world: &mpi::topology::SimpleCommunicator,
-    job: twirl::distributed::job::PartJob,
-    path: &Path,
-    run: &RunArgs,
-) -> anyhow::Result<i32> {
-    use mpi::traits::Communicator;
-    let processes = world.size() as usize;
-    let root = world.rank() == 0;
-    let run = RunArgs { quiet: run.quiet || !root, ..run.clone() };
-    let threads = run.threads()?;
-    let n_states = job.space().n_states();
-    if job.resumed_from().is_none() {
-        run.say(&format!(
-            "table: {} x 2 bits = {} in {processes} files {}",
-            describe_entries(job.space()),
-            human(table_bytes(n_states)),
-            twirl::distributed::job::part_path(path, 0, processes)
-                .display()
-                .to_string()
-                .replace(".part-0-of-", ".part-*-of-")
-        ));
-    }
-    let bar = start_output(
-        job.puzzle(),
-        job.space(),
-        table_bytes(n_states),
-        &run,
-        job.resumed_from(),
-        root,
-        false,
-    );
-    let level_done = traffic_report(&bar, &run, root);
-    let stop = stop_flag(run.quiet);
-    let interval = Duration::from_secs(run.checkpoint_every);
-    let end = job.run(world, threads, interval, run.test_pause_after, &stop, &level_done)?;
-    match end {
-        RunEnd::Stopped { levels_done } => {
-            run.say(&format!(
-                "stopped: distances 0..{} are finished and saved. Continue with: mpirun -np \
-                 {processes} twirl resume {}",
-                levels_done.saturating_sub(1),
-                path.display()
-            ));
-            Ok(INTERRUPTED)
-        }
-        RunEnd::Finished(finished) if root => report_finished(&finished, threads * processes, &run),
-        RunEnd::Finished(_) => Ok(0),
-    }
+#[cfg(not(feature = "mpi"))]
+fn new_parts(_: &BfsArgs, _: &Puzzle, _: &Path, _: &dyn Processes) -> anyhow::Result<i32> {
+    unreachable!("one process without the feature `mpi`")
 }
 
-/// What a table's entries are: boards, or classes of boards and how.
-fn describe_entries(space: &StateSpace) -> String {
-    match space.classes() {
-        None if space.n_reachable() < space.n_states() => format!(
-            "{} entries (every board the invariants allow; the moves reach {})",
-            space.n_states(),
-            space.n_reachable()
-        ),
-        None => format!("{} boards", space.n_states()),
-        Some(c) => format!(
-            "{} entries (classes of boards under {} symmetries, key cells {})",
-            space.n_states(),
-            c.order(),
-            c.key_cells_text()
-        ),
-    }
-}
-
-/// Runs `twirl resume`.
-pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
-    stop_flag(args.run.quiet);
-    args.run.check_outputs(Some(&args.table))?;
-    #[cfg(feature = "mpi")]
-    if let Some(world) = twirl::distributed::world_of_many() {
-        let resumed = resume_distributed(&world, &args.table, None, &args.run);
-        return said_by_another(&world, resumed);
-    }
-    resume_table(&args.table, None, &args.run, false)
-}
-
-/// Continues the search in a table file (checked against the puzzle and flags of `bfs
-/// --resume` when given; `twirl resume` takes both from the table).
+/// Continues the search in a table file (its parts under mpirun).
 fn resume_table(
     path: &Path,
     expected: Option<(&Puzzle, Requested)>,
     run: &RunArgs,
     board_by_board: bool,
+    processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
+    if processes.count() > 1 {
+        return resume_parts(path, expected, run, board_by_board, processes);
+    }
     match Job::resume_as(path, expected.map(|e| e.0), expected.map(|e| e.1))? {
         Resumed::Complete(finished) => {
             run.say(&format!("{}: the search is already complete", path.display()));
@@ -560,6 +495,134 @@ fn resume_table(
             ));
             run_job(*job, run, board_by_board)
         }
+    }
+}
+
+/// Continues, under mpirun, the search kept in the parts of `path`.
+#[cfg(feature = "mpi")]
+fn resume_parts(
+    path: &Path,
+    expected: Option<(&Puzzle, Requested)>,
+    run: &RunArgs,
+    board_by_board: bool,
+    processes: &dyn Processes,
+) -> anyhow::Result<i32> {
+    use twirl::distributed::job::{PartJob, PartResumed};
+    let root = processes.index() == 0;
+    let quiet = quiet_unless_root(run, processes);
+    match PartJob::resume(processes, path, expected.map(|e| e.0), expected.map(|e| e.1))? {
+        PartResumed::Complete(finished) if root => {
+            quiet.say(&format!("{}: the search is already complete", path.display()));
+            let bytes = table_bytes(finished.space.n_states());
+            print_head(&finished.puzzle, &finished.space, bytes);
+            print_histogram_rows(finished.outcome.board_histogram());
+            report_finished(&finished, run.threads()? * processes.count(), run)
+        }
+        PartResumed::Complete(_) => Ok(0),
+        PartResumed::Continue(job) => {
+            let r = job.resumed_from().expect("a resumed job");
+            let unit = if job.space().classes().is_some() { "entries" } else { "boards" };
+            quiet.say(&format!(
+                "resuming {} {} in {} processes: distances 0..{} finished ({} of {} {unit}); \
+                 {} {unit} of distance {} were found before the stop",
+                job.puzzle().spec,
+                job.puzzle().metric,
+                processes.count(),
+                r.histogram.len() - 1,
+                r.states(),
+                job.space().n_states(),
+                job.resumed_partial(),
+                r.histogram.len()
+            ));
+            run_part_job(processes, *job, path, run, board_by_board)
+        }
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+fn resume_parts(
+    _: &Path,
+    _: Option<(&Puzzle, Requested)>,
+    _: &RunArgs,
+    _: bool,
+    _: &dyn Processes,
+) -> anyhow::Result<i32> {
+    unreachable!("one process without the feature `mpi`")
+}
+
+/// Runs this process's part of a search in table files to its end or to a stop (exit code
+/// 130 on every process).
+#[cfg(feature = "mpi")]
+fn run_part_job(
+    processes: &dyn Processes,
+    job: twirl::distributed::job::PartJob,
+    path: &Path,
+    run: &RunArgs,
+    board_by_board: bool,
+) -> anyhow::Result<i32> {
+    let count = processes.count();
+    let root = processes.index() == 0;
+    let run = quiet_unless_root(run, processes);
+    let settings = run.settings(board_by_board)?;
+    let n_states = job.space().n_states();
+    if job.resumed_from().is_none() {
+        let (bits, bytes) = match job.unique() {
+            true => ("4 bits", table_bytes(n_states) + unique_bytes(n_states)),
+            false => ("2 bits", table_bytes(n_states)),
+        };
+        run.say(&format!(
+            "table: {} x {bits} = {} in {count} files {}",
+            describe_entries(job.space()),
+            human(bytes),
+            twirl::distributed::job::part_path(path, 0, count)
+                .display()
+                .to_string()
+                .replace(".part-0-of-", ".part-*-of-")
+        ));
+    }
+    let bar = start_output(
+        job.puzzle(),
+        job.space(),
+        table_bytes(n_states),
+        &run,
+        job.resumed_from(),
+        root,
+        false,
+    );
+    let rows = Rows { bar: &bar, run: &run, root };
+    let stop = stop_flag(run.quiet);
+    match job.run(processes, &settings, &rows, stop)? {
+        RunEnd::Stopped { levels_done } => {
+            run.say(&format!(
+                "stopped: distances 0..{} are finished and saved. Continue with: mpirun -np \
+                 {count} twirl resume {}",
+                levels_done.saturating_sub(1),
+                path.display()
+            ));
+            Ok(INTERRUPTED)
+        }
+        RunEnd::Finished(finished) if root => {
+            report_finished(&finished, settings.threads * count, &run)
+        }
+        RunEnd::Finished(_) => Ok(0),
+    }
+}
+
+/// What a table's entries are: boards, or classes of boards and how.
+fn describe_entries(space: &StateSpace) -> String {
+    match space.classes() {
+        None if space.n_reachable() < space.n_states() => format!(
+            "{} entries (every board the invariants allow; the moves reach {})",
+            space.n_states(),
+            space.n_reachable()
+        ),
+        None => format!("{} boards", space.n_states()),
+        Some(c) => format!(
+            "{} entries (classes of boards under {} symmetries, key cells {})",
+            space.n_states(),
+            c.order(),
+            c.key_cells_text()
+        ),
     }
 }
 

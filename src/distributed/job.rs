@@ -20,25 +20,21 @@
 //! every process, so no process waits forever in a collective for one that gave up.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mpi::collective::SystemOperation;
-use mpi::topology::SimpleCommunicator;
-use mpi::traits::*;
-
-use super::{Journal, LevelDone, RankBlocks, Resume, Run, agree, search};
-use crate::bfs::{Outcome, marks_beyond};
+use super::{Processes, agree};
+use crate::bfs::{self, Config, Journal, Outcome, Progress, SearchSpace, marks_beyond};
 use crate::checkpoint::{Checkpoint, checkpoint_path};
 use crate::durable::{TempPath, free_disk, with_suffix};
 use crate::job::resume::{check_record_lists, check_requested};
 use crate::job::verified::{check_antipodes, puzzle_and_space};
-use crate::job::{Finished, Requested, RunEnd, check_replaceable, finished_outcome};
+use crate::job::{Finished, Requested, RunEnd, RunSettings, check_replaceable, finished_outcome};
 use crate::puzzle::Puzzle;
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::table::format::{HEADER_BYTES, Header, Part};
-use crate::table::{DistanceTable, TableFile, table_bytes};
+use crate::table::{DistanceTable, TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
 
 /// The table file of process `index` of `count` for the job whose table is named `table`.
@@ -57,6 +53,13 @@ pub struct PartJob {
     resume: Option<Resume>,
 }
 
+/// Where a search continues: the finished levels, and the boards the unfinished one had
+/// already marked on all processes together.
+struct Resume {
+    outcome: Outcome,
+    partial: u64,
+}
+
 /// What [`PartJob::resume`] found.
 pub enum PartResumed {
     /// An unfinished search, checked on every process and ready to continue.
@@ -66,10 +69,9 @@ pub enum PartResumed {
 }
 
 /// This process's part of the search's ranks.
-fn my_part(space: &StateSpace, world: &SimpleCommunicator) -> Part {
-    let count = world.size() as usize;
-    let index = world.rank() as usize;
-    let range = RankBlocks::of(space, count).range(index);
+fn my_part(space: &StateSpace, processes: &dyn Processes) -> Part {
+    let (index, count) = (processes.index(), processes.count());
+    let range = space.blocks(count).range(index);
     Part {
         index: index as u32,
         count: count as u32,
@@ -83,15 +85,16 @@ impl PartJob {
     /// file beside `path`. Existing parts and an existing record are replaced only with
     /// `force`; a whole table at `path` never is (its record would be lost).
     pub fn start(
-        world: &SimpleCommunicator,
+        processes: &dyn Processes,
         path: &Path,
         puzzle: &Puzzle,
         symmetry: SymmetryMode,
+        unique: bool,
         force: bool,
     ) -> Result<PartJob> {
-        let root = world.rank() == 0;
-        let space = agree(world, StateSpace::for_search(puzzle, symmetry, false))?;
-        let part = my_part(&space, world);
+        let root = processes.index() == 0;
+        let space = agree(processes, StateSpace::for_search(puzzle, symmetry, unique))?;
+        let part = my_part(&space, processes);
         let my_path = part_path(path, part.index as usize, part.count as usize);
         let ck_path = checkpoint_path(path);
         let checked = (|| {
@@ -108,7 +111,9 @@ impl PartJob {
                 })?;
             }
             check_replaceable(&my_path, force)?;
-            let bytes = HEADER_BYTES + table_bytes(part.ranks);
+            let bytes = HEADER_BYTES
+                + table_bytes(part.ranks)
+                + if unique { unique_bytes(part.ranks) } else { 0 };
             if let Some(free) = free_disk(&my_path).filter(|&f| bytes > f) {
                 return Err(Error::TooLarge(format!(
                     "part {} of the table needs {bytes} bytes but the disk holding {} has \
@@ -119,21 +124,21 @@ impl PartJob {
             }
             Ok(())
         })();
-        agree(world, checked)?;
+        agree(processes, checked)?;
         // Made as `PART.partial` and renamed into place with its header, as a whole table.
         let created = (|| {
             let tmp = TempPath::new(with_suffix(&my_path, ".partial"));
             let mut file =
-                TableFile::create_part(tmp.path(), puzzle, space.ranking_record(), part)?;
+                TableFile::create_part(tmp.path(), puzzle, space.ranking_record(), part, unique)?;
             tmp.persist(&my_path)?;
             file.path = my_path.clone();
             Ok(file)
         })();
-        let file = agree(world, created)?;
+        let file = agree(processes, created)?;
         let mut record = Checkpoint::new(&file.header);
         record.parts = part.count;
         let written = if root { record.write(&ck_path) } else { Ok(()) };
-        agree(world, written)?;
+        agree(processes, written)?;
         Ok(PartJob { file, puzzle: puzzle.clone(), space, record, ck_path, resume: None })
     }
 
@@ -141,18 +146,18 @@ impl PartJob {
     /// every part against the job's record and the marks of all parts against its
     /// histogram; `expected`, when given, is the puzzle the caller means.
     pub fn resume(
-        world: &SimpleCommunicator,
+        processes: &dyn Processes,
         path: &Path,
         expected: Option<&Puzzle>,
         requested: Option<Requested>,
     ) -> Result<PartResumed> {
-        let (me, count) = (world.rank() as usize, world.size() as usize);
+        let (me, count) = (processes.index(), processes.count());
         let ck_path = checkpoint_path(path);
         let read = match (me, ck_path.try_exists()) {
             (0, Ok(true)) => Checkpoint::read(&ck_path).map(Some),
             _ => Ok(None),
         };
-        let record = broadcast_record(world, agree(world, read)?, &ck_path)?;
+        let record = broadcast_record(processes, agree(processes, read)?, &ck_path)?;
         if let Some(r) = record.as_ref().filter(|r| r.parts as usize != count) {
             let how = match r.parts {
                 0 => format!("`twirl resume {}` without mpirun", path.display()),
@@ -163,7 +168,7 @@ impl PartJob {
                 n => format!("a search split over {n} processes"),
             };
             return fail_from_root(
-                world,
+                processes,
                 Error::Refused {
                     path: ck_path.clone(),
                     reason: format!(
@@ -193,7 +198,7 @@ impl PartJob {
                 check_requested(&file, r)?;
             }
             let (puzzle, space) = puzzle_and_space(&file)?;
-            let part = my_part(&space, world);
+            let part = my_part(&space, processes);
             if file.header.part != Some(part) {
                 return Err(Error::Refused {
                     path: my_path.clone(),
@@ -207,17 +212,17 @@ impl PartJob {
             }
             Ok((file, puzzle, space))
         })();
-        let (file, puzzle, space) = agree(world, opened)?;
-        let complete = all(world, file.header.complete);
+        let (file, puzzle, space) = agree(processes, opened)?;
+        let complete = processes.all(file.header.complete);
         if complete {
-            return finished_parts(world, file, puzzle, space, record.as_ref(), &ck_path);
+            return finished_parts(processes, file, puzzle, space, record.as_ref(), &ck_path);
         }
-        if any(world, file.header.complete) {
+        if processes.any(file.header.complete) {
             let e = Error::Refused {
                 path: ck_path,
                 reason: "the parts disagree: some record a finished search, others not".into(),
             };
-            return fail_from_root(world, e);
+            return fail_from_root(processes, e);
         }
         let Some(record) = record else {
             let e = Error::BadTable {
@@ -227,10 +232,9 @@ impl PartJob {
                     ck_path.display()
                 ),
             };
-            return fail_from_root(world, e);
+            return fail_from_root(processes, e);
         };
-        // Spaces with unreachable ranks are not searched by processes (see `search`).
-        let reachable = file.header.n_states;
+        let reachable = space.n_reachable();
         let checked = check_record_lists(&record, &ck_path, &file, reachable).and_then(|()| {
             // Each part checks the antipodes among its own ranks.
             let first = file.header.part.map_or(0, |p| p.first);
@@ -242,8 +246,8 @@ impl PartJob {
                 .collect();
             check_antipodes(&file, &mine, &record.histogram, &ck_path)
         });
-        agree(world, checked)?;
-        let counts = sum_each(world, file.table.count_marks());
+        agree(processes, checked)?;
+        let counts = processes.sum_each(file.table.count_marks());
         let Some(partial) = marks_beyond(&counts, &record.histogram) else {
             let e = Error::BadTable {
                 path: path.into(),
@@ -254,7 +258,7 @@ impl PartJob {
                     record.histogram
                 ),
             };
-            return fail_from_root(world, e);
+            return fail_from_root(processes, e);
         };
         let outcome = record.resume();
         Ok(PartResumed::Continue(Box::new(PartJob {
@@ -282,6 +286,11 @@ impl PartJob {
         self.resume.as_ref().map(|r| &r.outcome)
     }
 
+    /// Whether the search counts unique solutions.
+    pub fn unique(&self) -> bool {
+        self.file.header.unique_bytes != 0
+    }
+
     /// Boards of the unfinished distance a resumed job found before it stopped, over all
     /// processes (searched again, counted once).
     pub fn resumed_partial(&self) -> u64 {
@@ -289,35 +298,40 @@ impl PartJob {
     }
 
     /// Runs the search with the other processes until it completes or a process is asked
-    /// to stop: then all stop at a durable point, and the job can be resumed later.
-    #[allow(clippy::too_many_arguments)]
+    /// to stop (`stop`, set by a signal handler): then all stop at a durable point, and the
+    /// job can be resumed later.
     pub fn run(
         mut self,
-        world: &SimpleCommunicator,
-        threads: usize,
-        checkpoint_interval: Duration,
-        pause_after_level: Option<u32>,
-        stop: &AtomicBool,
-        level_done: LevelDone<'_>,
+        processes: &dyn Processes,
+        settings: &RunSettings,
+        progress: &dyn Progress,
+        stop: Arc<AtomicBool>,
     ) -> Result<RunEnd> {
         let journal = PartJournal {
-            world,
-            root: world.rank() == 0,
+            root: processes.index() == 0,
             ck_path: self.ck_path.clone(),
             elapsed_before: self.record.elapsed_seconds,
             record: Mutex::new(self.record.clone()),
             header: Mutex::new(self.file.header.clone()),
             part_path: self.file.path.clone(),
-            interval: checkpoint_interval,
+            interval: settings.checkpoint_interval,
             last: Mutex::new(Instant::now()),
             started: Instant::now(),
         };
+        let config = Config {
+            runs: settings.runs,
+            unique: self.file.header.unique_bytes != 0,
+            stop: Some(stop),
+            pause_in_level: settings.pause_after_level,
+            ..Config::new(settings.threads)
+        };
         let start = self.space.rank_board(&self.puzzle.solved())?;
-        let run =
-            Run { world, threads, stop, level_done, journal: Some(&journal), pause_after_level };
-        let (outcome, _) = search(&self.space, start, &self.file.table, self.resume.take(), &run)?;
+        let resume = self.resume.take().map(|r| r.outcome);
+        let table = &self.file.table;
+        let outcome =
+            bfs::run_in(&self.space, start, table, &config, progress, &journal, resume, processes)?;
         if !outcome.complete {
-            journal.under_way(&self.file.table)?;
+            journal.under_way(&self.file.table, processes)?;
             return Ok(RunEnd::Stopped { levels_done: outcome.histogram.len() });
         }
         if outcome.states() != self.space.n_reachable() {
@@ -331,13 +345,13 @@ impl PartJob {
             });
         }
         let elapsed_seconds = journal.elapsed_seconds();
-        agree(world, self.file.finish(&outcome, elapsed_seconds))?;
+        agree(processes, self.file.finish(&outcome, elapsed_seconds))?;
         // Every part is sealed: the record has nothing left to say.
         let removed = match journal.root {
             true => std::fs::remove_file(&self.ck_path).map_err(|e| Error::io(&self.ck_path, e)),
             false => Ok(()),
         };
-        agree(world, removed)?;
+        agree(processes, removed)?;
         Ok(RunEnd::Finished(Box::new(Finished {
             puzzle: self.puzzle,
             space: self.space,
@@ -384,30 +398,28 @@ fn describe_part(h: &Header) -> String {
 
 /// A finished search in parts: every part sealed, all recording the same result.
 fn finished_parts(
-    world: &SimpleCommunicator,
+    processes: &dyn Processes,
     file: TableFile,
     puzzle: Puzzle,
     space: StateSpace,
     record: Option<&Checkpoint>,
     ck_path: &Path,
 ) -> Result<PartResumed> {
-    agree(world, file.verify())?;
+    agree(processes, file.verify())?;
     let h = &file.header;
     let said = serde_json::to_vec(&(&h.histogram, &h.boards, &h.antipodes)).expect("serializes");
     let hash = xxhash_rust::xxh3::xxh3_64(&said);
-    let (mut lo, mut hi) = (0u64, 0u64);
-    world.all_reduce_into(&hash, &mut lo, SystemOperation::min());
-    world.all_reduce_into(&hash, &mut hi, SystemOperation::max());
-    if lo != hi {
+    let root_hash = processes.broadcast(hash.to_le_bytes().to_vec());
+    if !processes.all(root_hash[..] == hash.to_le_bytes()[..]) {
         let e = Error::Refused {
             path: file.path.clone(),
             reason: "the parts of the finished search record different histograms".into(),
         };
-        return fail_from_root(world, e);
+        return fail_from_root(processes, e);
     }
     if let Some(r) = record {
         // The search finished after writing this record: stale once it agrees.
-        let stale = if world.rank() != 0 {
+        let stale = if processes.index() != 0 {
             Ok(())
         } else if r.histogram != h.histogram {
             Err(Error::Refused {
@@ -417,7 +429,7 @@ fn finished_parts(
         } else {
             std::fs::remove_file(ck_path).map_err(|e| Error::io(ck_path, e))
         };
-        agree(world, stale)?;
+        agree(processes, stale)?;
     }
     let outcome = finished_outcome(h, &space);
     let elapsed_seconds = h.elapsed_seconds;
@@ -433,60 +445,33 @@ fn finished_parts(
 
 /// Fails on every process: process 0 with `e` (which every process found alike), the others
 /// naming process 0, so the message is printed once.
-fn fail_from_root<T>(world: &SimpleCommunicator, e: Error) -> Result<T> {
-    let local = if world.rank() == 0 { Err(e) } else { Ok(()) };
-    match agree(world, local) {
+fn fail_from_root<T>(processes: &dyn Processes, e: Error) -> Result<T> {
+    let local = if processes.index() == 0 { Err(e) } else { Ok(()) };
+    match agree(processes, local) {
         Err(e) => Err(e),
-        Ok(()) => Err(Error::OtherProcess { process: 0, processes: world.size() as usize }),
+        Ok(()) => Err(Error::OtherProcess { process: 0, processes: processes.count() }),
     }
 }
 
 /// Process 0's record, sent to all (whose disks may not hold it).
 fn broadcast_record(
-    world: &SimpleCommunicator,
+    processes: &dyn Processes,
     record: Option<Checkpoint>,
     ck_path: &Path,
 ) -> Result<Option<Checkpoint>> {
-    let root = world.process_at_rank(0);
-    let mut bytes = match &record {
+    let bytes = match &record {
         Some(r) => serde_json::to_vec(r).expect("a checkpoint serializes"),
         None => Vec::new(),
     };
-    let mut len = bytes.len() as u64;
-    root.broadcast_into(&mut len);
-    if len == 0 {
+    let bytes = processes.broadcast(bytes);
+    if bytes.is_empty() {
         return Ok(None);
     }
-    // One spare byte: Open MPI reads the address of an empty buffer as MPI_IN_PLACE.
-    bytes.resize(len as usize + 1, 0);
-    root.broadcast_into(&mut bytes[..]);
-    Checkpoint::parse(&bytes[..len as usize], ck_path).map(Some)
-}
-
-/// Whether `x` holds on every process.
-fn all(world: &SimpleCommunicator, x: bool) -> bool {
-    let mut r = 0u32;
-    world.all_reduce_into(&(x as u32), &mut r, SystemOperation::min());
-    r == 1
-}
-
-/// Whether `x` holds on some process.
-fn any(world: &SimpleCommunicator, x: bool) -> bool {
-    let mut r = 0u32;
-    world.all_reduce_into(&(x as u32), &mut r, SystemOperation::max());
-    r == 1
-}
-
-/// Boards per mark over all processes.
-fn sum_each(world: &SimpleCommunicator, counts: [u64; 4]) -> [u64; 4] {
-    let mut total = [0u64; 4];
-    world.all_reduce_into(&counts[..], &mut total[..], SystemOperation::sum());
-    total
+    Checkpoint::parse(&bytes, ck_path).map(Some)
 }
 
 /// The record of a search in parts (see the module docs): every call is collective.
-pub struct PartJournal<'a> {
-    world: &'a SimpleCommunicator,
+pub struct PartJournal {
     root: bool,
     ck_path: PathBuf,
     record: Mutex<Checkpoint>,
@@ -498,41 +483,50 @@ pub struct PartJournal<'a> {
     elapsed_before: f64,
 }
 
-impl PartJournal<'_> {
+impl PartJournal {
     /// Seconds of search over every run, this one included.
     fn elapsed_seconds(&self) -> f64 {
         self.elapsed_before + self.started.elapsed().as_secs_f64()
     }
 
     /// Process 0 writes the record after `update`; the others agree.
-    fn write_record(&self, update: impl FnOnce(&mut Checkpoint)) -> Result<()> {
+    fn write_record(
+        &self,
+        processes: &dyn Processes,
+        update: impl FnOnce(&mut Checkpoint),
+    ) -> Result<()> {
         let mut record = self.record.lock().unwrap();
         update(&mut record);
         record.elapsed_seconds = self.elapsed_seconds();
         let written = if self.root { record.write(&self.ck_path) } else { Ok(()) };
-        agree(self.world, written)
+        agree(processes, written)
     }
 }
 
-impl Journal for PartJournal<'_> {
-    fn level_done(&self, table: &DistanceTable, outcome: &Outcome) -> Result<()> {
+impl Journal for PartJournal {
+    fn level_done(
+        &self,
+        table: &DistanceTable,
+        outcome: &Outcome,
+        processes: &dyn Processes,
+    ) -> Result<()> {
         // Every part first: the record must never claim more than all disks hold.
-        agree(self.world, table.flush())?;
-        self.write_record(|r| {
+        agree(processes, table.flush())?;
+        self.write_record(processes, |r| {
             r.update(outcome);
             r.level_under_way = None;
         })?;
         let mut header = self.header.lock().unwrap();
         header.record_levels(outcome);
         let file = table.storage().file().expect("a file-backed table");
-        agree(self.world, header.write_to(file, &self.part_path))?;
+        agree(processes, header.write_to(file, &self.part_path))?;
         *self.last.lock().unwrap() = Instant::now();
         Ok(())
     }
 
-    fn under_way(&self, table: &DistanceTable) -> Result<()> {
-        agree(self.world, table.flush())?;
-        self.write_record(|r| r.level_under_way = Some(r.histogram.len() as u32))?;
+    fn under_way(&self, table: &DistanceTable, processes: &dyn Processes) -> Result<()> {
+        agree(processes, table.flush())?;
+        self.write_record(processes, |r| r.level_under_way = Some(r.histogram.len() as u32))?;
         *self.last.lock().unwrap() = Instant::now();
         Ok(())
     }

@@ -323,6 +323,7 @@ impl Job {
             unique: self.file.header.unique_bytes != 0,
             stop: Some(stop.clone()),
             direction: None,
+            pause_in_level: None,
         };
         let ck_path = checkpoint_path(&self.file.path);
         let journal = FileJournal::new(

@@ -37,7 +37,7 @@ pub const UNSEEN: u8 = 0;
 /// The mark of cells past the last rank.
 pub const PADDING: u8 = 3;
 /// Cells per 64-bit word: the ranks of one group.
-const CELLS_PER_WORD: u64 = 32;
+pub(crate) const CELLS_PER_WORD: u64 = 32;
 
 /// The mark of a board at a distance.
 #[inline(always)]
@@ -87,6 +87,13 @@ pub struct RankSet {
 }
 
 impl RankSet {
+    /// The same ranks moved by `by` (from a table holding part of the ranks to ranks of the
+    /// whole space).
+    #[inline(always)]
+    pub fn shifted(self, by: u64) -> RankSet {
+        RankSet { first: self.first + by, ..self }
+    }
+
     /// The empty set of a group.
     #[inline(always)]
     pub fn empty_of(group: usize) -> RankSet {

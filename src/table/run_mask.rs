@@ -36,6 +36,17 @@ impl RunMask {
         any != 0
     }
 
+    /// The mask's words: the low bit of each rank's cell, 32 ranks a word (to send it to
+    /// another process).
+    pub fn cells(&self) -> &[u64] {
+        &self.cells
+    }
+
+    /// Takes the words of [`RunMask::cells`] back.
+    pub fn set_cells(&mut self, cells: &[u64]) {
+        self.cells.copy_from_slice(cells);
+    }
+
     /// Empties the mask.
     #[inline(always)]
     pub fn clear(&mut self) {

@@ -32,14 +32,16 @@ impl TableFile {
         TableFile::create_with(path, puzzle, ranking, unique, None)
     }
 
-    /// Creates the table file of one process of an MPI job: the ranks of `part` only.
+    /// Creates the table file of one process of an MPI job: the ranks of `part` only (with
+    /// unique-solution bits if `unique`).
     pub fn create_part(
         path: &Path,
         puzzle: &Puzzle,
         ranking: RankingRecord,
         part: Part,
+        unique: bool,
     ) -> Result<TableFile> {
-        TableFile::create_with(path, puzzle, ranking, false, Some(part))
+        TableFile::create_with(path, puzzle, ranking, unique, Some(part))
     }
 
     fn create_with(
