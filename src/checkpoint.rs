@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bfs::{Direction, Journal, Outcome, Processes};
+use crate::bfs::processes::agree;
+use crate::bfs::{Direction, Journal, Outcome, Processes, Single};
 use crate::durable::{with_suffix, write_atomically};
 use crate::error::escaped;
 use crate::table::DistanceTable;
@@ -195,7 +196,10 @@ impl Checkpoint {
     }
 }
 
-/// Writes the checkpoint of a search in a table file.
+/// Writes the record of a search in table files: the checkpoint (process 0's) and each
+/// process's own table header. One process, or every process of an MPI job alike: every
+/// method but `tick` is collective ([`crate::bfs::processes::agree`] makes a failure on one
+/// process a failure on all).
 pub struct FileJournal {
     path: PathBuf,
     table_path: PathBuf,
@@ -206,12 +210,17 @@ pub struct FileJournal {
     started: Instant,
     elapsed_before: f64,
     error: Mutex<Option<Error>>,
+    /// Whether this process writes the checkpoint (process 0).
+    root: bool,
+    /// Whether worker threads checkpoint between tasks (one process; several checkpoint
+    /// between exchange rounds, all together).
+    ticks: bool,
 }
 
 impl FileJournal {
-    /// A journal writing `record` (as it stands) to `path`, and inside levels every
-    /// `interval`; after each level it also rewrites `header`, the header of the table file
-    /// at `table_path`.
+    /// A journal of one process writing `record` (as it stands) to `path`, and inside levels
+    /// every `interval`; after each level it also rewrites `header`, the header of the table
+    /// file at `table_path`.
     pub fn new(
         path: PathBuf,
         record: Checkpoint,
@@ -230,7 +239,17 @@ impl FileJournal {
             started: Instant::now(),
             elapsed_before,
             error: Mutex::new(None),
+            root: true,
+            ticks: true,
         }
+    }
+
+    /// [`FileJournal::new`] for process `index` of several: process 0 writes the checkpoint,
+    /// each its own table's header.
+    pub fn of_process(mut self, index: usize) -> FileJournal {
+        self.root = index == 0;
+        self.ticks = false;
+        self
     }
 
     /// Seconds of search over every run, this one included.
@@ -239,14 +258,24 @@ impl FileJournal {
     }
 
     /// Flushes the table and records the level under way (after a stop, or from `tick`).
-    pub fn save_under_way(&self, table: &DistanceTable) -> Result<()> {
-        let mut state = self.state.lock().unwrap();
-        table.flush()?;
-        state.level_under_way = Some(state.histogram.len() as u32);
-        state.elapsed_seconds = self.elapsed_seconds();
-        state.write(&self.path)?;
+    pub fn save_under_way(&self, table: &DistanceTable, processes: &dyn Processes) -> Result<()> {
+        agree(processes, table.flush())?;
+        self.write_record(processes, |r| r.level_under_way = Some(r.histogram.len() as u32))?;
         *self.last.lock().unwrap() = Instant::now();
         Ok(())
+    }
+
+    /// Process 0 writes the checkpoint after `update`; the others agree.
+    fn write_record(
+        &self,
+        processes: &dyn Processes,
+        update: impl FnOnce(&mut Checkpoint),
+    ) -> Result<()> {
+        let mut state = self.state.lock().unwrap();
+        update(&mut state);
+        state.elapsed_seconds = self.elapsed_seconds();
+        let written = if self.root { state.write(&self.path) } else { Ok(()) };
+        agree(processes, written)
     }
 }
 
@@ -255,28 +284,29 @@ impl Journal for FileJournal {
         &self,
         table: &DistanceTable,
         outcome: &Outcome,
-        _processes: &dyn Processes,
+        processes: &dyn Processes,
     ) -> Result<()> {
-        if let Some(e) = self.error.lock().unwrap().take() {
-            return Err(e);
-        }
-        let mut state = self.state.lock().unwrap();
-        // The table first: the record must never claim more than the disk holds.
-        table.flush()?;
-        state.update(outcome);
-        state.level_under_way = None;
-        state.elapsed_seconds = self.elapsed_seconds();
-        state.write(&self.path)?;
-        // Then the table's own record (see the module docs for the order).
+        let failed = self.error.lock().unwrap().take();
+        agree(processes, failed.map_or(Ok(()), Err))?;
+        // Every table first: the record must never claim more than the disks hold.
+        agree(processes, table.flush())?;
+        self.write_record(processes, |r| {
+            r.update(outcome);
+            r.level_under_way = None;
+        })?;
+        // Then the tables' own records (see the module docs for the order).
         let mut header = self.header.lock().unwrap();
         header.record_levels(outcome);
         let file = table.storage().file().expect("a file-backed table");
-        header.write_to(file, &self.table_path)?;
+        agree(processes, header.write_to(file, &self.table_path))?;
         *self.last.lock().unwrap() = Instant::now();
         Ok(())
     }
 
     fn tick(&self, table: &DistanceTable) {
+        if !self.ticks {
+            return;
+        }
         {
             let Ok(mut last) = self.last.try_lock() else { return };
             if last.elapsed() < self.interval {
@@ -285,9 +315,17 @@ impl Journal for FileJournal {
             // Claim this checkpoint before the slow flush, so other workers do not queue up.
             *last = Instant::now();
         }
-        if let Err(e) = self.save_under_way(table) {
+        if let Err(e) = self.save_under_way(table, &Single) {
             self.error.lock().unwrap().get_or_insert(e);
         }
+    }
+
+    fn due(&self) -> bool {
+        !self.ticks && self.last.lock().unwrap().elapsed() >= self.interval
+    }
+
+    fn under_way(&self, table: &DistanceTable, processes: &dyn Processes) -> Result<()> {
+        self.save_under_way(table, processes)
     }
 }
 

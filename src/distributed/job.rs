@@ -8,7 +8,8 @@
 //! then each process rewrites its own header. The record may so lead a part's header by one
 //! level, never lag it, and a resume checks each part against the record as a resume of one
 //! file does ([`crate::job`]). Inside a long level process 0 calls for a checkpoint every
-//! interval: all flush, then the record notes the level under way.
+//! interval: all flush, then the record notes the level under way. The record is kept by
+//! the same [`FileJournal`] as a search in one file, on every process.
 //!
 //! Marks are idempotent: the boards of an unfinished level found before a stop or a crash
 //! are boards of that level. A resume counts them over all processes and searches the level
@@ -20,13 +21,12 @@
 //! every process, so no process waits forever in a collective for one that gave up.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
 use super::{Processes, agree};
-use crate::bfs::{self, Config, Journal, Outcome, Progress, SearchSpace, marks_beyond};
-use crate::checkpoint::{Checkpoint, checkpoint_path};
+use crate::bfs::{self, Config, Outcome, Progress, SearchSpace, marks_beyond};
+use crate::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
 use crate::durable::{TempPath, free_disk, with_suffix};
 use crate::job::resume::{check_record_lists, check_requested};
 use crate::job::verified::{check_antipodes, puzzle_and_space};
@@ -34,7 +34,7 @@ use crate::job::{Finished, Requested, RunEnd, RunSettings, check_replaceable, fi
 use crate::puzzle::Puzzle;
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::table::format::{HEADER_BYTES, Header, Part};
-use crate::table::{DistanceTable, TableFile, table_bytes, unique_bytes};
+use crate::table::{TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
 
 /// The table file of process `index` of `count` for the job whose table is named `table`.
@@ -307,17 +307,14 @@ impl PartJob {
         progress: &dyn Progress,
         stop: Arc<AtomicBool>,
     ) -> Result<RunEnd> {
-        let journal = PartJournal {
-            root: processes.index() == 0,
-            ck_path: self.ck_path.clone(),
-            elapsed_before: self.record.elapsed_seconds,
-            record: Mutex::new(self.record.clone()),
-            header: Mutex::new(self.file.header.clone()),
-            part_path: self.file.path.clone(),
-            interval: settings.checkpoint_interval,
-            last: Mutex::new(Instant::now()),
-            started: Instant::now(),
-        };
+        let journal = FileJournal::new(
+            self.ck_path.clone(),
+            self.record.clone(),
+            settings.checkpoint_interval,
+            self.file.path.clone(),
+            self.file.header.clone(),
+        )
+        .of_process(processes.index());
         let config = Config {
             runs: settings.runs,
             unique: self.file.header.unique_bytes != 0,
@@ -331,7 +328,7 @@ impl PartJob {
         let outcome =
             bfs::run_in(&self.space, start, table, &config, progress, &journal, resume, processes)?;
         if !outcome.complete {
-            journal.under_way(&self.file.table, processes)?;
+            journal.save_under_way(&self.file.table, processes)?;
             return Ok(RunEnd::Stopped { levels_done: outcome.histogram.len() });
         }
         if outcome.states() != self.space.n_reachable() {
@@ -347,7 +344,7 @@ impl PartJob {
         let elapsed_seconds = journal.elapsed_seconds();
         agree(processes, self.file.finish(&outcome, elapsed_seconds))?;
         // Every part is sealed: the record has nothing left to say.
-        let removed = match journal.root {
+        let removed = match processes.index() == 0 {
             true => std::fs::remove_file(&self.ck_path).map_err(|e| Error::io(&self.ck_path, e)),
             false => Ok(()),
         };
@@ -468,70 +465,4 @@ fn broadcast_record(
         return Ok(None);
     }
     Checkpoint::parse(&bytes, ck_path).map(Some)
-}
-
-/// The record of a search in parts (see the module docs): every call is collective.
-pub struct PartJournal {
-    root: bool,
-    ck_path: PathBuf,
-    record: Mutex<Checkpoint>,
-    header: Mutex<Header>,
-    part_path: PathBuf,
-    interval: Duration,
-    last: Mutex<Instant>,
-    started: Instant,
-    elapsed_before: f64,
-}
-
-impl PartJournal {
-    /// Seconds of search over every run, this one included.
-    fn elapsed_seconds(&self) -> f64 {
-        self.elapsed_before + self.started.elapsed().as_secs_f64()
-    }
-
-    /// Process 0 writes the record after `update`; the others agree.
-    fn write_record(
-        &self,
-        processes: &dyn Processes,
-        update: impl FnOnce(&mut Checkpoint),
-    ) -> Result<()> {
-        let mut record = self.record.lock().unwrap();
-        update(&mut record);
-        record.elapsed_seconds = self.elapsed_seconds();
-        let written = if self.root { record.write(&self.ck_path) } else { Ok(()) };
-        agree(processes, written)
-    }
-}
-
-impl Journal for PartJournal {
-    fn level_done(
-        &self,
-        table: &DistanceTable,
-        outcome: &Outcome,
-        processes: &dyn Processes,
-    ) -> Result<()> {
-        // Every part first: the record must never claim more than all disks hold.
-        agree(processes, table.flush())?;
-        self.write_record(processes, |r| {
-            r.update(outcome);
-            r.level_under_way = None;
-        })?;
-        let mut header = self.header.lock().unwrap();
-        header.record_levels(outcome);
-        let file = table.storage().file().expect("a file-backed table");
-        agree(processes, header.write_to(file, &self.part_path))?;
-        *self.last.lock().unwrap() = Instant::now();
-        Ok(())
-    }
-
-    fn under_way(&self, table: &DistanceTable, processes: &dyn Processes) -> Result<()> {
-        agree(processes, table.flush())?;
-        self.write_record(processes, |r| r.level_under_way = Some(r.histogram.len() as u32))?;
-        *self.last.lock().unwrap() = Instant::now();
-        Ok(())
-    }
-
-    fn due(&self) -> bool {
-        self.last.lock().unwrap().elapsed() >= self.interval
-    }
 }

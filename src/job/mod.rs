@@ -344,7 +344,7 @@ impl Job {
             self.resume,
         )?;
         if !outcome.complete {
-            journal.save_under_way(&self.file.table)?;
+            journal.save_under_way(&self.file.table, &bfs::Single)?;
             return Ok(RunEnd::Stopped { levels_done: outcome.histogram.len() });
         }
         if outcome.states() != self.space.n_reachable() {
