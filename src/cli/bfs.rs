@@ -475,13 +475,7 @@ fn resume_table(
         return resume_parts(path, expected, run, board_by_board, processes);
     }
     match Job::resume_as(path, expected.map(|e| e.0), expected.map(|e| e.1))? {
-        Resumed::Complete(finished) => {
-            run.say(&format!("{}: the search is already complete", path.display()));
-            let bytes = table_bytes(finished.space.n_states());
-            print_head(&finished.puzzle, &finished.space, bytes);
-            print_histogram_rows(finished.outcome.board_histogram());
-            report_finished(&finished, run.threads()?, run)
-        }
+        Resumed::Complete(finished) => report_complete(path, &finished, run.threads()?, run),
         Resumed::Continue(job) => {
             let r = job.resumed_from().expect("a resumed job");
             let unit = if job.space().classes().is_some() { "entries" } else { "boards" };
@@ -511,12 +505,9 @@ fn resume_parts(
     let root = processes.index() == 0;
     let quiet = quiet_unless_root(run, processes);
     match PartJob::resume(processes, path, expected.map(|e| e.0), expected.map(|e| e.1))? {
+        // Process 0 reports (its `quiet` is the caller's own).
         PartResumed::Complete(finished) if root => {
-            quiet.say(&format!("{}: the search is already complete", path.display()));
-            let bytes = table_bytes(finished.space.n_states());
-            print_head(&finished.puzzle, &finished.space, bytes);
-            print_histogram_rows(finished.outcome.board_histogram());
-            report_finished(&finished, run.threads()? * processes.count(), run)
+            report_complete(path, &finished, run.threads()? * processes.count(), run)
         }
         PartResumed::Complete(_) => Ok(0),
         PartResumed::Continue(job) => {
@@ -653,6 +644,19 @@ fn run_job(job: Job, run: &RunArgs, board_by_board: bool) -> anyhow::Result<i32>
         }
         RunEnd::Finished(finished) => report_finished(&finished, settings.threads, run),
     }
+}
+
+/// Reports a search found already complete on resume: its head, rows and results.
+fn report_complete(
+    path: &Path,
+    finished: &Finished,
+    threads: usize,
+    run: &RunArgs,
+) -> anyhow::Result<i32> {
+    run.say(&format!("{}: the search is already complete", path.display()));
+    print_head(&finished.puzzle, &finished.space, table_bytes(finished.space.n_states()));
+    print_histogram_rows(finished.outcome.board_histogram());
+    report_finished(finished, threads, run)
 }
 
 fn report_finished(finished: &Finished, threads: usize, run: &RunArgs) -> anyhow::Result<i32> {
