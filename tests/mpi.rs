@@ -10,7 +10,6 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 
 use common::{stderr, stdout, twirl};
-use twirl::distributed::RankBlocks;
 
 /// `twirl ARGS` under `mpirun -np NP`, one worker thread per process.
 fn under_mpirun(np: usize, args: &[&str]) -> Output {
@@ -109,6 +108,37 @@ fn processes_find_the_histogram_of_the_local_engine() {
                 assert!(err.contains("(backward): "), "{case:?}: {err}");
                 assert!(err.contains("ranks sent between processes"), "{case:?}");
             }
+        }
+    }
+}
+
+/// With room for its table but not for a copy of the frontier (one bit per rank), each
+/// process asks the owners of remote neighbours in backward steps, board by board and by XOR
+/// runs, and finds the local engine's histogram.
+#[test]
+fn processes_without_room_for_a_frontier_copy_ask_the_owners() {
+    // nrp:3x3:2 by boards: 362880 ranks, 89 KiB of table, a copy of 44 KiB per process;
+    // spin:2x4 by boards: 10321920 ranks, 2.5 MiB of table, a copy of 1.2 MiB (of 630 KiB to 1.3 MiB of table a process).
+    for (case, max) in
+        [(["nrp:3x3:2", "--symmetry", "off"], "64K"), (["spin:2x4", "--symmetry", "off"], "1800K")]
+    {
+        let local = twirl(&[&["bfs"][..], &case[..], &["-q"]].concat());
+        assert!(local.status.success(), "{case:?}: {}", stderr(&local));
+        for np in 2..=4 {
+            let o = under_mpirun(np, &[&["bfs"][..], &case[..], &["--max-memory", max]].concat());
+            assert!(o.status.success(), "{case:?} np={np}: {}", stderr(&o));
+            let err = stderr(&o);
+            assert!(
+                err.contains("backward steps ask the other processes"),
+                "{case:?} np={np}: {err}"
+            );
+            let asked = err.lines().any(|l| l.contains("(backward): ") && !l.contains(": 0 ranks"));
+            assert!(asked, "{case:?} np={np}: {err}");
+            assert_eq!(
+                histogram_lines(&stdout(&o)),
+                histogram_lines(&stdout(&local)),
+                "{case:?} np={np}"
+            );
         }
     }
 }
@@ -250,24 +280,6 @@ fn processes_search_a_group_smaller_than_its_invariants() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("distances 0..12 finished"), "{}", stderr(&o));
     assert_eq!(histogram_lines(&stdout(&o)), histogram_lines(&stdout(&local)));
-}
-
-#[test]
-fn blocks_cover_the_ranks_once_and_keep_alignment() {
-    for (n, parts, align) in [(100u64, 3usize, 1u64), (100, 4, 7), (5, 4, 3), (1, 3, 1)] {
-        let b = RankBlocks::new(n, parts, align);
-        let mut next = 0;
-        for p in 0..parts {
-            let r = b.range(p);
-            assert_eq!(r.start, next, "{n} {parts} {align}");
-            assert!(r.start.is_multiple_of(align) || r.is_empty());
-            for rank in r.clone() {
-                assert_eq!(b.owner(rank), p);
-            }
-            next = r.end;
-        }
-        assert_eq!(next, n);
-    }
 }
 
 #[test]

@@ -12,7 +12,7 @@
 //! image run are then `A x ^ c`, with `A` one of a few linear maps
 //! ([`crate::table::OffsetMap`]) that masks are read through after the XOR shuffle.
 
-use super::{Level, LevelCount, Step, in_tasks};
+use super::{Level, LevelCount, Place, Step, in_tasks};
 use crate::rank::StateRanking;
 use crate::table::{RunMask, UNSEEN};
 
@@ -28,30 +28,45 @@ pub fn expand_unseen<S: StateRanking>(
 ) -> LevelCount {
     let (space, table, part) = (step.space, step.table, step.part);
     let maps = space.offset_maps();
-    in_tasks(runs, TASK_RUNS, step.progress, |task| {
+    in_tasks(runs, TASK_RUNS, step.progress, step.budget, |task| {
         let mut level = Level::default();
         let (mut unseen, mut found, mut frontier, mut shuffled) =
             (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
-        let mut images = vec![(0u64, 0usize); space.n_moves()];
+        // Each move's image: its run, its offset map and where it is held.
+        let mut images = vec![(0u64, 0usize, Place::Here(0)); space.n_moves()];
         let mut remote = Vec::new();
         for run in task {
             if !unseen.load(table, run, UNSEEN) {
                 continue;
             }
-            let base = space.unrank((run << bits) + part.first);
+            let base = space.unrank(part.rank(run << bits));
             for (m, img) in images.iter_mut().enumerate() {
-                *img = space.rank_in_runs(&space.solve_step(&base, m));
-                table.prefetch(img.0.wrapping_sub(part.first));
+                let (rank, map) = space.rank_in_runs(&space.solve_step(&base, m));
+                let place = part.place(rank);
+                match (place, step.copy) {
+                    (Place::Here(i), _) => table.prefetch(i),
+                    (Place::There(p, j), Some(copy)) => {
+                        copy.prefetch_run(p, j >> bits << bits, bits)
+                    }
+                    (Place::There(..), None) => {}
+                }
+                *img = (rank, map, place);
             }
             found.clear();
             remote.clear();
             let mut covered = false;
-            for &(img, map) in &images {
-                let Some(i) = part.local(img) else {
-                    remote.push((img, map));
-                    continue;
+            for &(img, map, place) in &images {
+                let any = match (place, step.copy) {
+                    (Place::Here(i), _) => frontier.load(table, i >> bits, step.cur),
+                    (Place::There(p, j), Some(copy)) => {
+                        copy.load_run(&mut frontier, p, j >> bits << bits)
+                    }
+                    (Place::There(p, j), None) => {
+                        remote.push((img, map, p, j));
+                        continue;
+                    }
                 };
-                if !frontier.load(table, i >> bits, step.cur) {
+                if !any {
                     continue;
                 }
                 // Offset x of this run reaches offset A x ^ c of the image run.
@@ -73,12 +88,12 @@ pub fn expand_unseen<S: StateRanking>(
             for set in found.sets(run) {
                 // This task owns the run: no other writer can race with the store.
                 table.set_owned(set, step.next);
-                level.note_set(set.shifted(part.first));
+                level.note_set(part.ranks(set));
             }
             if !covered {
-                for &(img, map) in &remote {
+                for &(img, map, owner, j) in &remote {
                     let asker = [run, asker_offset(img & ((1 << bits) - 1), map)];
-                    level.outbox.ask(part.owner(img), part.parts(), img >> bits, &asker);
+                    level.outbox.ask(owner, part.parts(), j >> bits, &asker);
                 }
             }
         }
@@ -95,7 +110,7 @@ pub fn expand_frontier<S: StateRanking>(
 ) -> LevelCount {
     let (space, table, part) = (step.space, step.table, step.part);
     let maps = space.offset_maps();
-    in_tasks(runs, TASK_RUNS, step.progress, |task| {
+    in_tasks(runs, TASK_RUNS, step.progress, step.budget, |task| {
         let mut level = Level::default();
         let (mut frontier, mut shuffled, mut mapped) =
             (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
@@ -103,7 +118,7 @@ pub fn expand_frontier<S: StateRanking>(
             if !frontier.load(table, run, step.cur) {
                 continue;
             }
-            let base = space.unrank((run << bits) + part.first);
+            let base = space.unrank(part.rank(run << bits));
             for m in 0..space.n_moves() {
                 let (img, map) = space.rank_in_runs(&space.scramble_step(&base, m));
                 // Offset x goes to A x ^ c: read through A^-1, then shuffled by c.
@@ -116,15 +131,16 @@ pub fn expand_frontier<S: StateRanking>(
                 };
                 shuffled.clear();
                 shuffled.or_xor_shuffled(source, img & ((1 << bits) - 1));
-                let Some(i) = part.local(img) else {
-                    let to = level.outbox.to(part.owner(img), part.parts());
-                    to.push(img >> bits);
-                    to.extend_from_slice(shuffled.cells());
-                    continue;
+                let i = match part.place(img) {
+                    Place::Here(i) => i,
+                    Place::There(owner, j) => {
+                        shuffled.write_message(j >> bits, level.outbox.to(owner, part.parts()));
+                        continue;
+                    }
                 };
                 for set in shuffled.sets(i >> bits) {
                     if !set.is_empty() {
-                        level.note_set(table.mark_unseen(set, step.next).shifted(part.first));
+                        level.note_set(part.ranks(table.mark_unseen(set, step.next)));
                     }
                 }
             }

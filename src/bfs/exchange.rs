@@ -9,13 +9,14 @@
 //! - backward, questions about the neighbours they hold (a rank, answered by one byte: is it
 //!   at the current distance, or for unique counts the paths through it; or an image run,
 //!   answered by its mask of boards at the current distance), and the askers mark
-//!   themselves from the answers.
+//!   themselves from the answers. Where the whole frontier fits one bit per rank, every
+//!   process holds a [`FrontierCopy`] instead and asks nothing.
 //!
-//! Rounds keep the buffers near [`ROUND_WORDS`] whatever the level's size: each process
-//! sizes its next round from what its last one sent per group, and runs empty rounds once
-//! its table is done until every process is. Few rounds matter: each is a few collectives,
-//! where every process waits for the slowest. After each round the processes agree whether
-//! to go on, to stop, or to write a checkpoint first.
+//! A round takes tasks in order until its outbox holds [`ROUND_WORDS`] words or
+//! [`ROUND_TIME`] has passed, so buffers stay bounded however the level's density varies
+//! along the table; a process whose table is done runs empty rounds until every process is.
+//! After each round the processes agree whether to go on, to stop, or to write a checkpoint
+//! first.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,17 +24,20 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::{Direction, Kernel, Level, LevelCount, Outbox, Run, Step, blocks, unique};
+use super::{
+    Budget, Direction, FrontierCopy, Kernel, Level, LevelCount, Outbox, Run, Step, blocks, unique,
+};
 use crate::rank::StateRanking;
 use crate::table::{CELLS_PER_WORD, RunMask, UNSEEN};
 
 /// Words (of eight bytes) a process means to send per round when several search together:
-/// 32 MiB, and as much again for whom each question is from. Rounds are sized from the
-/// words the previous round sent per group of the table.
+/// 32 MiB, and as much again for whom each question is from. A round stops taking tasks once
+/// its outbox holds them, so it ends at most a task per worker thread beyond.
 pub const ROUND_WORDS: u64 = 1 << 22;
 
-/// Rounds cover whole units of 2^12 groups (131072 ranks: whole XOR runs).
-const ROUND_UNIT: usize = 1 << 12;
+/// The longest a round expands before the processes exchange and agree (whether to stop, or
+/// to write a checkpoint), when its outbox stays small.
+const ROUND_TIME: Duration = Duration::from_secs(2);
 
 /// What one level sent between processes, summed over all of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +53,8 @@ pub struct Traffic {
     pub rounds: u64,
 }
 
-/// The step kernel of `kernel` and `direction` over `groups` of this process's table.
+/// The step kernel of `kernel` and `direction` over `groups` of this process's table, as far
+/// as the step's budget allows: [`LevelCount::reached`] is the group where it stopped.
 fn expand_groups<S: StateRanking>(
     step: &Step<'_, S>,
     kernel: Kernel<'_>,
@@ -65,20 +70,23 @@ fn expand_groups<S: StateRanking>(
             // Runs are whole groups; the table's last run may end in padding.
             let per_run = (1u64 << bits) / CELLS_PER_WORD;
             let runs = groups.start as u64 / per_run..(groups.end as u64).div_ceil(per_run);
-            match direction {
+            let mut level = match direction {
                 Direction::Forward => blocks::expand_frontier(step, bits, runs),
                 Direction::Backward => blocks::expand_unseen(step, bits, runs),
-            }
+            };
+            level.reached = (level.reached * per_run).min(groups.end as u64);
+            level
         }
     }
 }
 
-/// Expands level `d` of `step`: `None` when the search was asked to stop (on any process).
+/// Expands level `d` of `step` (with `unseen` ranks left): `None` when the search was asked
+/// to stop (on any process).
 pub(crate) fn expand_level<S: StateRanking>(
     step: &Step<'_, S>,
     kernel: Kernel<'_>,
     direction: Direction,
-    d: u32,
+    (d, unseen): (u32, u64),
     run: Run<'_>,
     pool: &rayon::ThreadPool,
 ) -> crate::Result<Option<(LevelCount, Traffic)>> {
@@ -89,19 +97,23 @@ pub(crate) fn expand_level<S: StateRanking>(
         let level = pool.install(|| expand_groups(step, kernel, direction, 0..n_groups));
         return Ok((!run.progress.should_stop()).then_some((level, traffic)));
     }
+    // The copy pays where the questions would outweigh it: one bit per rank against a
+    // question and an answer for up to every move of every unseen board.
+    let copy = (direction == Direction::Backward
+        && run.config.frontier_copy
+        && !matches!(kernel, Kernel::Unique)
+        && unseen.saturating_mul(step.space.n_moves() as u64) > step.space.n_states() / 8)
+        .then(|| FrontierCopy::gather(step.table, step.cur, processes, pool));
     traffic.rounds = 0;
     let mut total = LevelCount::empty();
-    let (mut next_group, mut round_groups) = (0, ROUND_UNIT);
+    let mut next_group = 0;
     loop {
-        let groups = next_group..(next_group + round_groups).min(n_groups);
-        next_group = groups.end;
-        let n = groups.len().max(1) as u64;
-        let mut level = pool.install(|| expand_groups(step, kernel, direction, groups));
+        let budget = Budget { words: ROUND_WORDS, until: Instant::now() + ROUND_TIME };
+        let round = Step { budget: Some(&budget), copy: copy.as_ref(), ..*step };
+        let mut level =
+            pool.install(|| expand_groups(&round, kernel, direction, next_group..n_groups));
+        next_group = level.reached as usize;
         let outbox = std::mem::take(&mut level.outbox);
-        let words: u64 = outbox.to.iter().map(|v| v.len() as u64).sum();
-        // At most four times larger each round: a level's density changes along the table.
-        let fits = (ROUND_WORDS * n / words.max(1)) as usize;
-        round_groups = fits.clamp(ROUND_UNIT, 4 * round_groups) / ROUND_UNIT * ROUND_UNIT;
         let (found, items, bytes) = match direction {
             Direction::Forward => deliver(step, kernel, &outbox, run, pool),
             Direction::Backward => ask(step, kernel, outbox, run, pool),
@@ -153,22 +165,34 @@ fn deliver<S: StateRanking>(
 ) -> (Level, u64, u64) {
     let words: u64 = outbox.to.iter().map(|v| v.len() as u64).sum();
     let received = run.processes.swap(&outbox.to).concat();
-    let (table, first, next) = (step.table, step.part.first, step.next);
+    let (table, part, next) = (step.table, step.part, step.next);
     let (level, items) = match kernel {
         Kernel::Xor(bits) => {
-            // Each item: the image run, then its mask's words.
-            let record = 1 + mask_words(bits);
+            // Each item: a message of an image run's mask (RunMask::write_message), which
+            // says its own length: find where every 64th starts, then read them in parallel.
+            let sizer = RunMask::new(bits);
+            let (mut starts, mut at, mut items) = (vec![0], 0, 0u64);
+            while at < received.len() {
+                at += sizer.message_words(received[at]);
+                items += 1;
+                if items.is_multiple_of(64) {
+                    starts.push(at);
+                }
+            }
+            starts.push(received.len());
             let level = pool.install(|| {
-                received
-                    .par_chunks(record * 64)
-                    .map(|chunk| {
+                starts
+                    .par_windows(2)
+                    .map(|w| {
                         let mut level = Level::default();
                         let mut mask = RunMask::new(bits);
-                        for item in chunk.chunks(record) {
-                            mask.set_cells(&item[1..]);
-                            for set in mask.sets(item[0] - (first >> bits)) {
+                        let mut at = w[0];
+                        while at < w[1] {
+                            let (run, used) = mask.read_message(&received[at..]);
+                            at += used;
+                            for set in mask.sets(run) {
                                 if !set.is_empty() {
-                                    level.note_set(table.mark_unseen(set, next).shifted(first));
+                                    level.note_set(part.ranks(table.mark_unseen(set, next)));
                                 }
                             }
                         }
@@ -176,7 +200,7 @@ fn deliver<S: StateRanking>(
                     })
                     .reduce(Level::default, Level::merge)
             });
-            (level, words / record as u64)
+            (level, items)
         }
         Kernel::Unique => {
             // Each item: the rank and the visitor's multi bit.
@@ -186,9 +210,9 @@ fn deliver<S: StateRanking>(
                     .map(|chunk| {
                         let mut level = Level::default();
                         for &item in chunk {
-                            let r = item >> 1;
-                            if unique::visit(table, r - first, next, item & 1 == 1) {
-                                level.note(r);
+                            let i = item >> 1;
+                            if unique::visit(table, i, next, item & 1 == 1) {
+                                level.note(part.rank(i));
                             }
                         }
                         level
@@ -203,12 +227,12 @@ fn deliver<S: StateRanking>(
                     .par_chunks(1 << 12)
                     .map(|chunk| {
                         let mut level = Level::default();
-                        for (k, &r) in chunk.iter().enumerate() {
+                        for (k, &i) in chunk.iter().enumerate() {
                             if let Some(&ahead) = chunk.get(k + AHEAD) {
-                                table.prefetch(ahead - first);
+                                table.prefetch(ahead);
                             }
-                            if table.mark_if_unseen(r - first, next) {
-                                level.note(r);
+                            if table.mark_if_unseen(i, next) {
+                                level.note(part.rank(i));
                             }
                         }
                         level
@@ -234,7 +258,7 @@ fn ask<S: StateRanking>(
     let processes = run.processes;
     let questions: u64 = outbox.to.iter().map(|v| v.len() as u64).sum();
     let asked = processes.swap(&outbox.to);
-    let (table, first, cur, next) = (step.table, step.part.first, step.cur, step.next);
+    let (table, part, cur, next) = (step.table, step.part, step.cur, step.next);
     match kernel {
         Kernel::Xor(bits) => {
             let words = mask_words(bits);
@@ -248,7 +272,7 @@ fn ask<S: StateRanking>(
                         let mut answer = Vec::with_capacity(runs.len() * words);
                         for &r in runs {
                             mask.clear();
-                            mask.load(table, r - (first >> bits), cur);
+                            mask.load(table, r, cur);
                             answer.extend_from_slice(mask.cells());
                         }
                         answer
@@ -282,7 +306,7 @@ fn ask<S: StateRanking>(
                             found.intersect(&unseen);
                             for set in found.sets(run) {
                                 if !set.is_empty() {
-                                    level.note_set(table.mark_unseen(set, next).shifted(first));
+                                    level.note_set(part.ranks(table.mark_unseen(set, next)));
                                 }
                             }
                         }
@@ -300,9 +324,9 @@ fn ask<S: StateRanking>(
                 .iter()
                 .map(|qs| {
                     qs.iter()
-                        .map(|&r| match table.get(r - first) == cur {
+                        .map(|&i| match table.get(i) == cur {
                             false => 0,
-                            true => 1 + bits.is_multi(r - first) as u8,
+                            true => 1 + bits.is_multi(i) as u8,
                         })
                         .collect()
                 })
@@ -324,7 +348,7 @@ fn ask<S: StateRanking>(
                         bits.set_multi(i);
                     }
                     if table.mark_if_unseen(i, next) {
-                        level.note(i + first);
+                        level.note(part.rank(i));
                     }
                 }
             }
@@ -340,11 +364,11 @@ fn ask<S: StateRanking>(
                         let ahead = qs.iter().skip(AHEAD).map(Some).chain(std::iter::repeat(None));
                         qs.iter()
                             .zip(ahead)
-                            .map(|(&r, ahead)| {
+                            .map(|(&i, ahead)| {
                                 if let Some(&a) = ahead {
-                                    table.prefetch(a - first);
+                                    table.prefetch(a);
                                 }
-                                (table.get(r - first) == cur) as u8
+                                (table.get(i) == cur) as u8
                             })
                             .collect()
                     })
@@ -363,7 +387,7 @@ fn ask<S: StateRanking>(
                         let mut level = Level::default();
                         for (&i, &yes) in askers.iter().zip(replies) {
                             if yes == 1 && table.mark_if_unseen(i, next) {
-                                level.note(i + first);
+                                level.note(part.rank(i));
                             }
                         }
                         level

@@ -31,13 +31,13 @@
 //! level is one round with nothing to send.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
-
-use rayon::prelude::*;
 
 mod blocks;
 pub mod exchange;
+mod frontier_copy;
 pub mod processes;
 pub mod unique;
 
@@ -47,7 +47,14 @@ use crate::symmetry::ClassRanking;
 use crate::table::{DistanceTable, RankSet, mark_of};
 
 pub use exchange::Traffic;
-pub use processes::{Processes, RankBlocks, Single};
+use frontier_copy::FrontierCopy;
+
+/// Bytes each of `parts` processes spends on a copy of the frontier of `n_states` ranks
+/// ([`Config::frontier_copy`]).
+pub fn frontier_copy_bytes(n_states: u64, parts: usize) -> u64 {
+    FrontierCopy::bytes(n_states, parts)
+}
+pub use processes::{Processes, RankDeal, Single};
 
 /// How a level was expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,6 +170,10 @@ pub struct Config {
     /// Expand every level in this direction instead of switching by frontier size (tests
     /// compare the two steps with it).
     pub direction: Option<Direction>,
+    /// Under several processes, answer backward steps from a copy of the whole frontier on
+    /// each process (one bit per rank of the space) instead of asking the owners; callers
+    /// turn it off where that copy would not fit in memory.
+    pub frontier_copy: bool,
     /// Tests only: in the level after this distance, wait after the first exchange round
     /// (up to a minute, until stopped), so a test can stop a search over several processes
     /// with part of a level marked.
@@ -178,6 +189,7 @@ impl Config {
             unique: false,
             stop: None,
             direction: None,
+            frontier_copy: true,
             pause_in_level: None,
         }
     }
@@ -272,7 +284,7 @@ pub trait SearchSpace: Sync {
     ) -> crate::Result<Outcome>;
 
     /// How the ranks are cut among `parts` processes.
-    fn blocks(&self, parts: usize) -> RankBlocks;
+    fn blocks(&self, parts: usize) -> RankDeal;
 }
 
 impl<R: StateRanking> SearchSpace for R {
@@ -287,8 +299,8 @@ impl<R: StateRanking> SearchSpace for R {
         search(self, start, table, run, pool, resume)
     }
 
-    fn blocks(&self, parts: usize) -> RankBlocks {
-        RankBlocks::of(self, parts)
+    fn blocks(&self, parts: usize) -> RankDeal {
+        RankDeal::of(self, parts)
     }
 }
 
@@ -309,12 +321,12 @@ impl SearchSpace for StateSpace {
         }
     }
 
-    fn blocks(&self, parts: usize) -> RankBlocks {
+    fn blocks(&self, parts: usize) -> RankDeal {
         match &self.ranking {
-            Ranking::Layout(l) => RankBlocks::of(l, parts),
-            Ranking::Enumerated(e) => RankBlocks::of(e, parts),
-            Ranking::Multiset(m) => RankBlocks::of(m, parts),
-            Ranking::Classes(c) => RankBlocks::of(c, parts),
+            Ranking::Layout(l) => RankDeal::of(l, parts),
+            Ranking::Enumerated(e) => RankDeal::of(e, parts),
+            Ranking::Multiset(m) => RankDeal::of(m, parts),
+            Ranking::Classes(c) => RankDeal::of(c, parts),
         }
     }
 }
@@ -454,7 +466,7 @@ fn search<S: StateRanking>(
         }
         let unseen = n - seen;
         let factor = match kernel {
-            Kernel::Xor(_) => 8,
+            Kernel::Xor(_) => 48,
             Kernel::Boards(Some(_)) => 4,
             Kernel::Boards(None) | Kernel::Unique => 2,
         };
@@ -467,7 +479,7 @@ fn search<S: StateRanking>(
         progress.level_started(d + 1, frontier, direction);
         let t = Instant::now();
         let step = Step::new(space, table, d, progress, &part);
-        let expanded = exchange::expand_level(&step, kernel, direction, d, run, pool)?;
+        let expanded = exchange::expand_level(&step, kernel, direction, (d, unseen), run, pool)?;
         let Some((mut level, traffic)) = expanded else {
             return Ok(out);
         };
@@ -523,20 +535,19 @@ pub(crate) enum Kernel<'a> {
     Unique,
 }
 
-/// The ranks this process's table holds, `first..first + len` (rank `r` at index
-/// `r - first`), and the owners of the others.
+/// The ranks this process's table holds (its units of the [`RankDeal`]), and the owners of
+/// the others.
 pub struct Part {
-    first: u64,
+    index: usize,
     len: u64,
-    blocks: RankBlocks,
+    deal: RankDeal,
 }
 
 impl Part {
     /// This process's part of `space`'s ranks.
     fn of<S: StateRanking>(space: &S, processes: &dyn Processes) -> Part {
-        let blocks = RankBlocks::of(space, processes.count());
-        let ranks = blocks.range(processes.index());
-        Part { first: ranks.start, len: ranks.end - ranks.start, blocks }
+        let deal = RankDeal::of(space, processes.count());
+        Part { index: processes.index(), len: deal.len(processes.index()), deal }
     }
 
     /// [`ClassRanking::complete_level`] on the classes this process holds.
@@ -547,24 +558,45 @@ impl Part {
         mark: u8,
         mark_twins: bool,
     ) -> (Level, u64) {
-        if self.blocks.parts() == 1 {
+        if self.deal.parts() == 1 {
             classes.complete_level(table, mark, mark_twins)
         } else {
-            classes.complete_level_in(table, self.first..self.first + self.len, mark, mark_twins)
+            classes.complete_level_in(table, |e| self.local(e), mark, mark_twins)
         }
     }
 
     /// The table index of `rank`, if this process holds it.
     #[inline(always)]
     fn local(&self, rank: u64) -> Option<u64> {
-        let i = rank.wrapping_sub(self.first);
-        (i < self.len).then_some(i)
+        match self.place(rank) {
+            Place::Here(i) => Some(i),
+            Place::There(..) => None,
+        }
     }
 
-    /// The process holding `rank`.
+    /// Where `rank` is held: here, or by which process at which index (what goes into an
+    /// outbox or is read from a [`FrontierCopy`], so nobody locates the rank again).
     #[inline(always)]
-    fn owner(&self, rank: u64) -> usize {
-        self.blocks.owner(rank)
+    fn place(&self, rank: u64) -> Place {
+        if self.deal.parts() == 1 {
+            return Place::Here(rank);
+        }
+        match self.deal.locate(rank) {
+            (owner, i) if owner == self.index => Place::Here(i),
+            (owner, i) => Place::There(owner, i),
+        }
+    }
+
+    /// The rank at table index `i`.
+    #[inline(always)]
+    fn rank(&self, i: u64) -> u64 {
+        if self.deal.parts() == 1 { i } else { self.deal.rank(self.index, i) }
+    }
+
+    /// The ranks of a set of table indices (one group, so inside one unit).
+    #[inline(always)]
+    fn ranks(&self, set: RankSet) -> RankSet {
+        set.shifted(self.rank(set.first()) - set.first())
     }
 
     /// Groups of the table holding ranks.
@@ -574,8 +606,17 @@ impl Part {
 
     /// Number of processes.
     fn parts(&self) -> usize {
-        self.blocks.parts()
+        self.deal.parts()
     }
+}
+
+/// Where a rank is held (see [`Part::place`]).
+#[derive(Clone, Copy)]
+enum Place {
+    /// At this index of this process's table.
+    Here(u64),
+    /// By this process, at this index of its table.
+    There(usize, u64),
 }
 
 /// Readies a table for resuming after the levels of `histogram`: recounts the boards of the
@@ -623,33 +664,64 @@ pub fn marks_beyond(counts: &[u64; 4], histogram: &[u64]) -> Option<u64> {
 /// per unseen board and move, fewer for boards found early, and less again when runs of boards
 /// move together (a backward run stops at its first full cover). Go backward once the frontier
 /// times `factor` exceeds the unseen boards. Measured factors: 2 board by board (NRP (3,4,2)),
-/// 4 with cell runs (NRP (3,4,2) and (4,4,3)), 8 with XOR runs (Spinpossible 3x3).
+/// 4 with cell runs (NRP (3,4,2) and (4,4,3)), 48 with XOR runs (Spinpossible 2x5, by boards and by
+/// classes: its level 7 takes 4.7 s backward against 7.2 s forward by classes).
 pub(crate) fn should_go_backward(frontier: u64, unseen: u64, factor: u64) -> bool {
     frontier.saturating_mul(factor) > unseen
 }
 
-/// Splits `range` into tasks of `task_len` items, runs `task` on each in parallel (a task
-/// owns its items' table groups), reports each task's finds and merges them.
+/// Splits `range` into tasks of `task_len` items and runs `task` on each, on every worker
+/// thread of the pool (a task owns its items' table groups); reports each task's finds and
+/// merges them.
+///
+/// Workers claim tasks in order, so the tasks done always form a prefix of `range`:
+/// [`LevelCount::reached`] says where it ends. Claims stop when the search is asked to stop
+/// and, under a [`Budget`], once the outboxes hold its words or its time is up (the tasks
+/// already claimed still finish, so a pass overshoots by at most a task per worker).
 pub(crate) fn in_tasks(
     range: std::ops::Range<u64>,
     task_len: u64,
     progress: &dyn Progress,
+    budget: Option<&Budget>,
     task: impl Fn(std::ops::Range<u64>) -> Level + Sync,
 ) -> LevelCount {
-    let level = (0..(range.end - range.start).div_ceil(task_len))
-        .into_par_iter()
-        .map(|i| {
-            if progress.should_stop() {
-                return Level::default();
-            }
+    let n_tasks = (range.end - range.start).div_ceil(task_len);
+    let (next, words) = (AtomicU64::new(0), AtomicU64::new(0));
+    let claim = || {
+        if progress.should_stop() || budget.is_some_and(|b| b.spent(words.load(Relaxed))) {
+            return None;
+        }
+        let i = next.fetch_add(1, Relaxed);
+        (i < n_tasks).then_some(i)
+    };
+    let levels = rayon::broadcast(|_| {
+        let mut mine = Level::default();
+        while let Some(i) = claim() {
             let lo = range.start + i * task_len;
             let level = task(lo..(lo + task_len).min(range.end));
+            words.fetch_add(level.outbox.words(), Relaxed);
             progress.found(level.found);
             progress.task_done();
-            level
-        })
-        .reduce(Level::default, Level::merge);
-    LevelCount { found: level.found, smallest: level.smallest, outbox: level.outbox }
+            mine = mine.merge(level);
+        }
+        mine
+    });
+    let level = levels.into_iter().fold(Level::default(), Level::merge);
+    let reached = (range.start + next.load(Relaxed).min(n_tasks) * task_len).min(range.end);
+    LevelCount { found: level.found, smallest: level.smallest, outbox: level.outbox, reached }
+}
+
+/// How far one pass of a step over several processes goes before they exchange: until its
+/// outbox holds `words` words, or until `until`.
+pub(crate) struct Budget {
+    pub(crate) words: u64,
+    pub(crate) until: Instant,
+}
+
+impl Budget {
+    fn spent(&self, words: u64) -> bool {
+        words >= self.words || Instant::now() >= self.until
+    }
 }
 
 /// What a step expanding level `d` into `d + 1` works with: the ranking, the table, the
@@ -667,7 +739,18 @@ pub struct Step<'a, S> {
     pub progress: &'a dyn Progress,
     /// The ranks the table holds.
     pub part: &'a Part,
+    /// Under several processes: where a pass stops before the processes exchange.
+    pub(crate) budget: Option<&'a Budget>,
+    /// Under several processes, backward: every process's boards at distance `d`.
+    pub(crate) copy: Option<&'a FrontierCopy>,
 }
+
+impl<S> Clone for Step<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S> Copy for Step<'_, S> {}
 
 impl<'a, S: StateRanking> Step<'a, S> {
     /// The step from level `d`.
@@ -678,7 +761,8 @@ impl<'a, S: StateRanking> Step<'a, S> {
         progress: &'a dyn Progress,
         part: &'a Part,
     ) -> Self {
-        Step { space, table, cur: mark_of(d), next: mark_of(d + 1), progress, part }
+        let (cur, next) = (mark_of(d), mark_of(d + 1));
+        Step { space, table, cur, next, progress, part, budget: None, copy: None }
     }
 
     /// [`in_tasks`] over groups of the table, [`TASK_GROUPS`] per task.
@@ -687,7 +771,8 @@ impl<'a, S: StateRanking> Step<'a, S> {
         groups: std::ops::Range<usize>,
         task: impl Fn(std::ops::Range<usize>) -> Level + Sync,
     ) -> LevelCount {
-        in_tasks(groups.start as u64..groups.end as u64, TASK_GROUPS, self.progress, |t| {
+        let range = groups.start as u64..groups.end as u64;
+        in_tasks(range, TASK_GROUPS, self.progress, self.budget, |t| {
             task(t.start as usize..t.end as usize)
         })
     }
@@ -732,6 +817,11 @@ impl Outbox {
             self.askers = vec![Vec::new(); parts];
         }
         self.askers[owner].extend_from_slice(asker);
+    }
+
+    /// The words held, askers included.
+    fn words(&self) -> u64 {
+        self.to.iter().chain(&self.askers).map(|v| v.len() as u64).sum()
     }
 
     fn merge(&mut self, other: Outbox) {
@@ -825,22 +915,22 @@ pub fn expand_frontier<S: StateRanking>(
         let flush = |pending: &mut Vec<u64>, level: &mut Level| {
             for &i in pending.iter() {
                 if table.mark_if_unseen(i, step.next) {
-                    level.note(i + part.first);
+                    level.note(part.rank(i));
                 }
             }
             pending.clear();
         };
         // A neighbour held here waits, prefetched, in `pending`; another goes to its owner.
-        let aim = |r: u64, pending: &mut Vec<u64>, level: &mut Level| match part.local(r) {
-            Some(i) => {
+        let aim = |r: u64, pending: &mut Vec<u64>, level: &mut Level| match part.place(r) {
+            Place::Here(i) => {
                 table.prefetch(i);
                 pending.push(i);
             }
-            None => level.outbox.to(part.owner(r), part.parts()).push(r),
+            Place::There(owner, j) => level.outbox.to(owner, part.parts()).push(j),
         };
         for group in task {
             for i in table.marked(group, step.cur) {
-                let rank = i + part.first;
+                let rank = part.rank(i);
                 if let Some(images) = &mut images {
                     images.go_to(space, rank);
                     // Image runs lie anywhere in the table: prefetched like the others.
@@ -955,6 +1045,9 @@ pub struct LevelCount {
     pub smallest: Vec<u64>,
     /// What the step leaves to other processes.
     pub(crate) outbox: Outbox,
+    /// Where the items done end: the step covered its range up to here (less than all of it
+    /// when it stopped at its [`Budget`] or was asked to stop).
+    pub(crate) reached: u64,
 }
 
 impl From<LevelCount> for Level {
@@ -966,7 +1059,7 @@ impl From<LevelCount> for Level {
 impl LevelCount {
     /// Nothing found yet.
     pub(crate) fn empty() -> LevelCount {
-        LevelCount { found: 0, smallest: Vec::new(), outbox: Outbox::default() }
+        LevelCount { found: 0, smallest: Vec::new(), outbox: Outbox::default(), reached: 0 }
     }
 
     /// Adds what another pass over the same level found.
@@ -987,6 +1080,10 @@ impl LevelCount {
 const BATCH: usize = 8;
 /// Moves tried per round: a board found in an early round skips the rest.
 const ROUND: usize = 4;
+/// A backward neighbour another process is asked about.
+const ASKED: u64 = u64::MAX;
+/// The flag of a backward neighbour read from the [`FrontierCopy`].
+const COPIED: u64 = 1 << 63;
 
 /// Backward step over a range of groups: each unseen board joins level `d+1` if some move
 /// takes it to a board marked `d`. A board that finds none among the neighbours held here
@@ -1004,9 +1101,15 @@ pub fn expand_unseen<S: StateRanking>(
         let mut batch: Vec<(u64, S::State, bool)> = Vec::with_capacity(BATCH);
         let mut neighbours = [0u64; BATCH * ROUND];
         // Neighbours held by other processes, by the batch entry that would ask about them.
-        let mut remote: Vec<(usize, u64)> = Vec::new();
-        let ask = |level: &mut Level, i: u64, r: u64| {
-            level.outbox.ask(part.owner(r), part.parts(), r, &[i]);
+        let mut remote: Vec<(usize, usize, u64)> = Vec::new();
+        let ask = |level: &mut Level, i: u64, owner: usize, j: u64| {
+            level.outbox.ask(owner, part.parts(), j, &[i]);
+        };
+        // A neighbour: its table index, or a token of the frontier copy, or asked about.
+        let at_cur = |j: u64| match j {
+            ASKED => false,
+            j if j & COPIED != 0 => step.copy.is_some_and(|c| c.holds_token(j & !COPIED)),
+            j => table.get(j) == step.cur,
         };
         for group in task {
             let mut unseen = table.unseen(group);
@@ -1016,7 +1119,7 @@ pub fn expand_unseen<S: StateRanking>(
                 remote.clear();
                 while batch.len() < BATCH {
                     let Some(i) = unseen.next() else { break };
-                    let rank = i + part.first;
+                    let rank = part.rank(i);
                     let before = remote.len();
                     if let Some(images) = &mut images {
                         // Moves that keep the run's cells: neighbours from tables, nearby.
@@ -1024,13 +1127,17 @@ pub fn expand_unseen<S: StateRanking>(
                         let mut hit = false;
                         for k in 0..images.n_moves() {
                             let r = images.neighbour(k);
-                            match part.local(r) {
-                                Some(j) if table.get(j) == step.cur => {
-                                    hit = true;
-                                    break;
+                            let here = match (part.place(r), step.copy) {
+                                (Place::Here(j), _) => table.get(j) == step.cur,
+                                (Place::There(p, j), Some(copy)) => copy.holds(p, j),
+                                (Place::There(p, j), None) => {
+                                    remote.push((batch.len(), p, j));
+                                    false
                                 }
-                                Some(_) => {}
-                                None => remote.push((batch.len(), r)),
+                            };
+                            if here {
+                                hit = true;
+                                break;
                             }
                         }
                         if hit {
@@ -1041,8 +1148,8 @@ pub fn expand_unseen<S: StateRanking>(
                         }
                     }
                     if rest.is_empty() {
-                        for (_, r) in remote.drain(before..) {
-                            ask(&mut level, i, r);
+                        for (_, p, j) in remote.drain(before..) {
+                            ask(&mut level, i, p, j);
                         }
                     } else {
                         batch.push((i, current_board(space, &images, rank), true));
@@ -1057,14 +1164,15 @@ pub fn expand_unseen<S: StateRanking>(
                         }
                         for (k, &m) in moves.iter().enumerate() {
                             let r = space.rank(&space.solve_step(s, m));
-                            neighbours[b * ROUND + k] = match part.local(r) {
-                                Some(j) => {
+                            neighbours[b * ROUND + k] = match (part.place(r), step.copy) {
+                                (Place::Here(j), _) => {
                                     table.prefetch(j);
                                     j
                                 }
-                                None => {
-                                    remote.push((b, r));
-                                    u64::MAX
+                                (Place::There(p, j), Some(copy)) => COPIED | copy.token(p, j),
+                                (Place::There(p, j), None) => {
+                                    remote.push((b, p, j));
+                                    ASKED
                                 }
                             };
                         }
@@ -1074,9 +1182,9 @@ pub fn expand_unseen<S: StateRanking>(
                             continue;
                         }
                         let near = &neighbours[b * ROUND..b * ROUND + moves.len()];
-                        if near.iter().any(|&j| j != u64::MAX && table.get(j) == step.cur) {
+                        if near.iter().any(|&j| at_cur(j)) {
                             found.insert(*i);
-                            level.note(*i + part.first);
+                            level.note(part.rank(*i));
                             *unseen = false;
                             alive -= 1;
                         }
@@ -1085,10 +1193,10 @@ pub fn expand_unseen<S: StateRanking>(
                         break;
                     }
                 }
-                for &(b, r) in &remote {
+                for &(b, p, j) in &remote {
                     let (i, _, unseen) = &batch[b];
                     if *unseen {
-                        ask(&mut level, *i, r);
+                        ask(&mut level, *i, p, j);
                     }
                 }
             }

@@ -1,15 +1,17 @@
 //! The processes that share one search: [`Single`] (this process alone, every collective an
 //! identity) or, with the cargo feature `mpi`, [`Mpi`] (the processes of an MPI job).
 //!
-//! The ranks are cut into one contiguous block per process ([`RankBlocks`]); each process
-//! keeps the table of its block. The level driver ([`super::run_in`]) runs the same on all
+//! The ranks are dealt to the processes in small units ([`RankDeal`]); each process keeps
+//! the table of its units. The level driver ([`super::run_in`]) runs the same on all
 //! of them and asks the group only to add up counts, merge the antipode samples, agree on
 //! stopping and failing, and swap the neighbours that belong to another process. Every
 //! method is collective: all processes call it at the same point of the search, from the
 //! thread that started the search (never from worker threads).
 
 use crate::rank::StateRanking;
+use crate::table::CELLS_PER_WORD;
 use crate::{Error, Result};
+use strength_reduce::StrengthReducedU64;
 
 /// A group of processes searching together (see the module docs).
 pub trait Processes {
@@ -35,6 +37,8 @@ pub trait Processes {
     fn swap(&self, by_owner: &[Vec<u64>]) -> Vec<Vec<u64>>;
     /// [`Processes::swap`] of bytes.
     fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Vec<Vec<u8>>;
+    /// Every process's `mine`, one after another, with where each one starts.
+    fn gather(&self, mine: Vec<u64>) -> (Vec<u64>, Vec<u64>);
 }
 
 /// Every process's result, agreed: `Ok` on all only if `Ok` on all. A failing process keeps
@@ -85,43 +89,127 @@ impl Processes for Single {
     fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Vec<Vec<u8>> {
         by_owner.to_vec()
     }
+    fn gather(&self, mine: Vec<u64>) -> (Vec<u64>, Vec<u64>) {
+        (mine, vec![0])
+    }
 }
 
-/// The split of `0..n_states` into one contiguous block per process.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RankBlocks {
+/// How the ranks `0..n_states` are dealt to the processes: in units of [`RankDeal::unit`]
+/// ranks, round-robin (unit `k` to process `k % parts`). Each process's table holds its units
+/// one after another. Dealing small units, rather than cutting one block per process, spreads
+/// every level's boards evenly: a ranking's leading digits go with distance from solved, so
+/// contiguous blocks hold very different shares of a level, and the processes would wait for
+/// the busiest one.
+#[derive(Clone, Debug)]
+pub struct RankDeal {
     n_states: u64,
-    block: u64,
+    unit: u64,
     parts: usize,
+    /// `unit` and `parts` as divisors by multiplication: locating a rank is on the step
+    /// kernels' hot path, where two hardware divisions cost more than the rest of a look.
+    by_unit: StrengthReducedU64,
+    by_parts: StrengthReducedU64,
+    /// `log2` of `unit` and of `parts` when both are powers of two: then shifts do.
+    shifts: Option<(u32, u32)>,
 }
 
-impl RankBlocks {
-    /// `parts` blocks of a multiple of `align` ranks each (the last one shorter, trailing
-    /// ones possibly empty).
-    pub fn new(n_states: u64, parts: usize, align: u64) -> RankBlocks {
-        let units = n_states.div_ceil(align).max(1);
-        let block = units.div_ceil(parts as u64) * align;
-        RankBlocks { n_states, block, parts }
+impl PartialEq for RankDeal {
+    fn eq(&self, other: &RankDeal) -> bool {
+        (self.n_states, self.unit, self.parts) == (other.n_states, other.unit, other.parts)
+    }
+}
+impl Eq for RankDeal {}
+
+/// Units dealt to each process, at least, where the alignment allows: enough for every
+/// level to spread evenly.
+const UNITS_PER_PROCESS: u64 = 1 << 10;
+/// The largest unit, in ranks: long enough that consecutive ranks stay consecutive for the
+/// step kernels.
+const MAX_UNIT: u64 = 1 << 17;
+
+impl RankDeal {
+    /// The deal of `n_states` ranks to `parts` processes, in units of a multiple of `align`
+    /// ranks and of a group of the table (one unit when alone).
+    pub fn new(n_states: u64, parts: usize, align: u64) -> RankDeal {
+        let unit = if parts <= 1 {
+            n_states.max(1)
+        } else {
+            let least = lcm(align, CELLS_PER_WORD);
+            let aim = (n_states / (parts as u64 * UNITS_PER_PROCESS)).min(MAX_UNIT);
+            if least.is_power_of_two() {
+                // A power of two: locating a rank takes shifts, not divisions.
+                aim.next_power_of_two().max(least)
+            } else {
+                aim.div_ceil(least).max(1) * least
+            }
+        };
+        RankDeal::with_unit(n_states, parts, unit)
     }
 
-    /// The blocks of a ranking: whole classes for a ranking of classes, whole XOR runs where
-    /// the ranking has them (so every step finds its runs inside one process).
-    pub fn of<S: StateRanking>(ranking: &S, parts: usize) -> RankBlocks {
+    /// The deal of `n_states` ranks to `parts` processes in units of `unit` ranks, as a part
+    /// of a table file records it.
+    pub fn with_unit(n_states: u64, parts: usize, unit: u64) -> RankDeal {
+        let (unit, parts) = (unit.max(1), parts.max(1));
+        let (by_unit, by_parts) =
+            (StrengthReducedU64::new(unit), StrengthReducedU64::new(parts as u64));
+        let shifts = (unit.is_power_of_two() && parts.is_power_of_two())
+            .then(|| (unit.trailing_zeros(), parts.trailing_zeros()));
+        RankDeal { n_states, unit, parts, by_unit, by_parts, shifts }
+    }
+
+    /// The deal of a ranking: units of whole classes for a ranking of classes, of whole
+    /// XOR runs or cell runs where the ranking has them (so every step finds a run inside
+    /// one process, and its boards at consecutive table indices).
+    pub fn of<S: StateRanking>(ranking: &S, parts: usize) -> RankDeal {
         let classes = ranking.class_ranking().map_or(1, |c| c.rest_count());
         let runs = ranking.xor_block_bits().map_or(1, |bits| 1u64 << bits);
-        RankBlocks::new(ranking.n_states(), parts, lcm(classes, runs))
+        let cells = ranking.cell_runs().map_or(1, |c| c.len);
+        RankDeal::new(ranking.n_states(), parts, lcm(lcm(classes, runs), cells))
     }
 
-    /// The process that owns a rank.
+    /// The process that holds a rank.
     #[inline(always)]
     pub fn owner(&self, rank: u64) -> usize {
-        (rank / self.block) as usize
+        self.locate(rank).0
     }
 
-    /// The ranks of process `p`.
-    pub fn range(&self, p: usize) -> std::ops::Range<u64> {
-        let lo = (p as u64 * self.block).min(self.n_states);
-        lo..(lo + self.block).min(self.n_states)
+    /// The process that holds a rank, and the rank's index in its table.
+    #[inline(always)]
+    pub fn locate(&self, rank: u64) -> (usize, u64) {
+        if let Some((u, p)) = self.shifts {
+            let k = rank >> u;
+            let (round, owner) = (k >> p, k & ((1 << p) - 1));
+            return (owner as usize, round << u | rank & ((1 << u) - 1));
+        }
+        let (k, at) = StrengthReducedU64::div_rem(rank, self.by_unit);
+        let (round, owner) = StrengthReducedU64::div_rem(k, self.by_parts);
+        (owner as usize, round * self.unit + at)
+    }
+
+    /// The rank at index `i` of process `p`'s table.
+    #[inline(always)]
+    pub fn rank(&self, p: usize, i: u64) -> u64 {
+        let (round, at) = StrengthReducedU64::div_rem(i, self.by_unit);
+        (round * self.parts as u64 + p as u64) * self.unit + at
+    }
+
+    /// Ranks process `p` holds.
+    pub fn len(&self, p: usize) -> u64 {
+        let units = self.n_states.div_ceil(self.unit);
+        let parts = self.parts as u64;
+        let p = p as u64;
+        if p >= units {
+            return 0;
+        }
+        let mine = (units - p).div_ceil(parts);
+        let last_is_mine = (units - 1) % parts == p;
+        let short = if last_is_mine { units * self.unit - self.n_states } else { 0 };
+        mine * self.unit - short
+    }
+
+    /// The smallest rank process `p` holds (`n_states` if none).
+    pub fn first(&self, p: usize) -> u64 {
+        (p as u64 * self.unit).min(self.n_states)
     }
 
     /// Number of processes.
@@ -129,9 +217,14 @@ impl RankBlocks {
         self.parts
     }
 
-    /// The most ranks a process holds.
+    /// Ranks per unit.
+    pub fn unit(&self) -> u64 {
+        self.unit
+    }
+
+    /// The most ranks a process holds (process 0's).
     pub fn largest(&self) -> u64 {
-        self.block.min(self.n_states)
+        self.len(0)
     }
 }
 
@@ -141,6 +234,36 @@ fn lcm(a: u64, b: u64) -> u64 {
         (x, y) = (y, x % y);
     }
     a / x * b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RankDeal;
+
+    #[test]
+    fn the_deal_covers_the_ranks_once_in_aligned_units() {
+        let cases = [(100u64, 3usize, 1u64), (100, 4, 7), (5, 4, 3), (1, 3, 1), (1 << 20, 2, 720)];
+        for (n, parts, align) in cases {
+            let deal = RankDeal::new(n, parts, align);
+            assert!(deal.unit().is_multiple_of(align) && deal.unit().is_multiple_of(32));
+            let mut seen = vec![false; n as usize];
+            for p in 0..parts {
+                assert_eq!(deal.first(p), (p as u64 * deal.unit()).min(n));
+                for i in 0..deal.len(p) {
+                    let r = deal.rank(p, i);
+                    assert!(r < n && !seen[r as usize], "{n} {parts} {align}: rank {r}");
+                    seen[r as usize] = true;
+                    assert_eq!(deal.locate(r), (p, i));
+                    assert_eq!(deal.owner(r), p);
+                }
+            }
+            assert!(seen.iter().all(|&s| s), "{n} {parts} {align}");
+            assert_eq!(deal.largest(), deal.len(0));
+        }
+        // Many units each, so every level spreads evenly.
+        let deal = RankDeal::new(120_199_680, 2, 720);
+        assert!(deal.len(0) / deal.unit() >= 256, "unit {}", deal.unit());
+    }
 }
 
 #[cfg(feature = "mpi")]
@@ -233,6 +356,22 @@ mod mpi_group {
         fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Vec<Vec<u8>> {
             swap_by_owner(&self.world, by_owner)
         }
+        fn gather(&self, mut mine: Vec<u64>) -> (Vec<u64>, Vec<u64>) {
+            let mut counts = vec![0i32; self.count()];
+            self.world.all_gather_into(&count_of(mine.len()), &mut counts[..]);
+            let displs = offsets(&counts);
+            let total: usize = counts.iter().map(|&c| c as usize).sum();
+            // One spare element each: an empty Vec's address (1) reads as MPI_IN_PLACE.
+            let n = mine.len();
+            mine.push(0);
+            let mut all = vec![0u64; total + 1];
+            {
+                let mut recv = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
+                self.world.all_gather_varcount_into(&mine[..n], &mut recv);
+            }
+            all.truncate(total);
+            (all, displs.iter().map(|&d| d as u64).collect())
+        }
     }
 
     /// Sends `by_owner[p]` to process `p`; returns what each process sent here, by sender.
@@ -269,9 +408,10 @@ mod mpi_group {
             .collect()
     }
 
-    /// A buffer length as an MPI count (rounds keep buffers far below 2^31 items).
+    /// A buffer length as an MPI count (rounds keep buffers far below 2^31 items, and a
+    /// frontier copy reaches it at 128 GiB per process).
     fn count_of(len: usize) -> i32 {
-        i32::try_from(len).expect("a round's buffer for one process stays below 2^31 items")
+        i32::try_from(len).expect("a buffer for one process stays below 2^31 items")
     }
 
     /// The start of each part, from the parts' lengths.

@@ -18,7 +18,7 @@
 //! visitors; [`DistanceTable::unmark_fresh`] drops them before a resume (the backward step finishes each
 //! board before marking it, so its boards are complete).
 
-use super::{Level, LevelCount, Step};
+use super::{Level, LevelCount, Place, Step};
 use crate::rank::StateRanking;
 use crate::table::{DistanceTable, RankSet, UNSEEN};
 
@@ -37,19 +37,18 @@ pub fn expand_frontier<S: StateRanking>(
             // seen and not fresh, so visiting them changes nothing.
             for i in table.marked(group, step.cur) {
                 let is_multi = bits.is_multi(i);
-                let s = space.unrank(i + part.first);
+                let s = space.unrank(part.rank(i));
                 for m in 0..space.n_moves() {
                     let r = space.rank(&space.scramble_step(&s, m));
-                    match part.local(r) {
-                        Some(j) => {
+                    match part.place(r) {
+                        Place::Here(j) => {
                             if visit(table, j, step.next, is_multi) {
                                 level.note(r);
                             }
                         }
-                        None => level
-                            .outbox
-                            .to(part.owner(r), part.parts())
-                            .push(r << 1 | is_multi as u64),
+                        Place::There(owner, j) => {
+                            level.outbox.to(owner, part.parts()).push(j << 1 | is_multi as u64);
+                        }
                     }
                 }
             }
@@ -96,14 +95,17 @@ pub fn expand_unseen<S: StateRanking>(
         for group in task {
             let mut found = RankSet::empty_of(group);
             for i in table.unseen(group) {
-                let s = space.unrank(i + part.first);
+                let s = space.unrank(part.rank(i));
                 let mut paths = 0;
                 remote.clear();
                 for m in 0..space.n_moves() {
                     let r = space.rank(&space.solve_step(&s, m));
-                    let Some(j) = part.local(r) else {
-                        remote.push(r);
-                        continue;
+                    let j = match part.place(r) {
+                        Place::Here(j) => j,
+                        Place::There(owner, j) => {
+                            remote.push((owner, j));
+                            continue;
+                        }
                     };
                     if table.get(j) == step.cur {
                         paths += if bits.is_multi(j) { 2 } else { 1 };
@@ -113,8 +115,8 @@ pub fn expand_unseen<S: StateRanking>(
                     }
                 }
                 if paths < 2 && !remote.is_empty() {
-                    for &r in &remote {
-                        level.outbox.ask(part.owner(r), part.parts(), r, &[i, paths]);
+                    for &(owner, j) in &remote {
+                        level.outbox.ask(owner, part.parts(), j, &[i, paths]);
                     }
                     continue;
                 }
@@ -124,7 +126,7 @@ pub fn expand_unseen<S: StateRanking>(
                         bits.set_multi(i);
                     }
                     found.insert(i);
-                    level.note(i + part.first);
+                    level.note(part.rank(i));
                 }
             }
             // This task owns the group: no other writer can race with the store.

@@ -143,6 +143,7 @@ impl RunArgs {
             runs: !board_by_board,
             checkpoint_interval: Duration::from_secs(self.checkpoint_every),
             pause_after_level: self.test_pause_after,
+            frontier_copy: true,
         })
     }
 
@@ -290,6 +291,45 @@ impl Progress for Rows<'_> {
     }
 }
 
+/// Whether each of `count` processes may hold a copy of the frontier of `n_states` ranks
+/// beside `own` bytes of its own table, within `max_memory` (--max-memory), or else within
+/// the memory available shared by the job's processes on this machine; says which way
+/// backward steps will go.
+fn frontier_copy_fits(
+    run: &RunArgs,
+    n_states: u64,
+    count: usize,
+    own: u64,
+    max_memory: Option<u64>,
+) -> bool {
+    let bytes = twirl::bfs::frontier_copy_bytes(n_states, count);
+    let room =
+        max_memory.or_else(|| available_memory().map(|m| m / 10 * 9 / processes_on_this_machine()));
+    if room.is_none_or(|room| own + bytes <= room) {
+        let each = human(bytes);
+        run.say(&format!("backward steps read a copy of the frontier ({each} per process)"));
+        true
+    } else {
+        run.say(&format!(
+            "backward steps ask the other processes: a copy of the frontier needs {} per \
+             process, beside {} of table, and {} may be used",
+            human(bytes),
+            human(own),
+            human(room.unwrap_or(0))
+        ));
+        false
+    }
+}
+
+/// Processes of this MPI job on this machine, as Open MPI or MPICH tell it (else one).
+fn processes_on_this_machine() -> u64 {
+    ["OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.parse().ok())
+        .unwrap_or(1u64)
+        .max(1)
+}
+
 /// `run` as process 0 of `processes` says it: the others are quiet.
 fn quiet_unless_root(run: &RunArgs, processes: &dyn Processes) -> RunArgs {
     RunArgs { quiet: run.quiet || processes.index() != 0, ..run.clone() }
@@ -354,19 +394,22 @@ fn search_in_memory(
             human(limit)
         );
     }
-    let ranks = space.blocks(count).range(processes.index());
-    // An empty block still gets a table of one entry that nothing marks.
-    let n = (ranks.end - ranks.start).max(1);
+    // A process dealt no rank still gets a table of one entry that nothing marks.
+    let n = space.blocks(count).len(processes.index()).max(1);
     let table = if args.unique {
         DistanceTable::in_memory_unique(n)?
     } else {
         DistanceTable::in_memory(n)?
     };
+    let frontier_copy = count > 1
+        && !args.unique
+        && frontier_copy_fits(&run, n_states, count, each, args.max_memory);
     let stop = stop_flag(run.quiet);
     let config = Config {
         runs: !args.board_by_board,
         unique: args.unique,
         stop: Some(stop),
+        frontier_copy,
         ..Config::new(threads)
     };
     let bar = start_output(puzzle, &space, bytes, &run, None, root, count == 1);
@@ -554,8 +597,12 @@ fn run_part_job(
     let count = processes.count();
     let root = processes.index() == 0;
     let run = quiet_unless_root(run, processes);
-    let settings = run.settings(board_by_board)?;
+    let mut settings = run.settings(board_by_board)?;
     let n_states = job.space().n_states();
+    if !job.unique() {
+        // The tables are mapped files, read through the page cache.
+        settings.frontier_copy = frontier_copy_fits(&run, n_states, count, 0, None);
+    }
     if job.resumed_from().is_none() {
         let (bits, bytes) = match job.unique() {
             true => ("4 bits", table_bytes(n_states) + unique_bytes(n_states)),

@@ -71,12 +71,13 @@ pub enum PartResumed {
 /// This process's part of the search's ranks.
 fn my_part(space: &StateSpace, processes: &dyn Processes) -> Part {
     let (index, count) = (processes.index(), processes.count());
-    let range = space.blocks(count).range(index);
+    let deal = space.blocks(count);
     Part {
         index: index as u32,
         count: count as u32,
-        first: range.start,
-        ranks: range.end - range.start,
+        first: deal.first(index),
+        ranks: deal.len(index),
+        unit: deal.unit(),
     }
 }
 
@@ -203,9 +204,8 @@ impl PartJob {
                 return Err(Error::Refused {
                     path: my_path.clone(),
                     reason: format!(
-                        "expected part {me} of {count} holding ranks {}..{}, found {}",
-                        part.first,
-                        part.first + part.ranks,
+                        "expected part {me} of {count} holding {}, found {}",
+                        part.describe(),
                         describe_part(&file.header)
                     ),
                 });
@@ -237,12 +237,13 @@ impl PartJob {
         let reachable = space.n_reachable();
         let checked = check_record_lists(&record, &ck_path, &file, reachable).and_then(|()| {
             // Each part checks the antipodes among its own ranks.
-            let first = file.header.part.map_or(0, |p| p.first);
+            let deal = space.blocks(count);
             let mine: Vec<u64> = record
                 .antipodes
                 .iter()
-                .filter(|&&r| r >= first && r - first < file.table.n_states())
-                .map(|&r| r - first)
+                .map(|&r| deal.locate(r))
+                .filter(|&(owner, _)| owner == me)
+                .map(|(_, i)| i)
                 .collect();
             check_antipodes(&file, &mine, &record.histogram, &ck_path)
         });
@@ -320,6 +321,7 @@ impl PartJob {
             unique: self.file.header.unique_bytes != 0,
             stop: Some(stop),
             pause_in_level: settings.pause_after_level,
+            frontier_copy: settings.frontier_copy,
             ..Config::new(settings.threads)
         };
         let start = self.space.rank_board(&self.puzzle.solved())?;
@@ -381,11 +383,10 @@ fn refuse_whole_table(path: &Path, count: u32) -> Result<()> {
 fn describe_part(h: &Header) -> String {
     match h.part {
         Some(p) => format!(
-            "part {} of {} holding ranks {}..{} of {} {}",
+            "part {} of {} holding {} of {} {}",
             p.index,
             p.count,
-            p.first,
-            p.first + p.ranks,
+            p.describe(),
             h.puzzle,
             h.metric
         ),

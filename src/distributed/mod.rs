@@ -1,7 +1,7 @@
 //! One search across the processes of an MPI job (`mpirun -np P twirl bfs ...`).
 //!
 //! The search itself is the engine's ([`crate::bfs`]), run with the processes of the job
-//! ([`Mpi`]): the ranks are cut into `P` contiguous blocks ([`RankBlocks`]), process `p`
+//! ([`Mpi`]): the ranks are cut into `P` contiguous blocks ([`RankDeal`]), process `p`
 //! keeps the table of block `p` (in memory, or in its own table file with the job's record
 //! beside them, [`job`]) and expands its own boards with the engine's steps, sending the
 //! neighbours other processes hold to them in rounds ([`crate::bfs::exchange`]). Every
@@ -13,7 +13,7 @@
 
 pub mod job;
 
-pub use crate::bfs::processes::{Mpi, Processes, RankBlocks, agree};
+pub use crate::bfs::processes::{Mpi, Processes, RankDeal, agree};
 
 /// The MPI environment, when this process was started by `mpirun` (or another launcher
 /// that sets the Open MPI or PMI variables); `None` otherwise, so a plain run never touches

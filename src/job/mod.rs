@@ -59,6 +59,9 @@ pub struct RunSettings {
     /// Tests only: after finishing this distance, wait (up to a minute) until stopped, so a
     /// test can interrupt a run at a known point.
     pub pause_after_level: Option<u32>,
+    /// Under several processes, backward steps read a copy of the frontier (see
+    /// [`Config::frontier_copy`]).
+    pub frontier_copy: bool,
 }
 
 impl RunSettings {
@@ -69,6 +72,7 @@ impl RunSettings {
             runs: true,
             checkpoint_interval: Duration::from_secs(300),
             pause_after_level: None,
+            frontier_copy: true,
         }
     }
 }
@@ -322,8 +326,7 @@ impl Job {
             runs: settings.runs,
             unique: self.file.header.unique_bytes != 0,
             stop: Some(stop.clone()),
-            direction: None,
-            pause_in_level: None,
+            ..Config::new(settings.threads)
         };
         let ck_path = checkpoint_path(&self.file.path);
         let journal = FileJournal::new(

@@ -57,13 +57,12 @@ pub(crate) fn refuse_part(file: &TableFile) -> Result<()> {
         path: file.path.clone(),
         reason: format!(
             "expected a whole table, found part {} of {} of a table searched by {} MPI \
-             processes (ranks {}..{}); continue or report that search with `mpirun -np {} \
-             twirl resume` on the table's name",
+             processes ({}); continue or report that search with `mpirun -np {} twirl \
+             resume` on the table's name",
             p.index,
             p.count,
             p.count,
-            p.first,
-            p.first + p.ranks,
+            p.describe(),
             p.count
         ),
     })

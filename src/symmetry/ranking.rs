@@ -399,42 +399,41 @@ impl ClassRanking {
         mark: u8,
         mark_twins: bool,
     ) -> (Level, u64) {
-        self.complete_level_in(table, 0..self.n_states, mark, mark_twins)
+        self.complete_level_in(table, Some, mark, mark_twins)
     }
 
-    /// [`ClassRanking::complete_level`] for a table that holds only the entries of `window`
-    /// (entry `e` at index `e - window.start`; the window holds whole classes), as each
-    /// process of a distributed search does. Notes entries by their own number.
+    /// [`ClassRanking::complete_level`] for a table that holds only some entries (entry `e`
+    /// at index `local(e)` if held; whole classes, and each class's entries consecutive), as
+    /// each process of a distributed search does. Notes entries by their own number.
     pub(crate) fn complete_level_in(
         &self,
         table: &DistanceTable,
-        window: std::ops::Range<u64>,
+        local: impl Fn(u64) -> Option<u64> + Sync,
         mark: u8,
         mark_twins: bool,
     ) -> (Level, u64) {
         let order = self.order();
-        let base = window.start;
         self.twin_ranges()
-            .filter(|(range, _)| window.contains(&range.start))
-            .map(|(range, fixed)| {
-                let local = range.start - base..range.end - base;
+            .filter_map(|(range, fixed)| Some((range.clone(), fixed, local(range.start)?)))
+            .map(|(range, fixed, at)| {
+                let held = at..at + (range.end - range.start);
                 let mut found = Level::default();
-                for_each_marked(table, local.clone(), mark, |i| {
+                for_each_marked(table, held.clone(), mark, |i| {
                     if mark_twins {
-                        let board = self.entry_board(i + base);
+                        let board = self.entry_board(range.start + (i - at));
                         for h in 1..self.syms.order() {
                             if fixed & (1 << h) == 0 {
                                 continue;
                             }
-                            let twin = range.start + self.rest.rank(&self.conjugate(h, &board));
-                            if table.mark_if_unseen(twin - base, mark) {
-                                found.note(twin);
+                            let twin = self.rest.rank(&self.conjugate(h, &board));
+                            if table.mark_if_unseen(at + twin, mark) {
+                                found.note(range.start + twin);
                             }
                         }
                     }
                 });
                 let mut count = 0u64;
-                for_each_marked(table, local, mark, |_| count += 1);
+                for_each_marked(table, held, mark, |_| count += 1);
                 (found, count * (order - order / fixed.count_ones() as u64))
             })
             .reduce(|| (Level::default(), 0), |(a, x), (b, y)| (a.merge(b), x + y))

@@ -79,8 +79,9 @@ pub struct Header {
     pub part: Option<Part>,
 }
 
-/// The ranks one process of an MPI job keeps: part `index` of `count`, ranks
-/// `first..first + ranks` of the job's `n_states`.
+/// The ranks one process of an MPI job keeps: part `index` of `count`, `ranks` of the job's
+/// `n_states` dealt in units of `unit` ranks, the first at `first` (see
+/// [`crate::bfs::RankDeal`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Part {
@@ -92,6 +93,20 @@ pub struct Part {
     pub first: u64,
     /// Number of ranks.
     pub ranks: u64,
+    /// Ranks per unit of the deal; 0 in parts written before ranks were dealt in units,
+    /// which held `first..first + ranks` (refused on resume).
+    #[serde(default)]
+    pub unit: u64,
+}
+
+impl Part {
+    /// Which ranks the part holds, in words.
+    pub fn describe(&self) -> String {
+        match self.unit {
+            0 => format!("ranks {}..{}", self.first, self.first + self.ranks),
+            unit => format!("{} ranks dealt in units of {unit}", self.ranks),
+        }
+    }
 }
 
 impl Header {
@@ -344,20 +359,20 @@ mod tests {
     #[test]
     fn a_part_header_sizes_its_body_by_its_ranks() {
         let mut h = header();
-        h.part = Some(Part { index: 1, count: 3, first: 40, ranks: 40 });
+        h.part = Some(Part { index: 1, count: 3, first: 40, ranks: 40, unit: 8 });
         h.body_bytes = super::super::table_bytes(40);
         let p = Path::new("t");
         assert_eq!(Header::decode(&h.encode().unwrap(), p).unwrap(), h);
         for bad in [
-            Part { index: 3, count: 3, first: 40, ranks: 40 },
-            Part { index: 2, count: 3, first: 100, ranks: 40 },
-            Part { index: 2, count: 3, first: u64::MAX, ranks: 40 },
+            Part { index: 3, count: 3, first: 40, ranks: 40, unit: 8 },
+            Part { index: 2, count: 3, first: 100, ranks: 40, unit: 8 },
+            Part { index: 2, count: 3, first: u64::MAX, ranks: 40, unit: 8 },
         ] {
             h.part = Some(bad);
             let e = h.check_sizes().unwrap_err();
             assert!(e.contains("corrupted header (part"), "{e}");
         }
-        h.part = Some(Part { index: 1, count: 3, first: 40, ranks: 80 });
+        h.part = Some(Part { index: 1, count: 3, first: 40, ranks: 80, unit: 8 });
         assert!(h.check_sizes().unwrap_err().contains("sizes do not match"));
     }
 

@@ -88,10 +88,16 @@ pub struct RankSet {
 
 impl RankSet {
     /// The same ranks moved by `by` (from a table holding part of the ranks to ranks of the
-    /// whole space).
+    /// whole space: `by` may wrap, as the difference of two ranks).
     #[inline(always)]
     pub fn shifted(self, by: u64) -> RankSet {
-        RankSet { first: self.first + by, ..self }
+        RankSet { first: self.first.wrapping_add(by), ..self }
+    }
+
+    /// The group's first rank.
+    #[inline(always)]
+    pub fn first(&self) -> u64 {
+        self.first
     }
 
     /// The empty set of a group.
@@ -110,6 +116,12 @@ impl RankSet {
     #[inline(always)]
     pub fn len(&self) -> u64 {
         self.cells.count_ones() as u64
+    }
+
+    /// The set as the low bits of the group's cells (bit `2j` for the group's rank `j`).
+    #[inline(always)]
+    pub fn cells(&self) -> u64 {
+        self.cells
     }
 
     /// Adds a rank of the set's group.

@@ -7,7 +7,12 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{CELLS_PER_WORD, DistanceTable, RankSet, cells_equal};
+use super::{CELLS_PER_WORD, DistanceTable, LOW_BITS, RankSet, cells_equal};
+
+/// Bits of a message header naming the run; the rest say how the mask follows.
+const HEADER_RUN_BITS: u32 = 44;
+/// The header's form of a mask sent as its words (any other: the number of offsets).
+const DENSE: u64 = (1 << (64 - HEADER_RUN_BITS)) - 1;
 
 /// One bit per rank of an aligned run of `2^bits` ranks.
 #[derive(Clone, Debug)]
@@ -36,6 +41,20 @@ impl RunMask {
         any != 0
     }
 
+    /// Loads a run from `paired`, words that each hold two groups of ranks (group `2w` in
+    /// the low bits of word `w`'s cells, group `2w + 1` in the high bits), the run starting
+    /// at group `group`; returns whether there is any rank.
+    #[inline(always)]
+    pub fn load_paired(&mut self, paired: &[u64], group: u64) -> bool {
+        let mut any = 0;
+        for (j, m) in self.cells.iter_mut().enumerate() {
+            let g = group + j as u64;
+            *m = (paired[(g / 2) as usize] >> (g % 2)) & LOW_BITS;
+            any |= *m;
+        }
+        any != 0
+    }
+
     /// The mask's words: the low bit of each rank's cell, 32 ranks a word (to send it to
     /// another process).
     pub fn cells(&self) -> &[u64] {
@@ -45,6 +64,64 @@ impl RunMask {
     /// Takes the words of [`RunMask::cells`] back.
     pub fn set_cells(&mut self, cells: &[u64]) {
         self.cells.copy_from_slice(cells);
+    }
+
+    /// Appends the mask of table run `run` to a message for another process: a header (the
+    /// run, and how the mask follows), then the mask's words or, when shorter, the offsets
+    /// it holds, four 16-bit offsets a word. Early levels' masks hold a few boards of
+    /// hundreds, where the offsets are several times shorter. See [`RunMask::read_message`].
+    pub fn write_message(&self, run: u64, out: &mut Vec<u64>) {
+        debug_assert!(run < 1 << HEADER_RUN_BITS);
+        let n: u32 = self.cells.iter().map(|c| c.count_ones()).sum();
+        let sparse = self.bits <= 16 && n.div_ceil(4) < self.cells.len() as u32;
+        if !sparse {
+            out.push(run | DENSE << HEADER_RUN_BITS);
+            out.extend_from_slice(&self.cells);
+            return;
+        }
+        out.push(run | (n as u64) << HEADER_RUN_BITS);
+        let (mut word, mut held) = (0u64, 0);
+        for (j, &cells) in self.cells.iter().enumerate() {
+            let mut c = cells;
+            while c != 0 {
+                let offset = j as u64 * CELLS_PER_WORD + c.trailing_zeros() as u64 / 2;
+                c &= c - 1;
+                word |= offset << (16 * held);
+                held += 1;
+                if held == 4 {
+                    out.push(word);
+                    (word, held) = (0, 0);
+                }
+            }
+        }
+        if held > 0 {
+            out.push(word);
+        }
+    }
+
+    /// The words of the message whose header is `header`, the header included.
+    pub fn message_words(&self, header: u64) -> usize {
+        match header >> HEADER_RUN_BITS {
+            DENSE => 1 + self.cells.len(),
+            n => 1 + (n as usize).div_ceil(4),
+        }
+    }
+
+    /// Reads one message of [`RunMask::write_message`] from the start of `words`; returns
+    /// the run and the words it took.
+    pub fn read_message(&mut self, words: &[u64]) -> (u64, usize) {
+        let (run, form) = (words[0] & ((1 << HEADER_RUN_BITS) - 1), words[0] >> HEADER_RUN_BITS);
+        let used = self.message_words(words[0]);
+        if form == DENSE {
+            self.cells.copy_from_slice(&words[1..used]);
+            return (run, used);
+        }
+        self.clear();
+        for k in 0..form as usize {
+            let offset = (words[1 + k / 4] >> (16 * (k % 4))) & 0xFFFF;
+            self.cells[(offset / CELLS_PER_WORD) as usize] |= 1 << (2 * (offset % CELLS_PER_WORD));
+        }
+        (run, used)
     }
 
     /// Empties the mask.
@@ -113,6 +190,33 @@ fn xor_cells(mut w: u64, c: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_carry_masks_sparse_or_dense() {
+        let mut rng = crate::random::SplitMix::for_board(3, 0);
+        for bits in [5u32, 6, 9, 10, 12] {
+            for density in [0u64, 1, 4, 16, 64] {
+                let mut mask = RunMask::new(bits);
+                for c in mask.cells.iter_mut() {
+                    for j in 0..CELLS_PER_WORD {
+                        if rng.next_u64() % 64 < density {
+                            *c |= 1 << (2 * j);
+                        }
+                    }
+                }
+                let run = rng.next_u64() >> 24;
+                let mut out = vec![7];
+                mask.write_message(run, &mut out);
+                out.push(9);
+                let mut back = RunMask::new(bits);
+                back.cells.iter_mut().for_each(|c| *c = !0);
+                let (r, used) = back.read_message(&out[1..]);
+                assert_eq!((r, back.cells.clone()), (run, mask.cells.clone()), "{bits} {density}");
+                assert_eq!(used, out.len() - 2);
+                assert!(used <= 1 + mask.cells.len());
+            }
+        }
+    }
 
     #[test]
     fn xor_cells_is_the_xor_permutation() {
