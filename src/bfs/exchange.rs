@@ -31,9 +31,9 @@ use crate::rank::StateRanking;
 use crate::table::{CELLS_PER_WORD, RunMask, UNSEEN};
 
 /// Words (of eight bytes) a process means to send per round when several search together:
-/// 32 MiB, and as much again for whom each question is from. A round stops taking tasks once
+/// 16 MiB, and as much again for whom each question is from. A round stops taking tasks once
 /// its outbox holds them, so it ends at most a task per worker thread beyond.
-pub const ROUND_WORDS: u64 = 1 << 22;
+pub const ROUND_WORDS: u64 = 1 << 21;
 
 /// The longest a round expands before the processes exchange and agree (whether to stop, or
 /// to write a checkpoint), when its outbox stays small.
@@ -164,7 +164,7 @@ fn deliver<S: StateRanking>(
     pool: &rayon::ThreadPool,
 ) -> (Level, u64, u64) {
     let words: u64 = outbox.to.iter().map(|v| v.len() as u64).sum();
-    let received = run.processes.swap(&outbox.to).concat();
+    let received = run.processes.swap(&outbox.to).items;
     let (table, part, next) = (step.table, step.part, step.next);
     let (level, items) = match kernel {
         Kernel::Xor(bits) => {
@@ -266,11 +266,12 @@ fn ask<S: StateRanking>(
             // Each answer: the mask of the run's boards at the current distance.
             let answers: Vec<Vec<u64>> = pool.install(|| {
                 asked
+                    .parts()
                     .par_iter()
                     .map(|runs| {
                         let mut mask = RunMask::new(bits);
                         let mut answer = Vec::with_capacity(runs.len() * words);
-                        for &r in runs {
+                        for &r in *runs {
                             mask.clear();
                             mask.load(table, r, cur);
                             answer.extend_from_slice(mask.cells());
@@ -284,7 +285,7 @@ fn ask<S: StateRanking>(
                 outbox
                     .askers
                     .par_iter()
-                    .zip(&replies)
+                    .zip(replies.parts())
                     .flat_map(|(askers, replies)| {
                         // Each asker: its run, the XOR offset of the image asked about and
                         // the map its offsets are read through.
@@ -321,6 +322,7 @@ fn ask<S: StateRanking>(
             // Each answer: the paths through the neighbour (0, 1, or 2 for two or more).
             let bits = table.unique_bits();
             let answers: Vec<Vec<u8>> = asked
+                .parts()
                 .iter()
                 .map(|qs| {
                     qs.iter()
@@ -335,7 +337,7 @@ fn ask<S: StateRanking>(
             // Each asker: its table index and the paths it found among its own neighbours;
             // its questions may have gone to several processes.
             let mut paths: std::collections::HashMap<u64, u64> = Default::default();
-            for (askers, replies) in outbox.askers.iter().zip(&replies) {
+            for (askers, replies) in outbox.askers.iter().zip(replies.parts()) {
                 for (asker, &more) in askers.chunks(2).zip(replies) {
                     *paths.entry(asker[0]).or_insert(asker[1]) += more as u64;
                 }
@@ -359,6 +361,7 @@ fn ask<S: StateRanking>(
             // Each answer: 1 where the neighbour is at the current distance.
             let answers: Vec<Vec<u8>> = pool.install(|| {
                 asked
+                    .parts()
                     .par_iter()
                     .map(|qs| {
                         let ahead = qs.iter().skip(AHEAD).map(Some).chain(std::iter::repeat(None));
@@ -379,7 +382,7 @@ fn ask<S: StateRanking>(
                 outbox
                     .askers
                     .par_iter()
-                    .zip(&replies)
+                    .zip(replies.parts())
                     .flat_map(|(askers, replies)| {
                         askers.par_chunks(1 << 12).zip(replies.par_chunks(1 << 12))
                     })

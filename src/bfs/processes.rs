@@ -33,12 +33,38 @@ pub trait Processes {
     fn broadcast(&self, bytes: Vec<u8>) -> Vec<u8>;
     /// The smallest ranks (at most [`super::SAMPLE`], sorted) among every process's `smallest`.
     fn smallest(&self, smallest: &[u64]) -> Vec<u64>;
-    /// Sends `by_owner[p]` to process `p`; returns what each process sent here, by sender.
-    fn swap(&self, by_owner: &[Vec<u64>]) -> Vec<Vec<u64>>;
+    /// Sends `by_owner[p]` to process `p`; returns what each process sent here.
+    fn swap(&self, by_owner: &[Vec<u64>]) -> Received<u64>;
     /// [`Processes::swap`] of bytes.
-    fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Vec<Vec<u8>>;
+    fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Received<u8>;
     /// Every process's `mine`, one after another, with where each one starts.
     fn gather(&self, mine: Vec<u64>) -> (Vec<u64>, Vec<u64>);
+}
+
+/// What every process sent to this one, in one buffer, by sender.
+pub struct Received<T> {
+    /// Everything received, sender by sender.
+    pub items: Vec<T>,
+    /// Where each sender's items start in `items`, and the end.
+    bounds: Vec<usize>,
+}
+
+impl<T> Received<T> {
+    /// Received items, `counts[p]` from process `p`, one after another.
+    pub fn new(items: Vec<T>, counts: impl IntoIterator<Item = usize>) -> Received<T> {
+        let mut bounds = vec![0];
+        bounds.extend(counts.into_iter().scan(0, |end, c| {
+            *end += c;
+            Some(*end)
+        }));
+        assert_eq!(bounds.last(), Some(&items.len()), "the counts add up to the items");
+        Received { items, bounds }
+    }
+
+    /// Each sender's items.
+    pub fn parts(&self) -> Vec<&[T]> {
+        self.bounds.windows(2).map(|w| &self.items[w[0]..w[1]]).collect()
+    }
 }
 
 /// Every process's result, agreed: `Ok` on all only if `Ok` on all. A failing process keeps
@@ -83,11 +109,11 @@ impl Processes for Single {
     fn smallest(&self, smallest: &[u64]) -> Vec<u64> {
         smallest.to_vec()
     }
-    fn swap(&self, by_owner: &[Vec<u64>]) -> Vec<Vec<u64>> {
-        by_owner.to_vec()
+    fn swap(&self, by_owner: &[Vec<u64>]) -> Received<u64> {
+        Received::new(by_owner.concat(), by_owner.iter().map(Vec::len))
     }
-    fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Vec<Vec<u8>> {
-        by_owner.to_vec()
+    fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Received<u8> {
+        Received::new(by_owner.concat(), by_owner.iter().map(Vec::len))
     }
     fn gather(&self, mine: Vec<u64>) -> (Vec<u64>, Vec<u64>) {
         (mine, vec![0])
@@ -276,7 +302,7 @@ mod mpi_group {
     use mpi::topology::SimpleCommunicator;
     use mpi::traits::*;
 
-    use super::Processes;
+    use super::{Processes, Received};
     use crate::bfs::SAMPLE;
 
     /// Merges samples of ranks into the [`SAMPLE`] smallest, sorted.
@@ -350,10 +376,10 @@ mod mpi_group {
             merge_smallest(&mut all);
             all
         }
-        fn swap(&self, by_owner: &[Vec<u64>]) -> Vec<Vec<u64>> {
+        fn swap(&self, by_owner: &[Vec<u64>]) -> Received<u64> {
             swap_by_owner(&self.world, by_owner)
         }
-        fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Vec<Vec<u8>> {
+        fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Received<u8> {
             swap_by_owner(&self.world, by_owner)
         }
         fn gather(&self, mut mine: Vec<u64>) -> (Vec<u64>, Vec<u64>) {
@@ -374,11 +400,11 @@ mod mpi_group {
         }
     }
 
-    /// Sends `by_owner[p]` to process `p`; returns what each process sent here, by sender.
+    /// Sends `by_owner[p]` to process `p`; returns what each process sent here.
     fn swap_by_owner<T: Equivalence + Copy + Default>(
         world: &SimpleCommunicator,
         by_owner: &[Vec<T>],
-    ) -> Vec<Vec<T>> {
+    ) -> Received<T> {
         let parts = world.size() as usize;
         let counts: Vec<i32> =
             (0..parts).map(|p| count_of(by_owner.get(p).map_or(0, |v| v.len()))).collect();
@@ -397,15 +423,8 @@ mod mpi_group {
             let mut recv = PartitionMut::new(&mut received[..], &incoming[..], &in_displs[..]);
             world.all_to_all_varcount_into(&send, &mut recv);
         }
-        let mut rest = &received[..];
-        incoming
-            .iter()
-            .map(|&c| {
-                let (part, tail) = rest.split_at(c as usize);
-                rest = tail;
-                part.to_vec()
-            })
-            .collect()
+        received.truncate(total);
+        Received::new(received, incoming.iter().map(|&c| c as usize))
     }
 
     /// A buffer length as an MPI count (rounds keep buffers far below 2^31 items, and a
