@@ -6,7 +6,8 @@
 //!
 //! The runs' masks are [`RunMask`]s of the table. Like the board-by-board steps, both work on
 //! a contiguous range (of runs) that a worker owns, and leave the image runs another process
-//! holds to it: forward the shuffled mask, backward a question for the image run's mask.
+//! holds to it: forward the shuffled mask, backward a question for the image run's mask (or,
+//! with a copy of the whole frontier, the mask read from the copy).
 //!
 //! A ranking of classes reads a run's orientations through a symmetry: the offsets of an
 //! image run are then `A x ^ c`, with `A` one of a few linear maps

@@ -10,10 +10,10 @@
 //!   at the current distance, or for unique counts the paths through it; or an image run,
 //!   answered by its mask of boards at the current distance), and the askers mark
 //!   themselves from the answers. Where the whole frontier fits one bit per rank, every
-//!   process holds a [`FrontierCopy`] instead and asks nothing.
+//!   process holds a copy of it instead (`frontier_copy.rs`) and asks nothing.
 //!
 //! A round takes tasks in order until its outbox holds [`ROUND_WORDS`] words or
-//! [`ROUND_TIME`] has passed, so buffers stay bounded however the level's density varies
+//! `ROUND_TIME` has passed, so buffers stay bounded however the level's density varies
 //! along the table; a process whose table is done runs empty rounds until every process is.
 //! After each round the processes agree whether to go on, to stop, or to write a checkpoint
 //! first.

@@ -12,8 +12,9 @@
 //! move take this board into level `d`", distances are moves needed to *solve* a board, which
 //! is what a directed move set (clockwise turns only) needs.
 //!
-//! Both steps work on a contiguous range of table words, so the rank space is split among
-//! threads, and among processes, without changing them.
+//! Both steps work on a contiguous range of table words, so the table is split among threads
+//! without changing them; among processes, each holds its own table of the ranks dealt to it
+//! ([`RankDeal`]) and the steps map table indices to ranks and back ([`Part`]).
 //!
 //! Long searches: a [`Journal`] hears of every finished level (to make it durable) and of
 //! every finished task (to flush now and then); a stop flag ends the search between tasks. A

@@ -123,9 +123,8 @@ impl Processes for Single {
 /// How the ranks `0..n_states` are dealt to the processes: in units of [`RankDeal::unit`]
 /// ranks, round-robin (unit `k` to process `k % parts`). Each process's table holds its units
 /// one after another. Dealing small units, rather than cutting one block per process, spreads
-/// every level's boards evenly: a ranking's leading digits go with distance from solved, so
-/// contiguous blocks hold very different shares of a level, and the processes would wait for
-/// the busiest one.
+/// every level's boards evenly: with contiguous blocks one process did 1.7 times the other's
+/// work in some levels of Spinpossible 2x5, and the other waited.
 #[derive(Clone, Debug)]
 pub struct RankDeal {
     n_states: u64,

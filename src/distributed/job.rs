@@ -1,5 +1,5 @@
 //! A search across the processes of an MPI job kept in table files: process `p` of `N`
-//! keeps its block of ranks in `FILE.part-p-of-N` (a table file whose header names the ranks
+//! keeps its units of ranks in `FILE.part-p-of-N` (a table file whose header names the ranks
 //! it holds, see [`Part`]), and process 0 keeps the job's record in `FILE.checkpoint` (a
 //! [`Checkpoint`] with `parts: N`).
 //!
