@@ -49,13 +49,13 @@ use crate::table::{DistanceTable, RankSet, mark_of};
 
 pub use exchange::Traffic;
 use frontier_copy::FrontierCopy;
+pub use processes::{Processes, RankDeal, Single};
 
 /// Bytes each of `parts` processes spends on a copy of the frontier of `n_states` ranks
 /// ([`Config::frontier_copy`]).
 pub fn frontier_copy_bytes(n_states: u64, parts: usize) -> u64 {
     FrontierCopy::bytes(n_states, parts)
 }
-pub use processes::{Processes, RankDeal, Single};
 
 /// How a level was expanded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -672,8 +672,8 @@ pub(crate) fn should_go_backward(frontier: u64, unseen: u64, factor: u64) -> boo
 }
 
 /// Splits `range` into tasks of `task_len` items and runs `task` on each, on every worker
-/// thread of the pool (a task owns its items' table groups); reports each task's finds and
-/// merges them.
+/// thread of the pool it is called in (a task owns its items' table groups); reports each
+/// task's finds and merges them.
 ///
 /// Workers claim tasks in order, so the tasks done always form a prefix of `range`:
 /// [`LevelCount::reached`] says where it ends. Claims stop when the search is asked to stop

@@ -145,8 +145,9 @@ impl PartialEq for RankDeal {
 }
 impl Eq for RankDeal {}
 
-/// Units dealt to each process, at least, where the alignment allows: enough for every
-/// level to spread evenly.
+/// Units dealt to each process, about (half as many where the unit rounds up to a power of
+/// two, fewer where the alignment asks for longer units): enough for every level to spread
+/// evenly.
 const UNITS_PER_PROCESS: u64 = 1 << 10;
 /// The largest unit, in ranks: long enough that consecutive ranks stay consecutive for the
 /// step kernels.
