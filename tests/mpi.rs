@@ -63,15 +63,15 @@ fn histogram_lines(text: &str) -> Vec<String> {
 #[test]
 fn processes_find_the_histogram_of_the_local_engine() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [&[&str]; 6] = [
+    let cases: [&[&str]; 7] = [
         &["nrp:3x3:2"],
         &["nrp:3x3:2", "--metric", "cw"],
         &["nrp:3x3:2", "--symmetry", "off"],
-        // By boards, as `auto` searched them before classes moved XOR runs: under mpirun a
-        // search by classes lists the boards of the antipode entries it kept, not always the
-        // smallest boards (these two have more antipode entries than it keeps).
+        // By classes (`auto`), with more antipode entries than a search keeps: the processes
+        // gather the whole table to list the smallest boards, as the local engine does.
+        &["nrp:2x4:2:orient"],
         &["nrp:2x4:2:orient", "--symmetry", "off"],
-        &["spin:2x4", "--symmetry", "off"],
+        &["spin:2x4"],
         &["spin:2x3", "--symmetry", "on"],
     ];
     for case in cases {
@@ -94,11 +94,6 @@ fn processes_find_the_histogram_of_the_local_engine() {
             for key in
                 ["histogram", "states", "gods_number", "antipodes", "antipode_boards", "symmetry"]
             {
-                // By classes the local engine lists the smallest boards, read from its whole
-                // table; the processes, each holding a part, list the kept classes' boards.
-                if key == "antipode_boards" && !a["symmetry"].is_null() {
-                    continue;
-                }
                 assert_eq!(a[key], b[key], "{case:?} np={np}: {key}");
             }
             if np > 1 {
@@ -141,6 +136,26 @@ fn processes_without_room_for_a_frontier_copy_ask_the_owners() {
             );
         }
     }
+}
+
+/// A search by classes in table files lists the smallest antipodes as boards, as the local
+/// engine does from its whole table: the processes gather the parts at the end, and again
+/// when a finished job is reported by `resume`.
+#[test]
+fn processes_in_table_files_list_the_smallest_antipode_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let local = twirl(&["bfs", "spin:2x4", "-q", "--json", &path("local.json")]);
+    assert!(local.status.success(), "{}", stderr(&local));
+    let expected = json(Path::new(&path("local.json")))["antipode_boards"].clone();
+    assert!(expected.as_array().is_some_and(|a| a.len() == 10), "{expected}");
+    let t = path("t.tbl");
+    let o = under_mpirun(2, &["bfs", "spin:2x4", "--table", &t, "--json", &path("np2.json")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(json(Path::new(&path("np2.json")))["antipode_boards"], expected);
+    let o = under_mpirun(2, &["resume", &t, "--json", &path("again.json")]);
+    assert!(o.status.success() && stderr(&o).contains("already complete"), "{}", stderr(&o));
+    assert_eq!(json(Path::new(&path("again.json")))["antipode_boards"], expected);
 }
 
 #[test]

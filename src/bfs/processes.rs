@@ -9,7 +9,7 @@
 //! thread that started the search (never from worker threads).
 
 use crate::rank::StateRanking;
-use crate::table::CELLS_PER_WORD;
+use crate::table::{CELLS_PER_WORD, DistanceTable};
 use crate::{Error, Result};
 use strength_reduce::StrengthReducedU64;
 
@@ -260,6 +260,28 @@ fn lcm(a: u64, b: u64) -> u64 {
         (x, y) = (y, x % y);
     }
     a / x * b
+}
+
+/// The whole table of a search over `processes`, each holding its part of `deal`: every
+/// process gathers every part (the marks only), for a small table that must be read whole
+/// (the antipodes of a search by classes). Collective.
+pub fn gather_table(
+    table: &DistanceTable,
+    deal: &RankDeal,
+    processes: &dyn Processes,
+) -> Result<DistanceTable> {
+    let mine = (0..table.n_groups()).map(|g| table.group_cells(g)).collect();
+    let (all, starts) = processes.gather(mine);
+    let whole = DistanceTable::in_memory(deal.n_states)?;
+    for (p, &start) in starts.iter().enumerate() {
+        let groups = deal.len(p).div_ceil(CELLS_PER_WORD);
+        for g in 0..groups {
+            // A group lies inside one unit (units are whole groups).
+            let rank = deal.rank(p, g * CELLS_PER_WORD);
+            whole.set_group_cells((rank / CELLS_PER_WORD) as usize, all[(start + g) as usize]);
+        }
+    }
+    Ok(whole)
 }
 
 #[cfg(test)]

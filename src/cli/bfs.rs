@@ -17,6 +17,7 @@ use twirl::job::{Finished, Job, Requested, Resumed, RunEnd, RunSettings};
 use twirl::puzzle::Puzzle;
 use twirl::rank::{StateSpace, SymmetryMode};
 use twirl::report::Report;
+use twirl::symmetry::antipodes::reads_the_table;
 use twirl::table::{DistanceTable, table_bytes, unique_bytes};
 
 use super::progress::Bar;
@@ -423,11 +424,17 @@ fn search_in_memory(
         run.say(&format!("stopped ({what} in memory; nothing is saved)"));
         return Ok(INTERRUPTED);
     }
+    // The antipodes of a search by classes may be read from the whole table: processes that
+    // each hold a part gather it, where it is small enough to scan.
+    let gathered = if count > 1 && reads_the_table(&space, &outcome) {
+        Some(twirl::bfs::processes::gather_table(&table, &space.blocks(count), processes)?)
+    } else {
+        None
+    };
     if !root {
         return Ok(0);
     }
-    // One process holds the whole table: the antipodes are read from it.
-    let whole = (count == 1).then_some(&table);
+    let whole = if count == 1 { Some(&table) } else { gathered.as_ref() };
     report_search(puzzle, &space, &outcome, whole, t0, threads * count, &run)
 }
 

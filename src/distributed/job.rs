@@ -25,16 +25,18 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::{Processes, agree};
+use crate::bfs::processes::gather_table;
 use crate::bfs::{self, Config, Outcome, Progress, SearchSpace, marks_beyond};
 use crate::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
 use crate::durable::{TempPath, free_disk, with_suffix};
 use crate::job::resume::{check_record_lists, check_requested};
 use crate::job::verified::{check_antipodes, puzzle_and_space};
 use crate::job::{Finished, Requested, RunEnd, RunSettings, check_replaceable, finished_outcome};
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateSpace, SymmetryMode};
+use crate::symmetry::antipodes::{reads_the_table, smallest_antipodes};
 use crate::table::format::{HEADER_BYTES, Header, Part};
-use crate::table::{TableFile, table_bytes, unique_bytes};
+use crate::table::{DistanceTable, TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
 
 /// The table file of process `index` of `count` for the job whose table is named `table`.
@@ -351,14 +353,15 @@ impl PartJob {
             false => Ok(()),
         };
         agree(processes, removed)?;
+        let antipode_boards =
+            antipodes_of_parts(&self.puzzle, &self.space, &outcome, &self.file.table, processes)?;
         Ok(RunEnd::Finished(Box::new(Finished {
             puzzle: self.puzzle,
             space: self.space,
             outcome,
             elapsed_seconds,
             already_complete: false,
-            // Each process holds a part of the table: the outcome's antipodes are listed.
-            antipode_boards: None,
+            antipode_boards,
         })))
     }
 }
@@ -431,14 +434,32 @@ fn finished_parts(
     }
     let outcome = finished_outcome(h, &space);
     let elapsed_seconds = h.elapsed_seconds;
+    let antipode_boards = antipodes_of_parts(&puzzle, &space, &outcome, &file.table, processes)?;
     Ok(PartResumed::Complete(Box::new(Finished {
         puzzle,
         space,
         outcome,
         elapsed_seconds,
         already_complete: true,
-        antipode_boards: None,
+        antipode_boards,
     })))
+}
+
+/// The antipodes a finished search in parts lists: read from the whole table where
+/// [`reads_the_table`] (every process gathers it), else `None` (the outcome's own, which
+/// are then all of them or the boards of the kept classes). Collective.
+fn antipodes_of_parts(
+    puzzle: &Puzzle,
+    space: &StateSpace,
+    outcome: &Outcome,
+    table: &DistanceTable,
+    processes: &dyn Processes,
+) -> Result<Option<Vec<Board>>> {
+    if !reads_the_table(space, outcome) {
+        return Ok(None);
+    }
+    let whole = agree(processes, gather_table(table, &space.blocks(processes.count()), processes))?;
+    agree(processes, smallest_antipodes(puzzle, space, outcome, Some(&whole)).map(Some))
 }
 
 /// Fails on every process: process 0 with `e` (which every process found alike), the others

@@ -25,6 +25,16 @@ use crate::table::{DistanceTable, mark_of};
 /// the search kept (exact when it kept every class at God's number).
 pub const MAX_SCANNED: u64 = 1 << 25;
 
+/// Whether [`smallest_antipodes`] reads the finished table (when given it): a search by
+/// classes whose last distance holds more entries than it kept, in a table of at most
+/// [`MAX_SCANNED`] entries. Processes that each hold a part gather the whole table for it.
+pub fn reads_the_table(space: &StateSpace, outcome: &Outcome) -> bool {
+    let at_last = outcome.histogram.last().copied().unwrap_or(0);
+    space.classes().is_some()
+        && (outcome.antipodes.len() as u64) < at_last
+        && space.n_states() <= MAX_SCANNED
+}
+
 /// Up to [`SAMPLE`] antipodes of smallest board rank, in board-rank order. `table` is the
 /// finished table of the search; without it (or when it passes [`MAX_SCANNED`]) a search by
 /// classes whose last distance holds more entries than were kept lists the boards of the
@@ -39,11 +49,8 @@ pub fn smallest_antipodes(
         return Ok(outcome.antipodes.iter().map(|&r| space.board(r)).collect());
     };
     let g = outcome.gods_number();
-    let at_last = outcome.histogram.last().copied().unwrap_or(0);
     let entries = match table {
-        Some(t) if (outcome.antipodes.len() as u64) < at_last && t.n_states() <= MAX_SCANNED => {
-            last_level(puzzle, space, t, g)?
-        }
+        Some(t) if reads_the_table(space, outcome) => last_level(puzzle, space, t, g)?,
         _ => outcome.antipodes.clone(),
     };
     let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;

@@ -188,6 +188,17 @@ impl DistanceTable {
         &self.storage
     }
 
+    /// The cells of group `group` (32 ranks, two bits each).
+    #[inline(always)]
+    pub fn group_cells(&self, group: usize) -> u64 {
+        self.words()[group].load(Ordering::Relaxed)
+    }
+
+    /// Sets the cells of group `group` (for a table assembled from other tables' groups).
+    pub fn set_group_cells(&self, group: usize, cells: u64) {
+        self.words()[group].store(cells, Ordering::Relaxed);
+    }
+
     /// Bytes in use: the marks, and the multi and fresh bits if kept.
     pub fn used_bytes(&self) -> &[u8] {
         let n =
