@@ -14,10 +14,10 @@ use twirl::bfs::{
 use twirl::checkpoint::checkpoint_path;
 use twirl::job::outputs::{OutputKind, check_output};
 use twirl::job::{Finished, Job, Requested, Resumed, RunEnd, RunSettings};
-use twirl::puzzle::Puzzle;
+use twirl::puzzle::{Board, Puzzle};
 use twirl::rank::{StateSpace, SymmetryMode};
 use twirl::report::Report;
-use twirl::symmetry::antipodes::reads_the_table;
+use twirl::symmetry::antipodes::{reads_the_table, smallest_antipodes, smallest_antipodes_over};
 use twirl::table::{DistanceTable, table_bytes, unique_bytes};
 
 use super::progress::Bar;
@@ -424,31 +424,35 @@ fn search_in_memory(
         run.say(&format!("stopped ({what} in memory; nothing is saved)"));
         return Ok(INTERRUPTED);
     }
+    let elapsed = t0.elapsed().as_secs_f64();
     // The antipodes of a search by classes may be read from the whole table: processes that
-    // each hold a part gather it, where it is small enough to scan.
-    let gathered = if count > 1 && reads_the_table(&space, &outcome) {
-        Some(twirl::bfs::processes::gather_table(&table, &space.blocks(count), processes)?)
+    // each hold a part gather it, where it is small enough to scan, and share the scan.
+    let antipodes = if count == 1 {
+        Some(smallest_antipodes(puzzle, &space, &outcome, Some(&table))?)
+    } else if reads_the_table(&space, &outcome) {
+        let deal = space.blocks(count);
+        let whole = twirl::bfs::processes::gather_table(&table, &deal, processes)?;
+        Some(smallest_antipodes_over(puzzle, &space, &outcome, &whole, &deal, processes)?)
     } else {
         None
     };
     if !root {
         return Ok(0);
     }
-    let whole = if count == 1 { Some(&table) } else { gathered.as_ref() };
-    report_search(puzzle, &space, &outcome, whole, t0, threads * count, &run)
+    report_search(puzzle, &space, &outcome, antipodes, elapsed, threads * count, &run)
 }
 
-/// Reports a search that just ended (in memory): its outputs and the summary lines.
+/// Reports a search that just ended (in memory), `elapsed` seconds long: its outputs and the
+/// summary lines, with `antipodes` as its listed antipodes where given (else the outcome's).
 fn report_search(
     puzzle: &Puzzle,
     space: &StateSpace,
     outcome: &Outcome,
-    table: Option<&DistanceTable>,
-    t0: Instant,
+    antipodes: Option<Vec<Board>>,
+    elapsed: f64,
     threads: usize,
     run: &RunArgs,
 ) -> anyhow::Result<i32> {
-    let elapsed = t0.elapsed().as_secs_f64();
     let mut report = Report::new(
         &puzzle.spec.to_string(),
         puzzle,
@@ -458,11 +462,8 @@ fn report_search(
         threads,
         table_bytes(space.n_states()),
     );
-    if let Some(table) = table {
-        report = report.with_antipodes(
-            puzzle,
-            &twirl::symmetry::antipodes::smallest_antipodes(puzzle, space, outcome, Some(table))?,
-        );
+    if let Some(antipodes) = antipodes {
+        report = report.with_antipodes(puzzle, &antipodes);
     }
     write_outputs(&report, run)?;
     print_summary(&report, false)?;

@@ -34,7 +34,7 @@ use crate::job::verified::{check_antipodes, puzzle_and_space};
 use crate::job::{Finished, Requested, RunEnd, RunSettings, check_replaceable, finished_outcome};
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateSpace, SymmetryMode};
-use crate::symmetry::antipodes::{reads_the_table, smallest_antipodes};
+use crate::symmetry::antipodes::{reads_the_table, smallest_antipodes_over};
 use crate::table::format::{HEADER_BYTES, Header, Part};
 use crate::table::{DistanceTable, TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
@@ -458,8 +458,9 @@ fn antipodes_of_parts(
     if !reads_the_table(space, outcome) {
         return Ok(None);
     }
-    let whole = agree(processes, gather_table(table, &space.blocks(processes.count()), processes))?;
-    agree(processes, smallest_antipodes(puzzle, space, outcome, Some(&whole)).map(Some))
+    let deal = space.blocks(processes.count());
+    let whole = agree(processes, gather_table(table, &deal, processes))?;
+    smallest_antipodes_over(puzzle, space, outcome, &whole, &deal, processes).map(Some)
 }
 
 /// Fails on every process: process 0 with `e` (which every process found alike), the others

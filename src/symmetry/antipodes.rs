@@ -13,7 +13,8 @@ use std::collections::BTreeSet;
 use rayon::prelude::*;
 
 use crate::Result;
-use crate::bfs::{Outcome, SAMPLE};
+use crate::bfs::processes::agree;
+use crate::bfs::{Outcome, Processes, RankDeal, SAMPLE};
 use crate::optimal;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateRanking, StateSpace, SymmetryMode};
@@ -45,15 +46,49 @@ pub fn smallest_antipodes(
     outcome: &Outcome,
     table: Option<&DistanceTable>,
 ) -> Result<Vec<Board>> {
-    let Some(classes) = space.classes() else {
+    if space.classes().is_none() {
         return Ok(outcome.antipodes.iter().map(|&r| space.board(r)).collect());
-    };
+    }
+    let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
+    let ranks = smallest_board_ranks(puzzle, space, outcome, table, &boards, &|_| true)?;
+    Ok(ranks.into_iter().map(|r| boards.board(r)).collect())
+}
+
+/// [`smallest_antipodes`] for processes that each hold the whole `table` (gathered): each
+/// scans its own share of the entries (those `deal` gives it), and the smallest boards of
+/// all shares are merged. Collective.
+pub fn smallest_antipodes_over(
+    puzzle: &Puzzle,
+    space: &StateSpace,
+    outcome: &Outcome,
+    table: &DistanceTable,
+    deal: &RankDeal,
+    processes: &dyn Processes,
+) -> Result<Vec<Board>> {
+    let me = processes.index();
+    let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
+    let mine = |e: u64| deal.owner(e) == me;
+    let ranks = smallest_board_ranks(puzzle, space, outcome, Some(table), &boards, &mine);
+    let ranks = agree(processes, ranks)?;
+    Ok(processes.smallest(&ranks).into_iter().map(|r| boards.board(r)).collect())
+}
+
+/// The board ranks (in `boards`) of up to [`SAMPLE`] smallest antipodes, from the entries of
+/// the last distance that `mine` keeps (see [`smallest_antipodes`]).
+fn smallest_board_ranks(
+    puzzle: &Puzzle,
+    space: &StateSpace,
+    outcome: &Outcome,
+    table: Option<&DistanceTable>,
+    boards: &StateSpace,
+    mine: &(dyn Fn(u64) -> bool + Sync),
+) -> Result<Vec<u64>> {
+    let classes = space.classes().expect("a ranking of classes");
     let g = outcome.gods_number();
     let entries = match table {
-        Some(t) if reads_the_table(space, outcome) => last_level(puzzle, space, t, g)?,
-        _ => outcome.antipodes.clone(),
+        Some(t) if reads_the_table(space, outcome) => last_level(puzzle, space, t, g, mine)?,
+        _ => outcome.antipodes.iter().copied().filter(|&e| mine(e)).collect(),
     };
-    let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
     let mut smallest = BTreeSet::new();
     for e in entries {
         for image in classes.symmetries().images(&space.board(e), false) {
@@ -63,19 +98,21 @@ pub fn smallest_antipodes(
             }
         }
     }
-    Ok(smallest.into_iter().map(|r| boards.board(r)).collect())
+    Ok(smallest.into_iter().collect())
 }
 
 /// Every entry at distance `g` (God's number) of a finished table. A mark says the
 /// distance modulo 3 only, so an entry marked like `g` may be at `g - 3`, `g - 6`, ...: in an
 /// undirected move graph such an entry mostly has a neighbour one further away, marked like
 /// `g + 1`, which an antipode cannot have; the entries left are measured by a descent
-/// (exact: the length of a shortest solution). One pass over the table, in parallel.
+/// (exact: the length of a shortest solution). One pass over the entries `mine` keeps, in
+/// parallel.
 fn last_level(
     puzzle: &Puzzle,
     space: &StateSpace,
     table: &DistanceTable,
     g: u32,
+    mine: &(dyn Fn(u64) -> bool + Sync),
 ) -> Result<Vec<u64>> {
     let (want, further) = (mark_of(g), mark_of(g + 1));
     let classes = space.classes().expect("a table of classes");
@@ -93,7 +130,7 @@ fn last_level(
     };
     let found: Vec<Result<u64>> = (0..table.n_states())
         .into_par_iter()
-        .filter(|&r| table.get(r) == want)
+        .filter(|&r| table.get(r) == want && mine(r))
         .filter_map(|r| match at_g(r) {
             Ok(true) => Some(Ok(r)),
             Ok(false) => None,
