@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::processes::Received;
 use super::{
     Budget, Direction, FrontierCopy, Kernel, Level, LevelCount, Outbox, Run, Step, blocks, unique,
 };
@@ -281,39 +282,29 @@ fn ask<S: StateRanking>(
                     .collect()
             });
             let replies = processes.swap(&answers);
-            let level = pool.install(|| {
-                outbox
-                    .askers
-                    .par_iter()
-                    .zip(replies.parts())
-                    .flat_map(|(askers, replies)| {
-                        // Each asker: its run, the XOR offset of the image asked about and
-                        // the map its offsets are read through.
-                        askers.par_chunks(2 * 64).zip(replies.par_chunks(words * 64))
-                    })
-                    .map(|(askers, replies)| {
-                        let mut level = Level::default();
-                        let (mut answer, mut found, mut unseen) =
-                            (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
-                        for (asker, reply) in askers.chunks(2).zip(replies.chunks(words)) {
-                            let (run, (xor, map)) = (asker[0], blocks::asked_offset(asker[1]));
-                            answer.set_cells(reply);
-                            found.clear();
-                            found.or_xor_shuffled(&answer, xor);
-                            if map != 0 {
-                                found.read_through(&maps[map]);
-                            }
-                            unseen.load(table, run, UNSEEN);
-                            found.intersect(&unseen);
-                            for set in found.sets(run) {
-                                if !set.is_empty() {
-                                    level.note_set(part.ranks(table.mark_unseen(set, next)));
-                                }
-                            }
+            // Each asker: its run, the XOR offset of the image asked about and the map its
+            // offsets are read through; each reply: the image run's mask.
+            let level = fold_replies(pool, &outbox.askers, &replies, (2, words, 64), |a, r| {
+                let mut level = Level::default();
+                let (mut answer, mut found, mut unseen) =
+                    (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
+                for (asker, reply) in a.chunks(2).zip(r.chunks(words)) {
+                    let (run, (xor, map)) = (asker[0], blocks::asked_offset(asker[1]));
+                    answer.set_cells(reply);
+                    found.clear();
+                    found.or_xor_shuffled(&answer, xor);
+                    if map != 0 {
+                        found.read_through(&maps[map]);
+                    }
+                    unseen.load(table, run, UNSEEN);
+                    found.intersect(&unseen);
+                    for set in found.sets(run) {
+                        if !set.is_empty() {
+                            level.note_set(part.ranks(table.mark_unseen(set, next)));
                         }
-                        level
-                    })
-                    .reduce(Level::default, Level::merge)
+                    }
+                }
+                level
             });
             let answered: u64 = answers.iter().map(|a| a.len() as u64 * 8).sum();
             (level, questions, questions * 8 + answered)
@@ -378,29 +369,45 @@ fn ask<S: StateRanking>(
                     .collect()
             });
             let replies = processes.swap_bytes(&answers);
-            let level = pool.install(|| {
-                outbox
-                    .askers
-                    .par_iter()
-                    .zip(replies.parts())
-                    .flat_map(|(askers, replies)| {
-                        askers.par_chunks(1 << 12).zip(replies.par_chunks(1 << 12))
-                    })
-                    .map(|(askers, replies)| {
-                        let mut level = Level::default();
-                        for (&i, &yes) in askers.iter().zip(replies) {
-                            if yes == 1 && table.mark_if_unseen(i, next) {
-                                level.note(part.rank(i));
-                            }
-                        }
-                        level
-                    })
-                    .reduce(Level::default, Level::merge)
+            // Each asker: its table index; each reply: 1 where the neighbour is at `d`.
+            let level = fold_replies(pool, &outbox.askers, &replies, (1, 1, 1 << 12), |a, r| {
+                let mut level = Level::default();
+                for (&i, &yes) in a.iter().zip(r) {
+                    if yes == 1 && table.mark_if_unseen(i, next) {
+                        level.note(part.rank(i));
+                    }
+                }
+                level
             });
             let answered: u64 = answers.iter().map(|a| a.len() as u64).sum();
             (level, questions, questions * 8 + answered)
         }
     }
+}
+
+/// Marks askers from the replies to their questions, in parallel: for each process,
+/// `askers[p]` holds `per_asker` words for each question sent to it, and its replies
+/// `per_reply` items for each; `mark` takes the askers and the replies of up to `per_task`
+/// questions and returns what it marked.
+fn fold_replies<T: Sync>(
+    pool: &rayon::ThreadPool,
+    askers: &[Vec<u64>],
+    replies: &Received<T>,
+    (per_asker, per_reply, per_task): (usize, usize, usize),
+    mark: impl Fn(&[u64], &[T]) -> Level + Sync,
+) -> Level {
+    pool.install(|| {
+        askers
+            .par_iter()
+            .zip(replies.parts())
+            .flat_map(|(askers, replies)| {
+                askers
+                    .par_chunks(per_asker * per_task)
+                    .zip(replies.par_chunks(per_reply * per_task))
+            })
+            .map(|(askers, replies)| mark(askers, replies))
+            .reduce(Level::default, Level::merge)
+    })
 }
 
 /// Tests only: waits until stopped, or a minute.

@@ -10,7 +10,7 @@
 use rayon::prelude::*;
 
 use super::Processes;
-use crate::table::{DistanceTable, RunMask};
+use crate::table::{DistanceTable, RunMask, prefetch_at};
 
 /// Every process's boards at distance `d`, one bit per rank.
 pub struct FrontierCopy {
@@ -56,14 +56,7 @@ impl FrontierCopy {
     /// Asks the cache for the word holding bit `bit`.
     #[inline(always)]
     fn prefetch(&self, bit: u64) {
-        let ptr = self.bits.as_ptr().wrapping_add((bit / 64) as usize);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint and never faults.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch(ptr as *const i8, std::arch::x86_64::_MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = ptr;
+        prefetch_at(self.bits.as_ptr().wrapping_add((bit / 64) as usize));
     }
 
     /// A token for [`FrontierCopy::holds_token`] of index `i` of process `owner`'s table,

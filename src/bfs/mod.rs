@@ -26,10 +26,10 @@
 //! [`unique`].
 //!
 //! One driver serves one process and the processes of an MPI job alike ([`processes`]): each
-//! keeps the table of its block of ranks, expands its own boards with the same steps, and
+//! keeps the table of the ranks dealt to it, expands its own boards with the same steps, and
 //! sends the neighbours another process owns to it (forward) or asks their owner about them
-//! (backward), in rounds ([`exchange`]). With one process every neighbour is its own and a
-//! level is one round with nothing to send.
+//! (backward; or reads them from a copy of the frontier), in rounds ([`exchange`]). With one
+//! process every neighbour is its own and a level is one round with nothing to send.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
@@ -266,7 +266,7 @@ pub struct Run<'a> {
     pub progress: &'a dyn Progress,
     /// The durable record.
     pub journal: &'a dyn Journal,
-    /// The processes searching together; this one's table holds its block of ranks.
+    /// The processes searching together; this one's table holds the units of ranks dealt to it.
     pub processes: &'a dyn Processes,
 }
 
@@ -284,8 +284,8 @@ pub trait SearchSpace: Sync {
         resume: Option<Outcome>,
     ) -> crate::Result<Outcome>;
 
-    /// How the ranks are cut among `parts` processes.
-    fn blocks(&self, parts: usize) -> RankDeal;
+    /// How the ranks are dealt to `parts` processes.
+    fn deal(&self, parts: usize) -> RankDeal;
 }
 
 impl<R: StateRanking> SearchSpace for R {
@@ -300,7 +300,7 @@ impl<R: StateRanking> SearchSpace for R {
         search(self, start, table, run, pool, resume)
     }
 
-    fn blocks(&self, parts: usize) -> RankDeal {
+    fn deal(&self, parts: usize) -> RankDeal {
         RankDeal::of(self, parts)
     }
 }
@@ -322,7 +322,7 @@ impl SearchSpace for StateSpace {
         }
     }
 
-    fn blocks(&self, parts: usize) -> RankDeal {
+    fn deal(&self, parts: usize) -> RankDeal {
         match &self.ranking {
             Ranking::Layout(l) => RankDeal::of(l, parts),
             Ranking::Enumerated(e) => RankDeal::of(e, parts),
@@ -356,8 +356,8 @@ pub fn run_journaled<S: SearchSpace + ?Sized>(
     run_in(space, start, table, config, progress, journal, resume, &Single)
 }
 
-/// [`run_journaled`] as one of `processes`: `table` holds this process's block of ranks
-/// ([`SearchSpace::blocks`]), `start` is a rank of the whole space. Every process returns
+/// [`run_journaled`] as one of `processes`: `table` holds this process's units of ranks
+/// ([`SearchSpace::deal`]), `start` is a rank of the whole space. Every process returns
 /// the same outcome; a stop on any process stops all of them.
 #[allow(clippy::too_many_arguments)]
 pub fn run_in<S: SearchSpace + ?Sized>(

@@ -336,7 +336,7 @@ fn quiet_unless_root(run: &RunArgs, processes: &dyn Processes) -> RunArgs {
     RunArgs { quiet: run.quiet || processes.index() != 0, ..run.clone() }
 }
 
-/// A search with its table in memory: each process keeps its block of ranks.
+/// A search with its table in memory: each process keeps the units of ranks dealt to it.
 fn search_in_memory(
     args: &BfsArgs,
     puzzle: &Puzzle,
@@ -349,7 +349,7 @@ fn search_in_memory(
     let mut space = StateSpace::for_search(puzzle, args.symmetry.mode(), args.unique)?;
     let limit = args.memory_limit();
     let block_bytes = |space: &StateSpace| {
-        let n = space.blocks(count).largest();
+        let n = space.deal(count).largest();
         table_bytes(n) + if args.unique { unique_bytes(n) } else { 0 }
     };
     if args.symmetry == SymmetryArg::Auto
@@ -396,7 +396,7 @@ fn search_in_memory(
         );
     }
     // A process dealt no rank still gets a table of one entry that nothing marks.
-    let n = space.blocks(count).len(processes.index()).max(1);
+    let n = space.deal(count).len(processes.index()).max(1);
     let table = if args.unique {
         DistanceTable::in_memory_unique(n)?
     } else {
@@ -430,7 +430,7 @@ fn search_in_memory(
     let antipodes = if count == 1 {
         Some(smallest_antipodes(puzzle, &space, &outcome, Some(&table))?)
     } else if reads_the_table(&space, &outcome) {
-        let deal = space.blocks(count);
+        let deal = space.deal(count);
         let whole = twirl::bfs::processes::gather_table(&table, &deal, processes)?;
         Some(smallest_antipodes_over(puzzle, &space, &outcome, &whole, &deal, processes)?)
     } else {

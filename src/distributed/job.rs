@@ -73,7 +73,7 @@ pub enum PartResumed {
 /// This process's part of the search's ranks.
 fn my_part(space: &StateSpace, processes: &dyn Processes) -> Part {
     let (index, count) = (processes.index(), processes.count());
-    let deal = space.blocks(count);
+    let deal = space.deal(count);
     Part {
         index: index as u32,
         count: count as u32,
@@ -239,7 +239,7 @@ impl PartJob {
         let reachable = space.n_reachable();
         let checked = check_record_lists(&record, &ck_path, &file, reachable).and_then(|()| {
             // Each part checks the antipodes among its own ranks.
-            let deal = space.blocks(count);
+            let deal = space.deal(count);
             let mine: Vec<u64> = record
                 .antipodes
                 .iter()
@@ -458,7 +458,7 @@ fn antipodes_of_parts(
     if !reads_the_table(space, outcome) {
         return Ok(None);
     }
-    let deal = space.blocks(processes.count());
+    let deal = space.deal(processes.count());
     let whole = agree(processes, gather_table(table, &deal, processes))?;
     smallest_antipodes_over(puzzle, space, outcome, &whole, &deal, processes).map(Some)
 }

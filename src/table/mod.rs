@@ -67,6 +67,18 @@ fn bit_words(n_states: u64) -> usize {
     n_states.div_ceil(64) as usize
 }
 
+/// Asks the cache for the line at `ptr` (a hint: any address will do, even out of range).
+#[inline(always)]
+pub(crate) fn prefetch_at<T>(ptr: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint and never faults, even for an out-of-range address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(ptr as *const i8, std::arch::x86_64::_MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = ptr;
+}
+
 /// Every low bit of the 32 cells of a word.
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
@@ -326,14 +338,7 @@ impl DistanceTable {
     /// Hints that a rank's word will be needed soon.
     #[inline(always)]
     pub fn prefetch(&self, rank: u64) {
-        let ptr = self.words().as_ptr().wrapping_add((rank / CELLS_PER_WORD) as usize);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint and never faults, even for an out-of-range address.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch(ptr as *const i8, std::arch::x86_64::_MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = ptr;
+        prefetch_at(self.words().as_ptr().wrapping_add((rank / CELLS_PER_WORD) as usize));
     }
 
     /// Counts the cells holding each mark (index = mark).
