@@ -1219,19 +1219,6 @@ pub fn search_puzzle(
     config: &Config,
     progress: &dyn Progress,
 ) -> crate::Result<Outcome> {
-    search_puzzle_journaled(puzzle, space, table, config, progress, &NoJournal, None)
-}
-
-/// [`search_puzzle`] with a journal, optionally resuming (see [`run_journaled`]).
-pub fn search_puzzle_journaled(
-    puzzle: &crate::puzzle::Puzzle,
-    space: &StateSpace,
-    table: &DistanceTable,
-    config: &Config,
-    progress: &dyn Progress,
-    journal: &dyn Journal,
-    resume: Option<Outcome>,
-) -> crate::Result<Outcome> {
     let start = space.rank_board(&puzzle.solved())?;
-    run_journaled(space, start, table, config, progress, journal, resume)
+    run(space, start, table, config, progress)
 }

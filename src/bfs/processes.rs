@@ -78,6 +78,16 @@ pub fn agree<T>(processes: &dyn Processes, local: Result<T>) -> Result<T> {
     }
 }
 
+/// Fails on every process: process 0 with `e` (which every process found alike), the others
+/// naming process 0, so the message is printed once.
+pub fn fail_from_root<T>(processes: &dyn Processes, e: Error) -> Result<T> {
+    let local = if processes.index() == 0 { Err(e) } else { Ok(()) };
+    match agree(processes, local) {
+        Err(e) => Err(e),
+        Ok(()) => Err(Error::OtherProcess { process: 0, processes: processes.count() }),
+    }
+}
+
 /// This process alone: every collective is an identity.
 pub struct Single;
 

@@ -13,11 +13,12 @@ use twirl::bfs::{
 };
 use twirl::checkpoint::checkpoint_path;
 use twirl::job::outputs::{OutputKind, check_output};
+use twirl::job::parts::part_path;
 use twirl::job::{Finished, Job, Requested, Resumed, RunEnd, RunSettings};
 use twirl::puzzle::{Board, Puzzle};
 use twirl::rank::{StateSpace, SymmetryMode};
 use twirl::report::Report;
-use twirl::symmetry::antipodes::{reads_the_table, smallest_antipodes, smallest_antipodes_over};
+use twirl::symmetry::antipodes::antipodes_of_search;
 use twirl::table::{DistanceTable, table_bytes, unique_bytes};
 
 use super::progress::Bar;
@@ -425,17 +426,7 @@ fn search_in_memory(
         return Ok(INTERRUPTED);
     }
     let elapsed = t0.elapsed().as_secs_f64();
-    // The antipodes of a search by classes may be read from the whole table: processes that
-    // each hold a part gather it, where it is small enough to scan, and share the scan.
-    let antipodes = if count == 1 {
-        Some(smallest_antipodes(puzzle, &space, &outcome, Some(&table))?)
-    } else if reads_the_table(&space, &outcome) {
-        let deal = space.deal(count);
-        let whole = twirl::bfs::processes::gather_table(&table, &deal, processes)?;
-        Some(smallest_antipodes_over(puzzle, &space, &outcome, &whole, &deal, processes)?)
-    } else {
-        None
-    };
+    let antipodes = antipodes_of_search(puzzle, &space, &outcome, &table, processes)?;
     if !root {
         return Ok(0);
     }
@@ -443,17 +434,17 @@ fn search_in_memory(
 }
 
 /// Reports a search that just ended (in memory), `elapsed` seconds long: its outputs and the
-/// summary lines, with `antipodes` as its listed antipodes where given (else the outcome's).
+/// summary lines, with `antipodes` as its listed antipodes.
 fn report_search(
     puzzle: &Puzzle,
     space: &StateSpace,
     outcome: &Outcome,
-    antipodes: Option<Vec<Board>>,
+    antipodes: Vec<Board>,
     elapsed: f64,
     threads: usize,
     run: &RunArgs,
 ) -> anyhow::Result<i32> {
-    let mut report = Report::new(
+    let report = Report::new(
         &puzzle.spec.to_string(),
         puzzle,
         space,
@@ -462,9 +453,7 @@ fn report_search(
         threads,
         table_bytes(space.n_states()),
     );
-    if let Some(antipodes) = antipodes {
-        report = report.with_antipodes(puzzle, &antipodes);
-    }
+    let report = report.with_antipodes(puzzle, &antipodes);
     write_outputs(&report, run)?;
     print_summary(&report, false)?;
     Ok(0)
@@ -477,41 +466,9 @@ fn new_table(
     path: &Path,
     processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
-    if processes.count() > 1 {
-        return new_parts(args, puzzle, path, processes);
-    }
-    let job = Job::start_with(path, puzzle, args.unique, args.force, args.symmetry.mode())?;
-    let bits = if args.unique { "4 bits" } else { "2 bits" };
-    args.run.say(&format!(
-        "table: {} x {bits} = {} in {}",
-        describe_entries(job.space()),
-        human(job.file_bytes()),
-        path.display()
-    ));
-    run_job(job, &args.run, args.board_by_board)
-}
-
-#[cfg(feature = "mpi")]
-fn new_parts(
-    args: &BfsArgs,
-    puzzle: &Puzzle,
-    path: &Path,
-    processes: &dyn Processes,
-) -> anyhow::Result<i32> {
-    let job = twirl::distributed::job::PartJob::start(
-        processes,
-        path,
-        puzzle,
-        args.symmetry.mode(),
-        args.unique,
-        args.force,
-    )?;
-    run_part_job(processes, job, path, &args.run, args.board_by_board)
-}
-
-#[cfg(not(feature = "mpi"))]
-fn new_parts(_: &BfsArgs, _: &Puzzle, _: &Path, _: &dyn Processes) -> anyhow::Result<i32> {
-    unreachable!("one process without the feature `mpi`")
+    let mode = args.symmetry.mode();
+    let job = Job::start_in(processes, path, puzzle, mode, args.unique, args.force)?;
+    run_job(job, path, &args.run, args.board_by_board, processes)
 }
 
 /// Continues the search in a table file (its parts under mpirun).
@@ -522,135 +479,33 @@ fn resume_table(
     board_by_board: bool,
     processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
-    if processes.count() > 1 {
-        return resume_parts(path, expected, run, board_by_board, processes);
-    }
-    match Job::resume_as(path, expected.map(|e| e.0), expected.map(|e| e.1))? {
-        Resumed::Complete(finished) => report_complete(path, &finished, run.threads()?, run),
+    let count = processes.count();
+    let (puzzle, requested) = (expected.map(|e| e.0), expected.map(|e| e.1));
+    match Job::resume_in(processes, path, puzzle, requested)? {
+        // Process 0 reports.
+        Resumed::Complete(finished) if processes.index() == 0 => {
+            report_complete(path, &finished, run.threads()? * count, run)
+        }
+        Resumed::Complete(_) => Ok(0),
         Resumed::Continue(job) => {
             let r = job.resumed_from().expect("a resumed job");
             let unit = if job.space().classes().is_some() { "entries" } else { "boards" };
-            run.say(&format!(
-                "resuming {} {}: distances 0..{} finished ({} of {} {unit})",
-                job.puzzle().spec,
-                job.puzzle().metric,
-                r.histogram.len() - 1,
+            let (d, partial) = (r.histogram.len(), job.resumed_partial());
+            let (spec, metric) = (&job.puzzle().spec, job.puzzle().metric);
+            let r#where = if count == 1 { String::new() } else { format!(" in {count} processes") };
+            let found = if partial == 0 {
+                String::new()
+            } else {
+                format!("; {partial} {unit} of distance {d} were found before the stop")
+            };
+            quiet_unless_root(run, processes).say(&format!(
+                "resuming {spec} {metric}{where}: distances 0..{} finished ({} of {} {unit}){found}",
+                d - 1,
                 r.states(),
-                job.space().n_reachable()
+                job.space().n_reachable(),
             ));
-            run_job(*job, run, board_by_board)
+            run_job(*job, path, run, board_by_board, processes)
         }
-    }
-}
-
-/// Continues, under mpirun, the search kept in the parts of `path`.
-#[cfg(feature = "mpi")]
-fn resume_parts(
-    path: &Path,
-    expected: Option<(&Puzzle, Requested)>,
-    run: &RunArgs,
-    board_by_board: bool,
-    processes: &dyn Processes,
-) -> anyhow::Result<i32> {
-    use twirl::distributed::job::{PartJob, PartResumed};
-    let root = processes.index() == 0;
-    let quiet = quiet_unless_root(run, processes);
-    match PartJob::resume(processes, path, expected.map(|e| e.0), expected.map(|e| e.1))? {
-        // Process 0 reports (its `quiet` is the caller's own).
-        PartResumed::Complete(finished) if root => {
-            report_complete(path, &finished, run.threads()? * processes.count(), run)
-        }
-        PartResumed::Complete(_) => Ok(0),
-        PartResumed::Continue(job) => {
-            let r = job.resumed_from().expect("a resumed job");
-            let unit = if job.space().classes().is_some() { "entries" } else { "boards" };
-            quiet.say(&format!(
-                "resuming {} {} in {} processes: distances 0..{} finished ({} of {} {unit}); \
-                 {} {unit} of distance {} were found before the stop",
-                job.puzzle().spec,
-                job.puzzle().metric,
-                processes.count(),
-                r.histogram.len() - 1,
-                r.states(),
-                job.space().n_states(),
-                job.resumed_partial(),
-                r.histogram.len()
-            ));
-            run_part_job(processes, *job, path, run, board_by_board)
-        }
-    }
-}
-
-#[cfg(not(feature = "mpi"))]
-fn resume_parts(
-    _: &Path,
-    _: Option<(&Puzzle, Requested)>,
-    _: &RunArgs,
-    _: bool,
-    _: &dyn Processes,
-) -> anyhow::Result<i32> {
-    unreachable!("one process without the feature `mpi`")
-}
-
-/// Runs this process's part of a search in table files to its end or to a stop (exit code
-/// 130 on every process).
-#[cfg(feature = "mpi")]
-fn run_part_job(
-    processes: &dyn Processes,
-    job: twirl::distributed::job::PartJob,
-    path: &Path,
-    run: &RunArgs,
-    board_by_board: bool,
-) -> anyhow::Result<i32> {
-    let count = processes.count();
-    let root = processes.index() == 0;
-    let run = quiet_unless_root(run, processes);
-    let mut settings = run.settings(board_by_board)?;
-    let n_states = job.space().n_states();
-    if !job.unique() {
-        // The tables are mapped files, read through the page cache.
-        settings.frontier_copy = frontier_copy_fits(&run, n_states, count, 0, None);
-    }
-    if job.resumed_from().is_none() {
-        let (bits, bytes) = match job.unique() {
-            true => ("4 bits", table_bytes(n_states) + unique_bytes(n_states)),
-            false => ("2 bits", table_bytes(n_states)),
-        };
-        run.say(&format!(
-            "table: {} x {bits} = {} in {count} files {}",
-            describe_entries(job.space()),
-            human(bytes),
-            twirl::distributed::job::part_path(path, 0, count)
-                .display()
-                .to_string()
-                .replace(".part-0-of-", ".part-*-of-")
-        ));
-    }
-    let bar = start_output(
-        job.puzzle(),
-        job.space(),
-        table_bytes(n_states),
-        &run,
-        job.resumed_from(),
-        root,
-        false,
-    );
-    let rows = Rows { bar: &bar, run: &run, root };
-    let stop = stop_flag(run.quiet);
-    match job.run(processes, &settings, &rows, stop)? {
-        RunEnd::Stopped { levels_done } => {
-            run.say(&format!(
-                "stopped: distances 0..{} are finished and saved. Continue with: mpirun -np \
-                 {count} twirl resume {}",
-                levels_done.saturating_sub(1),
-                path.display()
-            ));
-            Ok(INTERRUPTED)
-        }
-        RunEnd::Finished(finished) if root => {
-            report_finished(&finished, settings.threads * count, &run)
-        }
-        RunEnd::Finished(_) => Ok(0),
     }
 }
 
@@ -672,32 +527,69 @@ fn describe_entries(space: &StateSpace) -> String {
     }
 }
 
-/// Runs a job to its end or to a stop (Ctrl-C, SIGTERM: exit code 130).
-fn run_job(job: Job, run: &RunArgs, board_by_board: bool) -> anyhow::Result<i32> {
-    let settings = run.settings(board_by_board)?;
-    let stop = stop_flag(run.quiet);
-    let path = job.path().to_path_buf();
+/// Runs a job to its end or to a stop (Ctrl-C, SIGTERM: exit code 130 on every process).
+fn run_job(
+    job: Job,
+    path: &Path,
+    run: &RunArgs,
+    board_by_board: bool,
+    processes: &dyn Processes,
+) -> anyhow::Result<i32> {
+    let (count, root) = (processes.count(), processes.index() == 0);
+    let run = quiet_unless_root(run, processes);
+    let mut settings = run.settings(board_by_board)?;
+    let n_states = job.space().n_states();
+    // The tables are mapped files, read through the page cache.
+    settings.frontier_copy =
+        count > 1 && !job.unique() && frontier_copy_fits(&run, n_states, count, 0, None);
+    let bytes = table_bytes(n_states) + if job.unique() { unique_bytes(n_states) } else { 0 };
+    if job.resumed_from().is_none() {
+        let bits = if job.unique() { "4 bits" } else { "2 bits" };
+        let files = match count {
+            1 => path.display().to_string(),
+            _ => format!(
+                "{count} files {}",
+                part_path(path, 0, count)
+                    .display()
+                    .to_string()
+                    .replace(".part-0-of-", ".part-*-of-")
+            ),
+        };
+        run.say(&format!(
+            "table: {} x {bits} = {} in {files}",
+            describe_entries(job.space()),
+            human(bytes)
+        ));
+    }
     let bar = start_output(
         job.puzzle(),
         job.space(),
-        job.file_bytes(),
-        run,
+        table_bytes(n_states),
+        &run,
         job.resumed_from(),
-        true,
-        true,
+        root,
+        count == 1,
     );
-    let end = job.run(&settings, &bar, stop);
+    let rows = Rows { bar: &bar, run: &run, root };
+    let stop = stop_flag(run.quiet);
+    let end = job.run(&settings, &rows, stop);
     bar.finish();
     match end? {
         RunEnd::Stopped { levels_done } => {
+            let resume = match count {
+                1 => format!("twirl resume {}", path.display()),
+                _ => format!("mpirun -np {count} twirl resume {}", path.display()),
+            };
             run.say(&format!(
-                "stopped: distances 0..{} are finished and saved. Continue with: twirl resume {}",
+                "stopped: distances 0..{} are finished and saved. Continue with: {resume}",
                 levels_done.saturating_sub(1),
-                path.display()
             ));
             Ok(INTERRUPTED)
         }
-        RunEnd::Finished(finished) => report_finished(&finished, settings.threads, run),
+        RunEnd::Finished(finished) if root => {
+            report_finished(&finished, settings.threads * count, &run)
+        }
+        RunEnd::Finished(_) => Ok(0),
     }
 }
 

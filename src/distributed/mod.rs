@@ -3,15 +3,13 @@
 //! The search itself is the engine's ([`crate::bfs`]), run with the processes of the job
 //! ([`Mpi`]): the ranks are dealt to the `P` processes in units, round-robin ([`RankDeal`]),
 //! process `p` keeps the table of its units (in memory, or in its own table file with the
-//! job's record beside them, [`job`]) and expands its own boards with the engine's steps,
+//! job's record beside them, [`crate::job`]) and expands its own boards with the engine's steps,
 //! sending the neighbours other processes hold to them in rounds ([`crate::bfs::exchange`]).
 //! Every process holds the same [`crate::bfs::Outcome`] as the local engine would.
 //!
 //! With a ranking of classes, units hold whole classes: the moves that keep the key cells
 //! (a class's entries lie together) stay inside a process, and so do the twins of a class
 //! that a symmetric representative repeats. With XOR runs, units hold whole runs.
-
-pub mod job;
 
 pub use crate::bfs::processes::{Mpi, Processes, RankDeal, agree};
 

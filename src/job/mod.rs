@@ -1,14 +1,28 @@
-//! Long searches kept in a table file: start one, run it (stopping at a durable point when
-//! asked), resume it, and read the result back, without the command line.
+//! Long searches kept in table files: start one, run it (stopping at a durable point when
+//! asked), resume it, and read the result back, without the command line. One [`Job`]
+//! serves one process and the processes of an MPI job alike ([`Processes`]): alone it keeps
+//! the table in one file; under mpirun each process keeps its part and process 0 the record
+//! ([`parts`]). Every step that may fail is agreed ([`agree`]): the job goes on only if it
+//! went well on every process, so no process waits forever in a collective for one that gave
+//! up.
 //!
 //! A job's files are checked against each other before anything is written. The table's
 //! header must name a puzzle this build makes and the ranking this build computes. On a
 //! resume the checkpoint must agree with the header (puzzle, metric, board count, ranking,
 //! the histogram the header records, at most one level ahead of it) and with the marks
-//! (recounted from the table), and its antipodes must be boards at its last distance. A
-//! disagreement is refused, naming the file and how it disagrees; nothing is ever repaired by
-//! starting over: that takes [`Job::start`] with `force`, which checks the disk like any
-//! start. A finished table goes through [`open_table`], as for every reader.
+//! (recounted from the tables of all processes), and its antipodes must be boards at its
+//! last distance. A disagreement is refused, naming the file and how it disagrees; nothing
+//! is ever repaired by starting over: that takes [`Job::start`] with `force`, which checks
+//! the disk like any start. A finished table goes through the checks of [`open_table`], as
+//! for every reader.
+//!
+//! A level counts as done only when every process has made it durable: all flush their
+//! tables, then process 0 replaces the record, then each rewrites its own header (see
+//! [`crate::checkpoint`]). Marks are idempotent: the boards of an unfinished level found
+//! before a stop or a crash are boards of that level, so a resume counts them and searches
+//! the level again. A process that dies (killed, out of memory) makes `mpirun` end the
+//! others; the finished levels are on disk (the page cache outlives a killed process) and a
+//! resume with the same number of processes continues from them.
 //!
 //! ```
 //! # use std::sync::{Arc, atomic::AtomicBool};
@@ -26,21 +40,23 @@
 //! ```
 
 pub mod outputs;
+pub mod parts;
 pub(crate) mod resume;
 pub mod verified;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::bfs::{self, Config, Direction, Outcome, Progress};
+use crate::bfs::processes::agree;
+use crate::bfs::{self, Config, Direction, Outcome, Processes, Progress, Single};
 use crate::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
 use crate::durable::{TempPath, free_disk, with_suffix};
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::report::Report;
-use crate::symmetry::antipodes::smallest_antipodes;
+use crate::symmetry::antipodes::antipodes_of_search;
 use crate::table::format::{HEADER_BYTES, Header};
 use crate::table::{TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
@@ -77,13 +93,24 @@ impl RunSettings {
     }
 }
 
-/// A search in a table file, ready to run.
-pub struct Job {
+/// A search in table files (one per process), ready to run.
+pub struct Job<'p> {
+    processes: &'p dyn Processes,
+    /// This process's table file (the whole table, or its part).
     file: TableFile,
     puzzle: Puzzle,
     space: StateSpace,
+    /// The job's record (kept by process 0; the others hold the same values).
     record: Checkpoint,
-    resume: Option<Outcome>,
+    ck_path: PathBuf,
+    resume: Option<Resume>,
+}
+
+/// Where a search continues: the finished levels, and the boards the unfinished one had
+/// already marked on all processes together.
+struct Resume {
+    outcome: Outcome,
+    partial: u64,
 }
 
 /// What a resume asks of a table besides its puzzle (`bfs --table FILE --resume` with its
@@ -99,9 +126,9 @@ pub struct Requested {
 }
 
 /// What [`Job::resume`] found.
-pub enum Resumed {
-    /// An unfinished search, checked and ready to continue.
-    Continue(Box<Job>),
+pub enum Resumed<'p> {
+    /// An unfinished search, checked (on every process) and ready to continue.
+    Continue(Box<Job<'p>>),
     /// The search had finished; the table passed [`open_table`].
     Complete(Box<Finished>),
 }
@@ -129,10 +156,9 @@ pub struct Finished {
     pub elapsed_seconds: f64,
     /// Whether the table was already complete (nothing was searched now).
     pub already_complete: bool,
-    /// The antipodes to list, read from the table (see
-    /// [`crate::symmetry::antipodes::smallest_antipodes`]); `None` lists what the outcome
-    /// alone gives.
-    pub antipode_boards: Option<Vec<Board>>,
+    /// The antipodes to list, read from the table where it is needed (see
+    /// [`antipodes_of_search`]).
+    pub antipode_boards: Vec<Board>,
 }
 
 impl Finished {
@@ -148,144 +174,97 @@ impl Finished {
             threads,
             table_bytes(n),
         );
-        match &self.antipode_boards {
-            Some(boards) => report.with_antipodes(&self.puzzle, boards),
-            None => report,
-        }
+        report.with_antipodes(&self.puzzle, &self.antipode_boards)
     }
 }
 
-impl Job {
-    /// Starts a new search of `puzzle` in a table file at `path`. An existing file is
-    /// replaced only with `force`; the disk must have room for the whole table.
-    pub fn start(path: &Path, puzzle: &Puzzle, unique: bool, force: bool) -> Result<Job> {
-        Job::start_with(path, puzzle, unique, force, SymmetryMode::Off)
+impl Job<'static> {
+    /// Starts a new search of `puzzle` in a table file at `path`, by this process alone. An
+    /// existing file is replaced only with `force`; the disk must have room for the whole
+    /// table.
+    pub fn start(path: &Path, puzzle: &Puzzle, unique: bool, force: bool) -> Result<Job<'static>> {
+        Job::start_in(&Single, path, puzzle, SymmetryMode::Off, unique, force)
     }
 
-    /// [`Job::start`], ranking classes of boards under the puzzle's symmetries as `symmetry`
-    /// asks (see [`StateSpace::for_search`]).
-    pub fn start_with(
+    /// Opens the search in the table file at `path` to continue it by this process alone,
+    /// after checking the table and its checkpoint against each other (see the module
+    /// docs); `expected`, when given, is the puzzle the caller means.
+    pub fn resume(path: &Path, expected: Option<&Puzzle>) -> Result<Resumed<'static>> {
+        Job::resume_in(&Single, path, expected, None)
+    }
+}
+
+impl<'p> Job<'p> {
+    /// Starts a new search of `puzzle` over `processes`, ranking classes of boards under the
+    /// puzzle's symmetries as `symmetry` asks (see [`StateSpace::for_search`]): alone in a
+    /// table file at `path`, under several processes each in its part beside it. Existing
+    /// files are replaced only with `force`; a whole table at `path` never is by a job of
+    /// several (its record would be lost). Collective.
+    pub fn start_in(
+        processes: &'p dyn Processes,
         path: &Path,
         puzzle: &Puzzle,
+        symmetry: SymmetryMode,
         unique: bool,
         force: bool,
-        symmetry: SymmetryMode,
-    ) -> Result<Job> {
-        check_replaceable(path, force)?;
-        let space = StateSpace::for_search(puzzle, symmetry, unique)?;
-        let n = space.n_states();
-        let file_bytes = HEADER_BYTES + table_bytes(n) + if unique { unique_bytes(n) } else { 0 };
-        // The new table is made beside the old one and renamed over it when ready, so the
-        // disk must hold both for a moment.
-        if let Some(free) = free_disk(path).filter(|&f| file_bytes > f) {
-            return Err(Error::TooLarge(format!(
-                "the table needs {file_bytes} bytes but the disk holding {} has {free} free",
-                path.display()
-            )));
-        }
+    ) -> Result<Job<'p>> {
+        let (root, count) = (processes.index() == 0, processes.count());
+        let space = agree(processes, StateSpace::for_search(puzzle, symmetry, unique))?;
+        let part = parts::my_part(&space, processes);
+        let my_path = parts::file_of(path, processes);
+        let ck_path = checkpoint_path(path);
+        let checked = (|| {
+            if root {
+                parts::refuse_whole_table(path, count)?;
+                check_replaceable(&my_path, force)?;
+                check_replaceable(&ck_path, force).map_err(|e| match e {
+                    Error::Refused { path, .. } => Error::Refused {
+                        path,
+                        reason: "holds the record of another search (use --force to start \
+                                 over)"
+                            .into(),
+                    },
+                    other => other,
+                })?;
+            } else {
+                check_replaceable(&my_path, force)?;
+            }
+            let ranks = part.map_or(space.n_states(), |p| p.ranks);
+            let bytes =
+                HEADER_BYTES + table_bytes(ranks) + if unique { unique_bytes(ranks) } else { 0 };
+            // The new table is made beside the old one and renamed over it when ready, so
+            // the disk must hold both for a moment.
+            if let Some(free) = free_disk(&my_path).filter(|&f| bytes > f) {
+                let what = match part {
+                    Some(p) => format!("part {} of the table", p.index),
+                    None => "the table".to_string(),
+                };
+                return Err(Error::TooLarge(format!(
+                    "{what} needs {bytes} bytes but the disk holding {} has {free} free",
+                    my_path.display()
+                )));
+            }
+            Ok(())
+        })();
+        agree(processes, checked)?;
         // Made as `FILE.partial` (removed on failure) and renamed into place with its
         // header: a process killed meanwhile leaves no half-made table under the name.
-        let tmp = TempPath::new(with_suffix(path, ".partial"));
-        let mut file = TableFile::create(tmp.path(), puzzle, space.ranking_record(), unique)?;
-        tmp.persist(path)?;
-        file.path = path.to_path_buf();
-        let record = Checkpoint::new(&file.header);
-        record.write(&checkpoint_path(path))?;
-        Ok(Job { file, puzzle: puzzle.clone(), space, record, resume: None })
-    }
-
-    /// Opens the search in the table file at `path` to continue it, after checking the
-    /// table and its checkpoint against each other (see the module docs); `expected`, when
-    /// given, is the puzzle the caller means.
-    pub fn resume(path: &Path, expected: Option<&Puzzle>) -> Result<Resumed> {
-        Job::resume_as(path, expected, None)
-    }
-
-    /// [`Job::resume`], refusing a table that does not hold what `requested` asks (see
-    /// [`Requested`]) before anything is written.
-    pub fn resume_as(
-        path: &Path,
-        expected: Option<&Puzzle>,
-        requested: Option<Requested>,
-    ) -> Result<Resumed> {
-        let ck_path = checkpoint_path(path);
-        let record = match ck_path.try_exists() {
-            Ok(true) => Some(Checkpoint::read(&ck_path)?),
-            _ => None,
-        };
-        if let Some(r) = record.as_ref().filter(|r| r.parts > 0) {
-            return Err(Error::Refused {
-                path: ck_path,
-                reason: format!(
-                    "expected the record of a search in one table file, found one split over \
-                     {} MPI processes: continue it with `mpirun -np {} twirl resume {}`",
-                    r.parts,
-                    r.parts,
-                    path.display()
-                ),
-            });
-        }
-        if !path.exists() {
-            let reason = match first_part_beside(path) {
-                Some(count) => format!(
-                    "no such table file, but parts of a table searched by {count} MPI \
-                     processes are beside it: read them with `mpirun -np {count} twirl resume {}`",
-                    path.display()
-                ),
-                None => "no such table file".into(),
+        let created = (|| {
+            let tmp = TempPath::new(with_suffix(&my_path, ".partial"));
+            let ranking = space.ranking_record();
+            let mut file = match part {
+                Some(p) => TableFile::create_part(tmp.path(), puzzle, ranking, p, unique)?,
+                None => TableFile::create(tmp.path(), puzzle, ranking, unique)?,
             };
-            return Err(Error::BadTable { path: path.into(), reason });
-        }
-        let file = TableFile::open(path, true)?;
-        verified::refuse_part(&file)?;
-        if let Some(p) = expected {
-            file.check_puzzle(p)?;
-        }
-        // Before the stale checkpoint of a finished table is removed: a refusal changes nothing.
-        if let Some(r) = requested {
-            resume::check_requested(&file, r)?;
-        }
-        if file.header.complete {
-            drop(file);
-            let table = open_table(path)?;
-            if let Some(record) = &record {
-                resume::check_identity(record, &ck_path, &table.file)?;
-                if record.histogram != table.file.header.histogram {
-                    return Err(resume::histogram_disagrees(
-                        &ck_path,
-                        &record.histogram,
-                        &table.file,
-                    ));
-                }
-                // The search finished after writing this record; it is stale.
-                std::fs::remove_file(&ck_path).map_err(|e| Error::io(&ck_path, e))?;
-            }
-            let outcome = finished_outcome(&table.file.header, &table.space);
-            let elapsed_seconds = table.file.header.elapsed_seconds;
-            let antipodes =
-                smallest_antipodes(&table.puzzle, &table.space, &outcome, Some(&table.file.table))?;
-            return Ok(Resumed::Complete(Box::new(Finished {
-                puzzle: table.puzzle,
-                space: table.space,
-                outcome,
-                elapsed_seconds,
-                already_complete: true,
-                antipode_boards: Some(antipodes),
-            })));
-        }
-        let (puzzle, space) = verified::puzzle_and_space(&file)?;
-        let Some(record) = record else {
-            return Err(Error::BadTable {
-                path: path.into(),
-                reason: format!(
-                    "cannot be resumed: its checkpoint {} is missing{}",
-                    ck_path.display(),
-                    start_again_hint(&file)
-                ),
-            });
-        };
-        let resume = resume::check_record(&record, &ck_path, &file, &space)?;
-        Ok(Resumed::Continue(Box::new(Job { file, puzzle, space, record, resume: Some(resume) })))
+            tmp.persist(&my_path)?;
+            file.path = my_path.clone();
+            Ok(file)
+        })();
+        let file = agree(processes, created)?;
+        let mut record = Checkpoint::new(&file.header);
+        record.parts = parts::recorded_parts(count);
+        agree(processes, if root { record.write(&ck_path) } else { Ok(()) })?;
+        Ok(Job { processes, file, puzzle: puzzle.clone(), space, record, ck_path, resume: None })
     }
 
     /// The puzzle searched.
@@ -298,80 +277,101 @@ impl Job {
         &self.space
     }
 
-    /// The table file.
+    /// This process's table file.
     pub fn path(&self) -> &Path {
         &self.file.path
     }
 
-    /// Bytes of the table file.
+    /// Bytes of this process's table file.
     pub fn file_bytes(&self) -> u64 {
         self.file.header.file_bytes()
     }
 
-    /// The finished distances a resumed job starts from (`None` for a new job).
-    pub fn resumed_from(&self) -> Option<&Outcome> {
-        self.resume.as_ref()
+    /// Whether the search counts unique solutions.
+    pub fn unique(&self) -> bool {
+        self.file.header.unique_bytes != 0
     }
 
-    /// Runs the search until it completes or `stop` is set (by a signal handler): then it
-    /// stops at a durable point and the job can be resumed later.
+    /// The finished distances a resumed job starts from (`None` for a new job).
+    pub fn resumed_from(&self) -> Option<&Outcome> {
+        self.resume.as_ref().map(|r| &r.outcome)
+    }
+
+    /// Boards of the unfinished distance a resumed job found before it stopped, over all
+    /// processes (searched again, counted once).
+    pub fn resumed_partial(&self) -> u64 {
+        self.resume.as_ref().map_or(0, |r| r.partial)
+    }
+
+    /// Runs the search until it completes or a process is asked to stop (`stop`, set by a
+    /// signal handler): then all stop at a durable point, and the job can be resumed later.
+    /// Collective.
     pub fn run(
         mut self,
         settings: &RunSettings,
         progress: &dyn Progress,
         stop: Arc<AtomicBool>,
     ) -> Result<RunEnd> {
-        let config = Config {
-            threads: settings.threads,
-            runs: settings.runs,
-            unique: self.file.header.unique_bytes != 0,
-            stop: Some(stop.clone()),
-            ..Config::new(settings.threads)
-        };
-        let ck_path = checkpoint_path(&self.file.path);
-        let journal = FileJournal::new(
-            ck_path.clone(),
-            self.record,
+        let processes = self.processes;
+        let mut journal = FileJournal::new(
+            self.ck_path.clone(),
+            self.record.clone(),
             settings.checkpoint_interval,
             self.file.path.clone(),
             self.file.header.clone(),
         );
-        let pausing = Pausing { inner: progress, after: settings.pause_after_level, stop: &stop };
-        let outcome = bfs::search_puzzle_journaled(
-            &self.puzzle,
-            &self.space,
-            &self.file.table,
-            &config,
-            &pausing,
-            &journal,
-            self.resume,
-        )?;
+        if processes.count() > 1 {
+            journal = journal.of_process(processes.index());
+        }
+        // Tests stop a search at a known point: one process after a distance, several inside
+        // the next one after its first round (so part of it is marked).
+        let pause = settings.pause_after_level;
+        let several = processes.count() > 1;
+        let config = Config {
+            runs: settings.runs,
+            unique: self.unique(),
+            stop: Some(stop.clone()),
+            pause_in_level: pause.filter(|_| several),
+            frontier_copy: settings.frontier_copy,
+            ..Config::new(settings.threads)
+        };
+        let pausing = Pausing { inner: progress, after: pause.filter(|_| !several), stop: &stop };
+        let start = self.space.rank_board(&self.puzzle.solved())?;
+        let resume = self.resume.take().map(|r| r.outcome);
+        let table = &self.file.table;
+        let outcome =
+            bfs::run_in(&self.space, start, table, &config, &pausing, &journal, resume, processes)?;
         if !outcome.complete {
-            journal.save_under_way(&self.file.table, &bfs::Single)?;
+            journal.save_under_way(table, processes)?;
             return Ok(RunEnd::Stopped { levels_done: outcome.histogram.len() });
         }
         if outcome.states() != self.space.n_reachable() {
             return Err(Error::BadTable {
-                path: self.file.path.clone(),
+                path: self.ck_path.clone(),
                 reason: format!(
-                    "the search reached {} of {} boards (the table or this twirl is wrong)",
+                    "the search reached {} of {} boards (the tables or this twirl are wrong)",
                     outcome.states(),
                     self.space.n_reachable()
                 ),
             });
         }
         let elapsed_seconds = journal.elapsed_seconds();
-        self.file.finish(&outcome, elapsed_seconds)?;
-        std::fs::remove_file(&ck_path).map_err(|e| Error::io(&ck_path, e))?;
-        let antipodes =
-            smallest_antipodes(&self.puzzle, &self.space, &outcome, Some(&self.file.table))?;
+        agree(processes, self.file.finish(&outcome, elapsed_seconds))?;
+        // Every table is sealed: the record has nothing left to say.
+        let removed = match processes.index() == 0 {
+            true => std::fs::remove_file(&self.ck_path).map_err(|e| Error::io(&self.ck_path, e)),
+            false => Ok(()),
+        };
+        agree(processes, removed)?;
+        let antipode_boards =
+            antipodes_of_search(&self.puzzle, &self.space, &outcome, &self.file.table, processes)?;
         Ok(RunEnd::Finished(Box::new(Finished {
             puzzle: self.puzzle,
             space: self.space,
             outcome,
             elapsed_seconds,
             already_complete: false,
-            antipode_boards: Some(antipodes),
+            antipode_boards,
         })))
     }
 }
@@ -387,17 +387,6 @@ pub(crate) fn finished_outcome(h: &Header, space: &StateSpace) -> Outcome {
         complete: true,
         boards: space.classes().map(|_| h.boards.clone()),
     }
-}
-
-/// The number of processes of an MPI job whose first part (`TABLE.part-0-of-N`) lies
-/// beside `path`, if any.
-fn first_part_beside(path: &Path) -> Option<usize> {
-    let name = path.file_name()?.to_str()?;
-    let prefix = format!("{name}.part-0-of-");
-    std::fs::read_dir(crate::durable::parent_dir(path)).ok()?.find_map(|entry| {
-        let entry = entry.ok()?;
-        entry.file_name().to_str()?.strip_prefix(&prefix)?.parse().ok()
-    })
 }
 
 /// Refuses a table path that names a directory, or an existing file unless `force` (and
@@ -494,5 +483,8 @@ impl Progress for Pausing<'_> {
     }
     fn task_done(&self) {
         self.inner.task_done()
+    }
+    fn level_traffic(&self, distance: u32, traffic: &bfs::Traffic) {
+        self.inner.level_traffic(distance, traffic)
     }
 }

@@ -1,16 +1,162 @@
-//! The checks a resume makes before continuing a search: the checkpoint against the table's
-//! header and against the table's marks.
+//! Resuming a job: the checks a resume makes before continuing a search (the checkpoint
+//! against the table's header and against the marks of every process's table), or before
+//! reporting a finished one.
 
 use std::path::Path;
 
-use super::Requested;
-use super::verified::{check_antipodes, check_boards, check_histogram, check_marks, short_list};
-use crate::bfs::Outcome;
-use crate::checkpoint::Checkpoint;
+use super::verified::{
+    check_antipodes, check_boards, check_histogram, check_mark_counts, puzzle_and_space,
+    short_list, verify_finished,
+};
+use super::{Finished, Job, Requested, Resume, Resumed, finished_outcome, parts};
+use crate::bfs::processes::{agree, fail_from_root};
+use crate::bfs::{Processes, SearchSpace, marks_beyond};
+use crate::checkpoint::{Checkpoint, checkpoint_path};
+use crate::puzzle::Puzzle;
 use crate::rank::record::CLASSES;
 use crate::rank::{StateSpace, SymmetryMode};
+use crate::symmetry::antipodes::antipodes_of_search;
 use crate::table::TableFile;
 use crate::{Error, Result};
+
+impl<'p> Job<'p> {
+    /// Opens the search kept at `path` to continue it over `processes` (as many as started
+    /// it), after checking every table file against the job's record and the marks of all
+    /// of them against its histogram; `expected`, when given, is the puzzle the caller
+    /// means, and a table that does not hold what `requested` asks (see [`Requested`]) is
+    /// refused before anything is written. Collective.
+    pub fn resume_in(
+        processes: &'p dyn Processes,
+        path: &Path,
+        expected: Option<&Puzzle>,
+        requested: Option<Requested>,
+    ) -> Result<Resumed<'p>> {
+        let count = processes.count();
+        let ck_path = checkpoint_path(path);
+        let record = parts::read_record(processes, &ck_path)?;
+        if let Some(r) = record.as_ref().filter(|r| r.parts != parts::recorded_parts(count)) {
+            return fail_from_root(processes, parts::other_count(r.parts, count, path, &ck_path));
+        }
+        let my_path = parts::file_of(path, processes);
+        let opened = (|| {
+            if !my_path.exists() {
+                return Err(parts::missing_file(path, processes));
+            }
+            let file = TableFile::open(&my_path, true)?;
+            if let Some(p) = expected {
+                file.check_puzzle(p)?;
+            }
+            if let Some(r) = requested {
+                check_requested(&file, r)?;
+            }
+            let (puzzle, space) = puzzle_and_space(&file)?;
+            parts::check_part(&file, &space, processes)?;
+            Ok((file, puzzle, space))
+        })();
+        let (file, puzzle, space) = agree(processes, opened)?;
+        if processes.all(file.header.complete) {
+            let finished = finished(processes, file, puzzle, space, record.as_ref(), &ck_path)?;
+            return Ok(Resumed::Complete(Box::new(finished)));
+        }
+        if processes.any(file.header.complete) {
+            let e = Error::Refused {
+                path: ck_path,
+                reason: "the parts disagree: some record a finished search, others not".into(),
+            };
+            return fail_from_root(processes, e);
+        }
+        let Some(record) = record else {
+            let e = Error::BadTable {
+                path: path.into(),
+                reason: format!(
+                    "cannot be resumed: its checkpoint {} is missing{}",
+                    ck_path.display(),
+                    super::start_again_hint(&file)
+                ),
+            };
+            return fail_from_root(processes, e);
+        };
+        let checked = check_record_lists(&record, &ck_path, &file, space.n_reachable())
+            .and_then(|()| check_own_antipodes(&file, &space, &record, &ck_path, processes));
+        agree(processes, checked)?;
+        let counts = processes.sum_each(file.table.count_marks());
+        agree(processes, check_mark_counts(&file.path, counts, &record.histogram, None))?;
+        // The boards of classes are checked against the marks of a whole table only (a
+        // part's entries are not its table's indices).
+        if count == 1 {
+            check_boards(&file, &space, &record.histogram, &record.boards, false)?;
+        }
+        let partial = marks_beyond(&counts, &record.histogram).unwrap_or(0);
+        let outcome = record.resume();
+        Ok(Resumed::Continue(Box::new(Job {
+            processes,
+            file,
+            puzzle,
+            space,
+            ck_path,
+            record,
+            resume: Some(Resume { outcome, partial }),
+        })))
+    }
+}
+
+/// A finished search: every table verified and recording the same result, a record left
+/// beside it checked and removed (stale), the antipodes listed. Collective.
+fn finished(
+    processes: &dyn Processes,
+    file: TableFile,
+    puzzle: Puzzle,
+    space: StateSpace,
+    record: Option<&Checkpoint>,
+    ck_path: &Path,
+) -> Result<Finished> {
+    if !parts::same_result(processes, &file.header) {
+        let e = Error::Refused {
+            path: file.path.clone(),
+            reason: "the parts of the finished search record different histograms".into(),
+        };
+        return fail_from_root(processes, e);
+    }
+    verify_finished(&file, &space, processes)?;
+    if let Some(r) = record {
+        // The search finished after writing this record: stale once it agrees.
+        let stale = if processes.index() != 0 {
+            Ok(())
+        } else if let Err(e) = check_identity(r, ck_path, &file) {
+            Err(e)
+        } else if r.histogram != file.header.histogram {
+            Err(histogram_disagrees(ck_path, &r.histogram, &file))
+        } else {
+            std::fs::remove_file(ck_path).map_err(|e| Error::io(ck_path, e))
+        };
+        agree(processes, stale)?;
+    }
+    let outcome = finished_outcome(&file.header, &space);
+    let antipode_boards = antipodes_of_search(&puzzle, &space, &outcome, &file.table, processes)?;
+    Ok(Finished {
+        elapsed_seconds: file.header.elapsed_seconds,
+        puzzle,
+        space,
+        outcome,
+        already_complete: true,
+        antipode_boards,
+    })
+}
+
+/// The antipodes a record lists, each checked in the table that holds it (see
+/// [`check_antipodes`]).
+fn check_own_antipodes(
+    file: &TableFile,
+    space: &StateSpace,
+    record: &Checkpoint,
+    ck_path: &Path,
+    processes: &dyn Processes,
+) -> Result<()> {
+    let deal = space.deal(processes.count());
+    let me = processes.index();
+    let mine = |r: u64| Some(deal.locate(r)).filter(|&(p, _)| p == me).map(|(_, i)| i);
+    check_antipodes(file, &record.antipodes, &record.histogram, ck_path, &mine)
+}
 
 /// Refuses a table that does not hold what a resume's flags ask: a table of boards for
 /// `--symmetry on`, one of classes for `--symmetry off`, unique-solution bits the flags do
@@ -95,7 +241,7 @@ fn disagrees(ck_path: &Path, file: &TableFile, how: String) -> Error {
 }
 
 /// The refusal of a checkpoint whose histogram is not the table's.
-pub(super) fn histogram_disagrees(ck_path: &Path, histogram: &[u64], file: &TableFile) -> Error {
+fn histogram_disagrees(ck_path: &Path, histogram: &[u64], file: &TableFile) -> Error {
     disagrees(
         ck_path,
         file,
@@ -107,25 +253,8 @@ pub(super) fn histogram_disagrees(ck_path: &Path, histogram: &[u64], file: &Tabl
     )
 }
 
-/// Checks an unfinished search's checkpoint against its table and returns the outcome to
-/// resume from. The header records the finished distances; the checkpoint may be one
-/// distance ahead (the process was killed between writing the two), and that distance's
-/// count is then pinned by the marks.
-pub(super) fn check_record(
-    record: &Checkpoint,
-    ck_path: &Path,
-    file: &TableFile,
-    space: &StateSpace,
-) -> Result<Outcome> {
-    check_record_lists(record, ck_path, file, space.n_reachable())?;
-    check_marks(file, &record.histogram, None)?;
-    check_boards(file, space, &record.histogram, &record.boards, false)?;
-    check_antipodes(file, &record.antipodes, &record.histogram, ck_path)?;
-    Ok(record.resume())
-}
-
-/// The checks of [`check_record`] that read the header only, not the marks: the identity,
-/// the histogram (one level ahead of the header at most) and the per-distance lists.
+/// The checks of a record that read the header only, not the marks: the identity, the
+/// histogram (one level ahead of the header at most) and the per-distance lists.
 pub(crate) fn check_record_lists(
     record: &Checkpoint,
     ck_path: &Path,

@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use crate::bfs::SAMPLE;
+use crate::bfs::processes::agree;
+use crate::bfs::{Processes, SAMPLE, SearchSpace, Single};
 use crate::optimal;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::record::CLASSES;
@@ -40,14 +41,36 @@ pub fn open_table(path: &Path) -> Result<VerifiedTable> {
         });
     }
     let (puzzle, space) = puzzle_and_space(&file)?;
-    // The specific checks first (their messages say what is wrong), the checksum last.
-    let h = &file.header;
-    check_histogram(&file, &h.histogram, h.unique_histogram.as_deref(), space.n_reachable())?;
-    check_antipodes(&file, &h.antipodes, &h.histogram, path)?;
-    check_marks(&file, &h.histogram, Some(space.n_states() - space.n_reachable()))?;
-    check_boards(&file, &space, &h.histogram, &h.boards, true)?;
-    file.verify()?;
+    verify_finished(&file, &space, &Single)?;
     Ok(VerifiedTable { file, puzzle, space })
+}
+
+/// The checks of a finished table, `file` being this process's of `processes` (the whole
+/// table alone, else its part): the specific checks first (their messages say what is
+/// wrong), the checksum last. The marks are counted over all processes. Collective.
+pub(crate) fn verify_finished(
+    file: &TableFile,
+    space: &StateSpace,
+    processes: &dyn Processes,
+) -> Result<()> {
+    let h = &file.header;
+    let local = (|| {
+        check_histogram(file, &h.histogram, h.unique_histogram.as_deref(), space.n_reachable())?;
+        let deal = space.deal(processes.count());
+        let me = processes.index();
+        let mine = |r: u64| Some(deal.locate(r)).filter(|&(p, _)| p == me).map(|(_, i)| i);
+        check_antipodes(file, &h.antipodes, &h.histogram, &file.path, &mine)
+    })();
+    agree(processes, local)?;
+    let counts = processes.sum_each(file.table.count_marks());
+    let unseen = space.n_states() - space.n_reachable();
+    agree(processes, check_mark_counts(&file.path, counts, &h.histogram, Some(unseen)))?;
+    // The boards of classes are checked against the marks of a whole table only (a part's
+    // entries are not its table's indices).
+    if processes.count() == 1 {
+        check_boards(file, space, &h.histogram, &h.boards, true)?;
+    }
+    agree(processes, file.verify())
 }
 
 /// Refuses one process's part of a table searched by an MPI job: only the job reads it.
@@ -120,16 +143,17 @@ pub(crate) fn check_histogram(
     Ok(())
 }
 
-/// Recounts the marks and compares them with `histogram` (distance `d` is marked
-/// `1 + d mod 3`). `complete`: no board may be unseen; otherwise the next distance's mark may
+/// Compares the marks counted in the table at `path` (over all processes: `counts` per
+/// mark) with `histogram` (distance `d` is marked `1 + d mod 3`). `finished_unseen`: a
+/// finished table leaves exactly these ranks unseen; otherwise the next distance's mark may
 /// hold more boards (a level under way).
-pub(crate) fn check_marks(
-    file: &TableFile,
+pub(crate) fn check_mark_counts(
+    path: &Path,
+    counts: [u64; 4],
     histogram: &[u64],
     finished_unseen: Option<u64>,
 ) -> Result<()> {
     let complete = finished_unseen.is_some();
-    let counts = file.table.count_marks();
     let mut expected = [0u64; 4];
     for (d, &n) in histogram.iter().enumerate() {
         expected[mark_of(d as u32) as usize] += n;
@@ -140,7 +164,7 @@ pub(crate) fn check_marks(
     });
     if !agree || finished_unseen.is_some_and(|u| counts[UNSEEN as usize] != u) {
         return Err(Error::BadTable {
-            path: file.path.clone(),
+            path: path.into(),
             reason: format!(
                 "the table is corrupted or inconsistent: its marks disagree with the \
                  histogram {}: the table holds {} unseen boards and {:?} boards per distance \
@@ -197,12 +221,15 @@ pub(crate) fn check_boards(
 }
 
 /// Antipodes as a search lists them: at most [`SAMPLE`], increasing, each a rank of the
-/// table marked with the last distance. `source` is the file that lists them.
+/// search marked with the last distance in the table that holds it (`local` gives its index
+/// in `file`'s table, `None` when another process's table holds it). `source` is the file
+/// that lists them.
 pub(crate) fn check_antipodes(
     file: &TableFile,
     antipodes: &[u64],
     histogram: &[u64],
     source: &Path,
+    local: &dyn Fn(u64) -> Option<u64>,
 ) -> Result<()> {
     let last = histogram.len().saturating_sub(1) as u32;
     let n = file.header.n_states;
@@ -213,7 +240,8 @@ pub(crate) fn check_antipodes(
             short_list(antipodes)
         )));
     }
-    if let Some(&r) = antipodes.iter().find(|&&r| r >= n || file.table.get(r) != mark_of(last)) {
+    let at_last = |r: u64| local(r).is_none_or(|i| file.table.get(i) == mark_of(last));
+    if let Some(&r) = antipodes.iter().find(|&&r| r >= n || !at_last(r)) {
         return Err(bad(format!(
             "antipode rank {r} is not a board at distance {last} of {} ({n} boards)",
             file.path.display()

@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 use rayon::prelude::*;
 
 use crate::Result;
-use crate::bfs::processes::agree;
-use crate::bfs::{Outcome, Processes, RankDeal, SAMPLE};
+use crate::bfs::processes::{agree, gather_table};
+use crate::bfs::{Outcome, Processes, SAMPLE, SearchSpace};
 use crate::optimal;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateRanking, StateSpace, SymmetryMode};
@@ -29,7 +29,7 @@ pub const MAX_SCANNED: u64 = 1 << 25;
 /// Whether [`smallest_antipodes`] reads the finished table (when given it): a search by
 /// classes whose last distance holds more entries than it kept, in a table of at most
 /// [`MAX_SCANNED`] entries. Processes that each hold a part gather the whole table for it.
-pub fn reads_the_table(space: &StateSpace, outcome: &Outcome) -> bool {
+fn reads_the_table(space: &StateSpace, outcome: &Outcome) -> bool {
     let at_last = outcome.histogram.last().copied().unwrap_or(0);
     space.classes().is_some()
         && (outcome.antipodes.len() as u64) < at_last
@@ -54,21 +54,29 @@ pub fn smallest_antipodes(
     Ok(ranks.into_iter().map(|r| boards.board(r)).collect())
 }
 
-/// [`smallest_antipodes`] for processes that each hold the whole `table` (gathered): each
-/// scans its own share of the entries (those `deal` gives it), and the smallest boards of
-/// all shares are merged. Collective.
-pub fn smallest_antipodes_over(
+/// The antipodes a finished search lists ([`smallest_antipodes`]), `table` being this
+/// process's table of it. Processes that each hold a part gather the whole table where
+/// [`reads_the_table`], each scans the entries dealt to it, and the smallest boards of all
+/// are merged. Collective.
+pub fn antipodes_of_search(
     puzzle: &Puzzle,
     space: &StateSpace,
     outcome: &Outcome,
     table: &DistanceTable,
-    deal: &RankDeal,
     processes: &dyn Processes,
 ) -> Result<Vec<Board>> {
-    let me = processes.index();
+    let (me, count) = (processes.index(), processes.count());
+    if count == 1 {
+        return smallest_antipodes(puzzle, space, outcome, Some(table));
+    }
+    if !reads_the_table(space, outcome) {
+        return smallest_antipodes(puzzle, space, outcome, None);
+    }
+    let deal = space.deal(count);
+    let whole = agree(processes, gather_table(table, &deal, processes))?;
     let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
     let mine = |e: u64| deal.owner(e) == me;
-    let ranks = smallest_board_ranks(puzzle, space, outcome, Some(table), &boards, &mine);
+    let ranks = smallest_board_ranks(puzzle, space, outcome, Some(&whole), &boards, &mine);
     let ranks = agree(processes, ranks)?;
     Ok(processes.smallest(&ranks).into_iter().map(|r| boards.board(r)).collect())
 }
