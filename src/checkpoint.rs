@@ -9,10 +9,11 @@
 //! the finished levels are safe; a unique search's unfinished level relies on its fresh bits
 //! reaching the disk with its marks, which an msync does not order.)
 //!
-//! After the record, the journal also rewrites the table's header with the histogram so far:
-//! the table then carries its own record, and a resume refuses a checkpoint that disagrees
-//! with it (see [`crate::job`]). The record is written first, so it may lead the header by
-//! one level (killed in between), never lag it.
+//! The record is the one account of an unfinished search's progress: a table's header
+//! records none until the search finishes and seals it (histogram, antipodes, checksum), and
+//! then the record is removed. Against a record edited or damaged, it carries a checksum of
+//! its own fields; a resume checks it after the record's other checks against the table and
+//! its marks (see [`crate::job`]).
 //!
 //! The JSON carries a `version` ([`CHECKPOINT_VERSION`]); a record without one, or of
 //! another version, is refused.
@@ -31,8 +32,9 @@ use crate::table::DistanceTable;
 use crate::table::format::Header;
 use crate::{Error, Result};
 
-/// The checkpoint format this build reads and writes (1: the first with a version).
-pub const CHECKPOINT_VERSION: u32 = 1;
+/// The checkpoint format this build reads and writes (1: the first with a version, beside
+/// a header that recorded the finished distances too; 2: the one record, with a checksum).
+pub const CHECKPOINT_VERSION: u32 = 2;
 
 /// Largest checkpoint file read: a real one holds a few hundred numbers.
 const MAX_CHECKPOINT_BYTES: u64 = 1 << 20;
@@ -75,6 +77,10 @@ pub struct Checkpoint {
     /// of the table in `TABLE.part-P-of-N`); 0 for a search in one table file.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub parts: u32,
+    /// Hex xxh3-64 of the record's other fields (see [`Checkpoint::check_sum`]); set by
+    /// [`Checkpoint::write`].
+    #[serde(default)]
+    pub checksum: String,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -105,6 +111,7 @@ impl Checkpoint {
             level_under_way: None,
             boards: Vec::new(),
             parts: 0,
+            checksum: String::new(),
         }
     }
 
@@ -140,6 +147,13 @@ impl Checkpoint {
         match v.version.as_ref().and_then(serde_json::Value::as_u64) {
             Some(v) if v == CHECKPOINT_VERSION as u64 => {}
             found => {
+                let older = match found {
+                    Some(n) if n < CHECKPOINT_VERSION as u64 => {
+                        " (written by an older twirl: continue the search with that build, or \
+                         start it again with --force)"
+                    }
+                    _ => "",
+                };
                 let found = match (found, &v.version) {
                     (Some(n), _) => format!("version {n}"),
                     (None, None) => "no version".to_string(),
@@ -147,7 +161,7 @@ impl Checkpoint {
                 };
                 return Err(bad(format!(
                     "checkpoint format {found}, but this twirl reads version \
-                     {CHECKPOINT_VERSION}"
+                     {CHECKPOINT_VERSION}{older}"
                 )));
             }
         }
@@ -155,10 +169,35 @@ impl Checkpoint {
             .map_err(|e| bad(format!("unreadable checkpoint: {}", escaped(&e.to_string()))))
     }
 
-    /// Writes the record durably (see the module docs).
+    /// Writes the record durably with its checksum (see the module docs).
     pub fn write(&self, path: &Path) -> Result<()> {
-        let text = serde_json::to_vec_pretty(self).expect("a checkpoint serializes");
+        let signed = Checkpoint { checksum: self.sum(), ..self.clone() };
+        let text = serde_json::to_vec_pretty(&signed).expect("a checkpoint serializes");
         write_atomically(path, &text)
+    }
+
+    /// The checksum of the record's fields but `checksum`.
+    fn sum(&self) -> String {
+        let unsigned = Checkpoint { checksum: String::new(), ..self.clone() };
+        let text = serde_json::to_vec(&unsigned).expect("a checkpoint serializes");
+        format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&text))
+    }
+
+    /// Refuses a record (read from `path`) whose checksum is not that of its fields: edited or
+    /// damaged since it was written.
+    pub fn check_sum(&self, path: &Path) -> Result<()> {
+        let sum = self.sum();
+        if self.checksum == sum {
+            return Ok(());
+        }
+        Err(Error::Refused {
+            path: path.into(),
+            reason: format!(
+                "the checkpoint's checksum {:?} is not that of its contents ({sum}): it was \
+                 edited or damaged since it was written; nothing was changed",
+                self.checksum
+            ),
+        })
     }
 
     /// The outcome recorded so far, where the search resumes.
@@ -196,14 +235,12 @@ impl Checkpoint {
     }
 }
 
-/// Writes the record of a search in table files: the checkpoint (process 0's) and each
-/// process's own table header. One process, or every process of an MPI job alike: every
+/// Writes the record of a search in table files (process 0's checkpoint), after every
+/// process has flushed its table. One process, or every process of an MPI job alike: every
 /// method but `tick` is collective ([`crate::bfs::processes::agree`] makes a failure on one
 /// process a failure on all).
 pub struct FileJournal {
     path: PathBuf,
-    table_path: PathBuf,
-    header: Mutex<Header>,
     interval: Duration,
     state: Mutex<Checkpoint>,
     last: Mutex<Instant>,
@@ -218,21 +255,12 @@ pub struct FileJournal {
 }
 
 impl FileJournal {
-    /// A journal of one process writing `record` (as it stands) to `path`, and inside levels
-    /// every `interval`; after each level it also rewrites `header`, the header of the table
-    /// file at `table_path`.
-    pub fn new(
-        path: PathBuf,
-        record: Checkpoint,
-        interval: Duration,
-        table_path: PathBuf,
-        header: Header,
-    ) -> FileJournal {
+    /// A journal of one process writing `record` (as it stands) to `path` after each level,
+    /// and inside levels every `interval`.
+    pub fn new(path: PathBuf, record: Checkpoint, interval: Duration) -> FileJournal {
         let elapsed_before = record.elapsed_seconds;
         FileJournal {
             path,
-            table_path,
-            header: Mutex::new(header),
             interval,
             state: Mutex::new(record),
             last: Mutex::new(Instant::now()),
@@ -244,8 +272,7 @@ impl FileJournal {
         }
     }
 
-    /// [`FileJournal::new`] for process `index` of several: process 0 writes the checkpoint,
-    /// each its own table's header.
+    /// [`FileJournal::new`] for process `index` of several: process 0 writes the checkpoint.
     pub fn of_process(mut self, index: usize) -> FileJournal {
         self.root = index == 0;
         self.ticks = false;
@@ -294,11 +321,6 @@ impl Journal for FileJournal {
             r.update(outcome);
             r.level_under_way = None;
         })?;
-        // Then the tables' own records (see the module docs for the order).
-        let mut header = self.header.lock().unwrap();
-        header.record_levels(outcome);
-        let file = table.storage().file().expect("a file-backed table");
-        agree(processes, header.write_to(file, &self.table_path))?;
         *self.last.lock().unwrap() = Instant::now();
         Ok(())
     }
@@ -350,6 +372,7 @@ mod tests {
             level_under_way: Some(3),
             boards: Vec::new(),
             parts: 0,
+            checksum: String::new(),
         }
     }
 
@@ -359,14 +382,34 @@ mod tests {
         let text = serde_json::to_vec(&record()).unwrap();
         assert_eq!(Checkpoint::parse(&text, p).unwrap(), record());
         let mut v: serde_json::Value = serde_json::from_slice(&text).unwrap();
-        v["version"] = 2.into();
+        v["version"] = 3.into();
         let e = Checkpoint::parse(v.to_string().as_bytes(), p).unwrap_err().to_string();
-        assert!(e.contains("version 2, but this twirl reads version 1"), "{e}");
+        assert!(e.contains("version 3, but this twirl reads version 2") && !e.contains("older"));
+        v["version"] = 1.into();
+        let e = Checkpoint::parse(v.to_string().as_bytes(), p).unwrap_err().to_string();
+        assert!(e.contains("version 1, but this twirl reads version 2 (written by an older"));
         v.as_object_mut().unwrap().remove("version");
         let e = Checkpoint::parse(v.to_string().as_bytes(), p).unwrap_err().to_string();
         assert!(e.contains("no version"), "{e}");
-        let e = Checkpoint::parse(b"{\"version\": 1, \"x\":\n 1}", p).unwrap_err().to_string();
+        let e = Checkpoint::parse(b"{\"version\": 2, \"x\":\n 1}", p).unwrap_err().to_string();
         assert!(e.starts_with("t.checkpoint: unreadable checkpoint") && !e.contains('\n'), "{e}");
+    }
+
+    #[test]
+    fn a_written_record_passes_its_checksum_and_an_edited_one_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.checkpoint");
+        record().write(&p).unwrap();
+        let read = Checkpoint::read(&p).unwrap();
+        assert_eq!(Checkpoint { checksum: String::new(), ..read.clone() }, record());
+        read.check_sum(&p).unwrap();
+        let mut text = std::fs::read_to_string(&p).unwrap();
+        text = text.replace("0.2", "0.25");
+        std::fs::write(&p, text).unwrap();
+        let edited = Checkpoint::read(&p).unwrap();
+        let e = edited.check_sum(&p).unwrap_err().to_string();
+        assert!(e.contains("edited or damaged") && !e.contains('\n'), "{e}");
+        record().check_sum(&p).unwrap_err();
     }
 
     proptest::proptest! {

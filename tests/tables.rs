@@ -352,9 +352,9 @@ fn final_checkpoint(table: &Path) -> Checkpoint {
     c
 }
 
+/// Writes `c` as a search would (signed with its checksum).
 fn write_checkpoint(table: &Path, c: &Checkpoint) {
-    let p = format!("{}.checkpoint", table.display());
-    std::fs::write(p, serde_json::to_vec(c).unwrap()).unwrap();
+    c.write(Path::new(&format!("{}.checkpoint", table.display()))).unwrap();
 }
 
 /// `args` is refused with exit 2 and a one-line message holding every needle.
@@ -378,8 +378,10 @@ fn a_checkpoint_that_disagrees_with_its_unfinished_table_is_refused() {
     let edits: Vec<(&str, serde_json::Value, &str)> = vec![
         ("puzzle", "nrp:2x3:2".into(), "is for nrp:2x3:2"),
         ("histogram", serde_json::json!([]), "histogram"),
-        // Boards moved from distance 1 to 4: the same count per distance mod 3.
-        ("histogram", serde_json::json!([1, 7, 52, 329]), "histogram is [1, 7, 52, 329]"),
+        // Boards moved from distance 1 to 4: the marks tell.
+        ("histogram", serde_json::json!([1, 7, 52, 329]), "marks disagree with the histogram"),
+        // A number no other check reads: the record's checksum tells.
+        ("elapsed_seconds", 12345.5.into(), "edited or damaged"),
         ("n_states", 1_000_000_000_000u64.into(), "counts 1000000000000 boards"),
         ("antipodes", serde_json::json!([362_880]), "antipode rank 362880"),
         ("antipodes", serde_json::json!([5, 2]), "antipodes [5, 2]"),

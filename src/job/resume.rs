@@ -80,12 +80,15 @@ impl<'p> Job<'p> {
             .and_then(|()| check_own_antipodes(&file, &space, &record, &ck_path, processes));
         agree(processes, checked)?;
         let counts = processes.sum_each(file.table.count_marks());
-        agree(processes, check_mark_counts(&file.path, counts, &record.histogram, None))?;
+        let marked = check_mark_counts(&file.path, counts, &record.histogram, None);
+        agree(processes, marked.map_err(|e| record_disagrees(e, &ck_path, &file)))?;
         // The boards of classes are checked against the marks of a whole table only (a
         // part's entries are not its table's indices).
         if count == 1 {
             check_boards(&file, &space, &record.histogram, &record.boards, false)?;
         }
+        // Last, as for a table: the checks above say what disagrees, this that it was edited.
+        agree(processes, record.check_sum(&ck_path))?;
         let partial = marks_beyond(&counts, &record.histogram).unwrap_or(0);
         let outcome = record.resume();
         Ok(Resumed::Continue(Box::new(Job {
@@ -254,7 +257,8 @@ fn histogram_disagrees(ck_path: &Path, histogram: &[u64], file: &TableFile) -> E
 }
 
 /// The checks of a record that read the header only, not the marks: the identity, the
-/// histogram (one level ahead of the header at most) and the per-distance lists.
+/// histogram (plausible for the table) and the per-distance lists. The header of an
+/// unfinished search records no progress (the record is the one account of it).
 pub(crate) fn check_record_lists(
     record: &Checkpoint,
     ck_path: &Path,
@@ -262,9 +266,8 @@ pub(crate) fn check_record_lists(
     reachable: u64,
 ) -> Result<()> {
     check_identity(record, ck_path, file)?;
-    let h = &file.header;
     let levels = record.histogram.len();
-    if levels == 0 && h.histogram.is_empty() {
+    if levels == 0 && record.level_seconds.is_empty() && record.directions.is_empty() {
         return Err(Error::BadTable {
             path: file.path.clone(),
             reason: format!(
@@ -274,47 +277,39 @@ pub(crate) fn check_record_lists(
             ),
         });
     }
-    let ahead = levels.checked_sub(h.histogram.len());
-    if !matches!(ahead, Some(0 | 1)) || record.histogram[..h.histogram.len()] != h.histogram[..] {
-        return Err(histogram_disagrees(ck_path, &record.histogram, file));
-    }
-    let unique_ok = match (&h.unique_histogram, record.unique) {
-        (Some(u), true) => record.unique_histogram.starts_with(u),
-        (None, true) => h.histogram.is_empty(),
-        (_, false) => record.unique_histogram.is_empty(),
-    };
     let lists_ok = record.level_seconds.len() == levels
         && record.directions.len() + 1 == levels
         && record.directions.iter().all(|d| d == "forward" || d == "backward")
-        && (!record.unique || record.unique_histogram.len() == levels)
+        && (if record.unique {
+            record.unique_histogram.len() == levels
+        } else {
+            record.unique_histogram.is_empty()
+        })
+        && (record.boards.is_empty() || record.boards.len() == levels)
         && record.level_seconds.iter().all(|s| s.is_finite() && *s >= 0.0)
         && record.elapsed_seconds.is_finite()
         && record.elapsed_seconds >= 0.0
         && record.level_under_way.is_none_or(|l| l as usize == levels);
-    if !unique_ok || !lists_ok {
-        return Err(disagrees(
-            ck_path,
-            file,
-            "its per-distance lists (seconds, directions, unique counts, level under way) do \
-             not fit its histogram"
-                .into(),
-        ));
-    }
-    let unique = record.unique.then_some(&record.unique_histogram[..]);
-    check_histogram(file, &record.histogram, unique, reachable).map_err(|e| match e {
-        Error::BadTable { reason, .. } => disagrees(ck_path, file, reason),
-        other => other,
-    })?;
-    if !file.header.boards.is_empty() && !record.boards.starts_with(&file.header.boards) {
+    if !lists_ok {
         return Err(disagrees(
             ck_path,
             file,
             format!(
-                "its boards per distance {} are not the table's {}",
-                short_list(&record.boards),
-                short_list(&file.header.boards)
+                "its per-distance lists (seconds, directions, unique counts, boards, level under \
+                 way) do not fit its histogram {}",
+                short_list(&record.histogram)
             ),
         ));
     }
-    Ok(())
+    let unique = record.unique.then_some(&record.unique_histogram[..]);
+    check_histogram(file, &record.histogram, unique, reachable)
+        .map_err(|e| record_disagrees(e, ck_path, file))
+}
+
+/// A table's refusal of the record's numbers, said as the record's disagreement with it.
+fn record_disagrees(e: Error, ck_path: &Path, file: &TableFile) -> Error {
+    match e {
+        Error::BadTable { reason, .. } => disagrees(ck_path, file, reason),
+        other => other,
+    }
 }
