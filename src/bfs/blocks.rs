@@ -33,8 +33,9 @@ pub fn expand_unseen<S: StateRanking>(
         let mut level = Level::default();
         let (mut unseen, mut found, mut frontier, mut shuffled) =
             (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
-        // Each move's image: its run, its offset map and where it is held.
-        let mut images = vec![(0u64, 0usize, Place::Here(0)); space.n_moves()];
+        // Each move's image: its run, its offset map and where it is held (`None`: read
+        // from the frontier copy, by rank, with no owner to find).
+        let mut images = vec![(0u64, 0usize, None); space.n_moves()];
         let mut remote = Vec::new();
         for run in task {
             if !unseen.load(table, run, UNSEEN) {
@@ -43,13 +44,15 @@ pub fn expand_unseen<S: StateRanking>(
             let base = space.unrank(part.rank(run << bits));
             for (m, img) in images.iter_mut().enumerate() {
                 let (rank, map) = space.rank_in_runs(&space.solve_step(&base, m));
-                let place = part.place(rank);
-                match (place, step.copy) {
-                    (Place::Here(i), _) => table.prefetch(i),
-                    (Place::There(p, j), Some(copy)) => {
-                        copy.prefetch_run(p, j >> bits << bits, bits)
+                let place = match step.copy {
+                    Some(copy) => {
+                        copy.prefetch_run(rank >> bits << bits, bits);
+                        None
                     }
-                    (Place::There(..), None) => {}
+                    None => Some(part.place(rank)),
+                };
+                if let Some(Place::Here(i)) = place {
+                    table.prefetch(i);
                 }
                 *img = (rank, map, place);
             }
@@ -58,14 +61,13 @@ pub fn expand_unseen<S: StateRanking>(
             let mut covered = false;
             for &(img, map, place) in &images {
                 let any = match (place, step.copy) {
-                    (Place::Here(i), _) => frontier.load(table, i >> bits, step.cur),
-                    (Place::There(p, j), Some(copy)) => {
-                        copy.load_run(&mut frontier, p, j >> bits << bits)
-                    }
-                    (Place::There(p, j), None) => {
+                    (None, Some(copy)) => copy.load_run(&mut frontier, img >> bits << bits),
+                    (Some(Place::Here(i)), _) => frontier.load(table, i >> bits, step.cur),
+                    (Some(Place::There(p, j)), _) => {
                         remote.push((img, map, p, j));
                         continue;
                     }
+                    (None, None) => unreachable!("a place is found without a copy"),
                 };
                 if !any {
                     continue;

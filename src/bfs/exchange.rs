@@ -104,7 +104,7 @@ pub(crate) fn expand_level<S: StateRanking>(
         && run.config.frontier_copy
         && !matches!(kernel, Kernel::Unique)
         && unseen.saturating_mul(step.space.n_moves() as u64) > step.space.n_states() / 8)
-        .then(|| FrontierCopy::gather(step.table, step.cur, processes, pool));
+        .then(|| FrontierCopy::gather(step.table, step.cur, &step.part.deal, processes, pool));
     traffic.rounds = 0;
     let mut total = LevelCount::empty();
     let mut next_group = 0;

@@ -9,96 +9,100 @@
 
 use rayon::prelude::*;
 
-use super::Processes;
-use crate::table::{DistanceTable, RunMask, prefetch_at};
+use super::{Processes, RankDeal};
+use crate::table::{CELLS_PER_WORD, DistanceTable, RunMask, prefetch_at};
 
-/// Every process's boards at distance `d`, one bit per rank.
+/// Ranks per word of a copy: two groups of a table.
+pub const RANKS_PER_WORD: u64 = 2 * CELLS_PER_WORD;
+
+/// Every process's boards at distance `d`, one bit per rank, in rank order.
 pub struct FrontierCopy {
-    /// The processes' bits one after another, each from a word boundary. A word holds two
-    /// groups of a table (64 ranks) in the table's own layout, the first group in the low
-    /// bits of its cells and the second in the high bits, so a run loads with a shift and a
-    /// mask per group.
+    /// Word `w` holds ranks `64 w ..64 w + 64`: two groups of a table in the table's own
+    /// layout, the first group in the low bits of its cells and the second in the high
+    /// bits, so a run loads with a shift and a mask per group. In rank order, a look needs
+    /// no owner (units are whole words, see [`RankDeal::new`]).
     bits: Vec<u64>,
-    /// Where each process's bits start in `bits`.
-    starts: Vec<u64>,
 }
 
 impl FrontierCopy {
-    /// Bytes of a copy of `n_states` ranks over `parts` processes.
+    /// Bytes each process spends on a copy of `n_states` ranks over `parts` processes, at
+    /// its peak (the gathered shares and the copy in rank order, for a moment).
     pub fn bytes(n_states: u64, parts: usize) -> u64 {
-        (n_states.div_ceil(64) + parts as u64) * 8
+        2 * (n_states.div_ceil(RANKS_PER_WORD) + parts as u64) * 8
     }
 
-    /// Packs the boards marked `mark` in this process's table and gathers every process's
-    /// (each table's groups in order, two a word).
+    /// Packs the boards marked `mark` in this process's table, gathers every process's
+    /// (each table's groups in order, two a word) and lays them out in rank order.
     pub fn gather(
         table: &DistanceTable,
         mark: u8,
+        deal: &RankDeal,
         processes: &dyn Processes,
         pool: &rayon::ThreadPool,
     ) -> FrontierCopy {
         let mine = pool.install(|| share(table, mark));
-        let (bits, word_starts) = processes.gather(mine);
-        FrontierCopy::of_shares(bits, &word_starts)
+        let (shares, word_starts) = processes.gather(mine);
+        FrontierCopy::of_shares(&shares, &word_starts, deal)
     }
 
-    /// The copy of the gathered `bits`, process `p`'s share from word `word_starts[p]`.
-    fn of_shares(bits: Vec<u64>, word_starts: &[u64]) -> FrontierCopy {
-        FrontierCopy { bits, starts: word_starts.iter().map(|&w| w * 64).collect() }
-    }
-
-    /// The position of index `i` of process `owner`'s table.
-    #[inline(always)]
-    fn bit_of(&self, owner: usize, i: u64) -> u64 {
-        self.starts[owner] + i
+    /// The copy of the gathered `shares`, process `p`'s from word `word_starts[p]`, units
+    /// of `deal` put back in rank order.
+    fn of_shares(shares: &[u64], word_starts: &[u64], deal: &RankDeal) -> FrontierCopy {
+        let per_unit = (deal.unit() / RANKS_PER_WORD) as usize;
+        assert!(deal.unit().is_multiple_of(RANKS_PER_WORD), "units are whole words of a copy");
+        let words = deal.n_states().div_ceil(RANKS_PER_WORD) as usize;
+        let mut bits = vec![0u64; words];
+        let parts = deal.parts();
+        bits.par_chunks_mut(per_unit).enumerate().for_each(|(unit, to)| {
+            let (p, round) = (unit % parts, unit / parts);
+            let from = word_starts[p] as usize + round * per_unit;
+            to.copy_from_slice(&shares[from..from + to.len()]);
+        });
+        FrontierCopy { bits }
     }
 
     /// Asks the cache for the word holding bit `bit`.
     #[inline(always)]
-    fn prefetch(&self, bit: u64) {
-        prefetch_at(self.bits.as_ptr().wrapping_add((bit / 64) as usize));
+    fn prefetch(&self, rank: u64) {
+        prefetch_at(self.bits.as_ptr().wrapping_add((rank / RANKS_PER_WORD) as usize));
     }
 
-    /// A token for [`FrontierCopy::holds_token`] of index `i` of process `owner`'s table,
-    /// with the word it reads prefetched.
+    /// A token for [`FrontierCopy::holds_token`] of `rank`, with the word it reads
+    /// prefetched.
     #[inline(always)]
-    pub fn token(&self, owner: usize, i: u64) -> u64 {
-        let bit = self.bit_of(owner, i);
-        self.prefetch(bit);
-        bit
+    pub fn token(&self, rank: u64) -> u64 {
+        self.prefetch(rank);
+        rank
     }
 
-    /// Prefetches the bits of the run of `2^bits` indices of process `owner`'s table
-    /// starting at `first`.
+    /// Prefetches the bits of the run of `2^bits` ranks starting at `first`.
     #[inline(always)]
-    pub fn prefetch_run(&self, owner: usize, first: u64, bits: u32) {
-        let start = self.bit_of(owner, first);
+    pub fn prefetch_run(&self, first: u64, bits: u32) {
         // One word in eight: a cache line each.
         for line in (0..1u64 << bits).step_by(512) {
-            self.prefetch(start + line);
+            self.prefetch(first + line);
         }
     }
 
     /// Whether the rank of a [`FrontierCopy::token`] is at distance `d`.
     #[inline(always)]
     pub fn holds_token(&self, token: u64) -> bool {
-        // Index `i` of a share: group `i / 32` (low or high bits), cell `i % 32`.
+        // Rank `r`: group `r / 32` (low or high bits of its word), cell `r % 32`.
         let shift = 2 * (token % 32) + (token / 32) % 2;
-        (self.bits[(token / 64) as usize] >> shift) & 1 == 1
+        (self.bits[(token / RANKS_PER_WORD) as usize] >> shift) & 1 == 1
     }
 
-    /// Whether index `i` of process `owner`'s table is at distance `d`.
+    /// Whether `rank` is at distance `d`.
     #[inline(always)]
-    pub fn holds(&self, owner: usize, i: u64) -> bool {
-        self.holds_token(self.bit_of(owner, i))
+    pub fn holds(&self, rank: u64) -> bool {
+        self.holds_token(rank)
     }
 
-    /// Loads into `mask` the boards at distance `d` of the run of indices of process
-    /// `owner`'s table starting at `first` (aligned to the run); returns whether there is
-    /// any.
+    /// Loads into `mask` the boards at distance `d` of the run of ranks starting at `first`
+    /// (aligned to the run); returns whether there is any.
     #[inline(always)]
-    pub fn load_run(&self, mask: &mut RunMask, owner: usize, first: u64) -> bool {
-        mask.load_paired(&self.bits, self.bit_of(owner, first) / 32)
+    pub fn load_run(&self, mask: &mut RunMask, first: u64) -> bool {
+        mask.load_paired(&self.bits, first / CELLS_PER_WORD)
     }
 }
 
@@ -127,6 +131,7 @@ mod tests {
     fn a_copy_reads_every_process_s_marks() {
         let n = 200_000u64;
         let deal = RankDeal::new(n, 3, 1 << 7);
+        assert!(deal.unit().is_multiple_of(RANKS_PER_WORD));
         let mut rng = SplitMix::for_board(11, 0);
         let tables: Vec<DistanceTable> = (0..3)
             .map(|p| {
@@ -146,16 +151,16 @@ mod tests {
             starts.push(bits.len() as u64);
             bits.extend(share(t, 2));
         }
-        let copy = FrontierCopy::of_shares(bits, &starts);
+        let copy = FrontierCopy::of_shares(&bits, &starts, &deal);
         for r in 0..n {
             let (p, i) = deal.locate(r);
-            assert_eq!(copy.holds(p, i), tables[p].get(i) == 2, "rank {r}");
-            assert_eq!(copy.holds_token(copy.token(p, i)), copy.holds(p, i));
+            assert_eq!(copy.holds(r), tables[p].get(i) == 2, "rank {r}");
+            assert_eq!(copy.holds_token(copy.token(r)), copy.holds(r));
         }
         let (mut from_copy, mut from_table) = (RunMask::new(7), RunMask::new(7));
         for first in (0..n - (1 << 7)).step_by(1 << 7) {
             let (p, i) = deal.locate(first);
-            let any = copy.load_run(&mut from_copy, p, i);
+            let any = copy.load_run(&mut from_copy, first);
             assert_eq!(any, from_table.load(&tables[p], i >> 7, 2));
             assert_eq!(from_copy.cells(), from_table.cells(), "run at {first}");
         }

@@ -467,7 +467,7 @@ fn search<S: StateRanking>(
         }
         let unseen = n - seen;
         let factor = match kernel {
-            Kernel::Xor(_) => 48,
+            Kernel::Xor(_) => 128,
             Kernel::Boards(Some(_)) => 4,
             Kernel::Boards(None) | Kernel::Unique => 2,
         };
@@ -665,8 +665,11 @@ pub fn marks_beyond(counts: &[u64; 4], histogram: &[u64]) -> Option<u64> {
 /// per unseen board and move, fewer for boards found early, and less again when runs of boards
 /// move together (a backward run stops at its first full cover). Go backward once the frontier
 /// times `factor` exceeds the unseen boards. Measured factors: 2 board by board (NRP (3,4,2)),
-/// 4 with cell runs (NRP (3,4,2) and (4,4,3)), 48 with XOR runs (Spinpossible 2x5, by boards and by
-/// classes: its level 7 takes 4.7 s backward against 7.2 s forward by classes).
+/// 4 with cell runs (NRP (3,4,2) and (4,4,3); 8 sends its level 10 backward, 13 s against
+/// 2.5 s), 128 with XOR runs (Spinpossible 2x5, by boards and by classes: its level 7 takes
+/// 4.7 s backward against 7.2 s forward by classes, and any factor from 48 to 200 takes the
+/// same directions; Spinpossible 3x3 by classes: level 6 takes 0.09 s backward against
+/// 0.12 s forward, the direction factors from 96 up take).
 pub(crate) fn should_go_backward(frontier: u64, unseen: u64, factor: u64) -> bool {
     frontier.saturating_mul(factor) > unseen
 }
@@ -1128,13 +1131,16 @@ pub fn expand_unseen<S: StateRanking>(
                         let mut hit = false;
                         for k in 0..images.n_moves() {
                             let r = images.neighbour(k);
-                            let here = match (part.place(r), step.copy) {
-                                (Place::Here(j), _) => table.get(j) == step.cur,
-                                (Place::There(p, j), Some(copy)) => copy.holds(p, j),
-                                (Place::There(p, j), None) => {
-                                    remote.push((batch.len(), p, j));
-                                    false
-                                }
+                            // With a copy every look reads it, by rank: no owner to find.
+                            let here = match step.copy {
+                                Some(copy) => copy.holds(r),
+                                None => match part.place(r) {
+                                    Place::Here(j) => table.get(j) == step.cur,
+                                    Place::There(p, j) => {
+                                        remote.push((batch.len(), p, j));
+                                        false
+                                    }
+                                },
                             };
                             if here {
                                 hit = true;
@@ -1165,16 +1171,18 @@ pub fn expand_unseen<S: StateRanking>(
                         }
                         for (k, &m) in moves.iter().enumerate() {
                             let r = space.rank(&space.solve_step(s, m));
-                            neighbours[b * ROUND + k] = match (part.place(r), step.copy) {
-                                (Place::Here(j), _) => {
-                                    table.prefetch(j);
-                                    j
-                                }
-                                (Place::There(p, j), Some(copy)) => COPIED | copy.token(p, j),
-                                (Place::There(p, j), None) => {
-                                    remote.push((b, p, j));
-                                    ASKED
-                                }
+                            neighbours[b * ROUND + k] = match step.copy {
+                                Some(copy) => COPIED | copy.token(r),
+                                None => match part.place(r) {
+                                    Place::Here(j) => {
+                                        table.prefetch(j);
+                                        j
+                                    }
+                                    Place::There(p, j) => {
+                                        remote.push((b, p, j));
+                                        ASKED
+                                    }
+                                },
                             };
                         }
                     }

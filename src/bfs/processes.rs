@@ -165,12 +165,14 @@ const MAX_UNIT: u64 = 1 << 17;
 
 impl RankDeal {
     /// The deal of `n_states` ranks to `parts` processes, in units of a multiple of `align`
-    /// ranks and of a group of the table (one unit when alone).
+    /// ranks and of two groups of the table (one unit when alone).
     pub fn new(n_states: u64, parts: usize, align: u64) -> RankDeal {
         let unit = if parts <= 1 {
             n_states.max(1)
         } else {
-            let least = lcm(align, CELLS_PER_WORD);
+            // Whole words of a frontier copy (two groups of a table): a copy lays units
+            // out in rank order by copying words.
+            let least = lcm(align, 2 * CELLS_PER_WORD);
             let aim = (n_states / (parts as u64 * UNITS_PER_PROCESS)).min(MAX_UNIT);
             if least.is_power_of_two() {
                 // A power of two: locating a rank takes shifts, not divisions.
@@ -246,6 +248,11 @@ impl RankDeal {
     /// The smallest rank process `p` holds (`n_states` if none).
     pub fn first(&self, p: usize) -> u64 {
         (p as u64 * self.unit).min(self.n_states)
+    }
+
+    /// Ranks dealt.
+    pub fn n_states(&self) -> u64 {
+        self.n_states
     }
 
     /// Number of processes.
