@@ -925,7 +925,7 @@ pub fn expand_frontier<S: StateRanking>(
             pending.clear();
         };
         // A neighbour held here waits, prefetched, in `pending`; another goes to its owner.
-        let aim = |r: u64, pending: &mut Vec<u64>, level: &mut Level| match part.place(r) {
+        let aim = |place: Place, pending: &mut Vec<u64>, level: &mut Level| match place {
             Place::Here(i) => {
                 table.prefetch(i);
                 pending.push(i);
@@ -936,16 +936,17 @@ pub fn expand_frontier<S: StateRanking>(
             for i in table.marked(group, step.cur) {
                 let rank = part.rank(i);
                 if let Some(images) = &mut images {
-                    images.go_to(space, rank);
+                    images.go_to(space, part, rank);
                     // Image runs lie anywhere in the table: prefetched like the others.
                     for k in 0..images.n_moves() {
-                        aim(images.neighbour(k), &mut pending, &mut level);
+                        aim(images.neighbour_place(k), &mut pending, &mut level);
                     }
                 }
                 if !rest.is_empty() {
                     let s = current_board(space, &images, rank);
                     for &m in rest {
-                        aim(space.rank(&space.scramble_step(&s, m)), &mut pending, &mut level);
+                        let r = space.rank(&space.scramble_step(&s, m));
+                        aim(part.place(r), &mut pending, &mut level);
                     }
                 }
                 if pending.len() >= PIPELINE {
@@ -969,6 +970,10 @@ struct RunImages<'a, S: StateRanking> {
     parity: usize,
     /// `images[class * moves.len() + k]`: the image run of move `k` for an offset class.
     images: Vec<u64>,
+    /// Where each image run starts in the tables of the processes: a run lies inside one
+    /// unit of the deal, so its boards are found from it by their offsets, without locating
+    /// each one.
+    placed: Vec<Place>,
     /// Offset of the current board within its run.
     offset: u64,
     /// `class * moves.len()` for the current board's offset class.
@@ -990,6 +995,7 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
             start: 0,
             parity: 0,
             images: Vec::new(),
+            placed: Vec::new(),
             offset: 0,
             class_base: 0,
             bases: Vec::new(),
@@ -1000,13 +1006,15 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
         self.moves.len()
     }
 
-    /// Moves to the board of rank `rank` (ranks mostly increase, so runs change rarely).
+    /// Moves to the board of rank `rank` (ranks mostly increase, so runs change rarely),
+    /// `part` holding the tables' ranks.
     #[inline]
-    fn go_to(&mut self, space: &S, rank: u64) {
+    fn go_to(&mut self, space: &S, part: &Part, rank: u64) {
         let len = self.runs.len;
         if self.images.is_empty() || rank < self.start || rank - self.start >= len {
             self.start = rank - rank % len;
             self.images.clear();
+            self.placed.clear();
             self.bases.clear();
             for class in 0..self.runs.classes {
                 let base = space.unrank(self.start + class);
@@ -1019,7 +1027,9 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
                         Direction::Forward => space.scramble_step(&base, rm.index),
                         Direction::Backward => space.solve_step(&base, rm.index),
                     };
-                    self.images.push(space.rank(&image) / len);
+                    let run = space.rank(&image) / len;
+                    self.images.push(run);
+                    self.placed.push(part.place(run * len));
                 }
             }
         }
@@ -1038,6 +1048,16 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
     fn neighbour(&self, k: usize) -> u64 {
         let run = self.images[self.class_base + k];
         run * self.runs.len + self.moves[k].offsets[self.parity][self.offset as usize] as u64
+    }
+
+    /// Where the current board's neighbour by move `k` is held.
+    #[inline(always)]
+    fn neighbour_place(&self, k: usize) -> Place {
+        let offset = self.moves[k].offsets[self.parity][self.offset as usize] as u64;
+        match self.placed[self.class_base + k] {
+            Place::Here(i) => Place::Here(i + offset),
+            Place::There(owner, j) => Place::There(owner, j + offset),
+        }
     }
 }
 
@@ -1127,14 +1147,13 @@ pub fn expand_unseen<S: StateRanking>(
                     let before = remote.len();
                     if let Some(images) = &mut images {
                         // Moves that keep the run's cells: neighbours from tables, nearby.
-                        images.go_to(space, rank);
+                        images.go_to(space, part, rank);
                         let mut hit = false;
                         for k in 0..images.n_moves() {
-                            let r = images.neighbour(k);
                             // With a copy every look reads it, by rank: no owner to find.
                             let here = match step.copy {
-                                Some(copy) => copy.holds(r),
-                                None => match part.place(r) {
+                                Some(copy) => copy.holds(images.neighbour(k)),
+                                None => match images.neighbour_place(k) {
                                     Place::Here(j) => table.get(j) == step.cur,
                                     Place::There(p, j) => {
                                         remote.push((batch.len(), p, j));
