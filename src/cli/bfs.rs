@@ -492,14 +492,14 @@ fn resume_table(
             let unit = if job.space().classes().is_some() { "entries" } else { "boards" };
             let (d, partial) = (r.histogram.len(), job.resumed_partial());
             let (spec, metric) = (&job.puzzle().spec, job.puzzle().metric);
-            let r#where = if count == 1 { String::new() } else { format!(" in {count} processes") };
+            let across = if count == 1 { String::new() } else { format!(" in {count} processes") };
             let found = if partial == 0 {
                 String::new()
             } else {
                 format!("; {partial} {unit} of distance {d} were found before the stop")
             };
             quiet_unless_root(run, processes).say(&format!(
-                "resuming {spec} {metric}{where}: distances 0..{} finished ({} of {} {unit}){found}",
+                "resuming {spec} {metric}{across}: distances 0..{} finished ({} of {} {unit}){found}",
                 d - 1,
                 r.states(),
                 job.space().n_reachable(),

@@ -11,15 +11,15 @@
 //! resume the checkpoint (the one record of the progress, see [`crate::checkpoint`]) must
 //! agree with the header (puzzle, metric, board count, ranking, kind of search) and with the
 //! marks (recounted from the tables of all processes), its antipodes must be boards at its
-//! last distance, and its checksum must hold. A disagreement is refused, naming the file and how it disagrees; nothing
-//! is ever repaired by starting over: that takes [`Job::start`] with `force`, which checks
-//! the disk like any start. A finished table goes through the checks of [`open_table`], as
-//! for every reader.
+//! last distance, and its checksum must hold. A disagreement is refused, naming the file and
+//! how it disagrees; nothing is ever repaired by starting over: that takes [`Job::start`]
+//! with `force`, which checks the disk like any start. A finished table goes through the
+//! checks of [`open_table`], as for every reader.
 //!
 //! A level counts as done only when every process has made it durable: all flush their
-//! tables, then process 0 replaces the record (see [`crate::checkpoint`]). Marks are idempotent: the boards of an unfinished level found
-//! before a stop or a crash are boards of that level, so a resume counts them and searches
-//! the level again. A process that dies (killed, out of memory) makes `mpirun` end the
+//! tables, then process 0 replaces the record (see [`crate::checkpoint`]). Marks are
+//! idempotent: the boards of an unfinished level found before a stop or a crash are boards
+//! of that level, so a resume counts them and searches the level again. A process that dies (killed, out of memory) makes `mpirun` end the
 //! others; the finished levels are on disk (the page cache outlives a killed process) and a
 //! resume with the same number of processes continues from them.
 //!

@@ -53,6 +53,12 @@ pub(super) fn my_part(space: &StateSpace, processes: &dyn Processes) -> Option<P
     })
 }
 
+/// Where this process's table holds `rank` (its index there), if it does.
+pub(super) fn index_here(space: &StateSpace, processes: &dyn Processes, rank: u64) -> Option<u64> {
+    let (owner, i) = space.deal(processes.count()).locate(rank);
+    (owner == processes.index()).then_some(i)
+}
+
 /// Refuses to start a job of several processes beside a whole table: the job's record would
 /// replace the table's own.
 pub(super) fn refuse_whole_table(path: &Path, count: usize) -> Result<()> {

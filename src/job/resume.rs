@@ -10,7 +10,7 @@ use super::verified::{
 };
 use super::{Finished, Job, Requested, Resume, Resumed, finished_outcome, parts};
 use crate::bfs::processes::{agree, fail_from_root};
-use crate::bfs::{Processes, SearchSpace, marks_beyond};
+use crate::bfs::{Processes, marks_beyond};
 use crate::checkpoint::{Checkpoint, checkpoint_path};
 use crate::puzzle::Puzzle;
 use crate::rank::record::CLASSES;
@@ -155,10 +155,8 @@ fn check_own_antipodes(
     ck_path: &Path,
     processes: &dyn Processes,
 ) -> Result<()> {
-    let deal = space.deal(processes.count());
-    let me = processes.index();
-    let mine = |r: u64| Some(deal.locate(r)).filter(|&(p, _)| p == me).map(|(_, i)| i);
-    check_antipodes(file, &record.antipodes, &record.histogram, ck_path, &mine)
+    let here = |r: u64| parts::index_here(space, processes, r);
+    check_antipodes(file, &record.antipodes, &record.histogram, ck_path, &here)
 }
 
 /// Refuses a table that does not hold what a resume's flags ask: a table of boards for

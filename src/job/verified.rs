@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::bfs::processes::agree;
-use crate::bfs::{Processes, SAMPLE, SearchSpace, Single};
+use crate::bfs::{Processes, SAMPLE, Single};
 use crate::optimal;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::record::CLASSES;
@@ -56,10 +56,8 @@ pub(crate) fn verify_finished(
     let h = &file.header;
     let local = (|| {
         check_histogram(file, &h.histogram, h.unique_histogram.as_deref(), space.n_reachable())?;
-        let deal = space.deal(processes.count());
-        let me = processes.index();
-        let mine = |r: u64| Some(deal.locate(r)).filter(|&(p, _)| p == me).map(|(_, i)| i);
-        check_antipodes(file, &h.antipodes, &h.histogram, &file.path, &mine)
+        let here = |r: u64| super::parts::index_here(space, processes, r);
+        check_antipodes(file, &h.antipodes, &h.histogram, &file.path, &here)
     })();
     agree(processes, local)?;
     let counts = processes.sum_each(file.table.count_marks());
