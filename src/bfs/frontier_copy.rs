@@ -48,31 +48,13 @@ impl FrontierCopy {
     /// The copy of the gathered `shares`, process `p`'s from word `word_starts[p]`, units
     /// of `deal` put back in rank order.
     fn of_shares(shares: &[u64], word_starts: &[u64], deal: &RankDeal) -> FrontierCopy {
-        let per_unit = (deal.unit() / RANKS_PER_WORD) as usize;
-        assert!(deal.unit().is_multiple_of(RANKS_PER_WORD), "units are whole words of a copy");
-        let words = deal.n_states().div_ceil(RANKS_PER_WORD) as usize;
-        let mut bits = vec![0u64; words];
-        let parts = deal.parts();
-        bits.par_chunks_mut(per_unit).enumerate().for_each(|(unit, to)| {
-            let (p, round) = (unit % parts, unit / parts);
-            let from = word_starts[p] as usize + round * per_unit;
-            to.copy_from_slice(&shares[from..from + to.len()]);
-        });
-        FrontierCopy { bits }
+        FrontierCopy { bits: deal.in_rank_order(shares, word_starts, RANKS_PER_WORD) }
     }
 
-    /// Asks the cache for the word holding bit `bit`.
+    /// Asks the cache for the word holding `rank`.
     #[inline(always)]
-    fn prefetch(&self, rank: u64) {
+    pub fn prefetch(&self, rank: u64) {
         prefetch_at(self.bits.as_ptr().wrapping_add((rank / RANKS_PER_WORD) as usize));
-    }
-
-    /// A token for [`FrontierCopy::holds_token`] of `rank`, with the word it reads
-    /// prefetched.
-    #[inline(always)]
-    pub fn token(&self, rank: u64) -> u64 {
-        self.prefetch(rank);
-        rank
     }
 
     /// Prefetches the bits of the run of `2^bits` ranks starting at `first`.
@@ -84,18 +66,12 @@ impl FrontierCopy {
         }
     }
 
-    /// Whether the rank of a [`FrontierCopy::token`] is at distance `d`.
-    #[inline(always)]
-    pub fn holds_token(&self, token: u64) -> bool {
-        // Rank `r`: group `r / 32` (low or high bits of its word), cell `r % 32`.
-        let shift = 2 * (token % 32) + (token / 32) % 2;
-        (self.bits[(token / RANKS_PER_WORD) as usize] >> shift) & 1 == 1
-    }
-
     /// Whether `rank` is at distance `d`.
     #[inline(always)]
     pub fn holds(&self, rank: u64) -> bool {
-        self.holds_token(rank)
+        // Rank `r`: group `r / 32` (low or high bits of its word), cell `r % 32`.
+        let shift = 2 * (rank % 32) + (rank / 32) % 2;
+        (self.bits[(rank / RANKS_PER_WORD) as usize] >> shift) & 1 == 1
     }
 
     /// Loads into `mask` the boards at distance `d` of the run of ranks starting at `first`
@@ -155,7 +131,6 @@ mod tests {
         for r in 0..n {
             let (p, i) = deal.locate(r);
             assert_eq!(copy.holds(r), tables[p].get(i) == 2, "rank {r}");
-            assert_eq!(copy.holds_token(copy.token(r)), copy.holds(r));
         }
         let (mut from_copy, mut from_table) = (RunMask::new(7), RunMask::new(7));
         for first in (0..n - (1 << 7)).step_by(1 << 7) {

@@ -1106,7 +1106,7 @@ const BATCH: usize = 8;
 const ROUND: usize = 4;
 /// A backward neighbour another process is asked about.
 const ASKED: u64 = u64::MAX;
-/// The flag of a backward neighbour read from the [`FrontierCopy`].
+/// The flag of a backward neighbour read from the [`FrontierCopy`] (by its rank).
 const COPIED: u64 = 1 << 63;
 
 /// Backward step over a range of groups: each unseen board joins level `d+1` if some move
@@ -1129,10 +1129,10 @@ pub fn expand_unseen<S: StateRanking>(
         let ask = |level: &mut Level, i: u64, owner: usize, j: u64| {
             level.outbox.ask(owner, part.parts(), j, &[i]);
         };
-        // A neighbour: its table index, or a token of the frontier copy, or asked about.
+        // A neighbour: its table index, or its rank in the frontier copy, or asked about.
         let at_cur = |j: u64| match j {
             ASKED => false,
-            j if j & COPIED != 0 => step.copy.is_some_and(|c| c.holds_token(j & !COPIED)),
+            j if j & COPIED != 0 => step.copy.is_some_and(|c| c.holds(j & !COPIED)),
             j => table.get(j) == step.cur,
         };
         for group in task {
@@ -1191,7 +1191,10 @@ pub fn expand_unseen<S: StateRanking>(
                         for (k, &m) in moves.iter().enumerate() {
                             let r = space.rank(&space.solve_step(s, m));
                             neighbours[b * ROUND + k] = match step.copy {
-                                Some(copy) => COPIED | copy.token(r),
+                                Some(copy) => {
+                                    copy.prefetch(r);
+                                    COPIED | r
+                                }
                                 None => match part.place(r) {
                                     Place::Here(j) => {
                                         table.prefetch(j);

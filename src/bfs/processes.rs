@@ -8,6 +8,8 @@
 //! method is collective: all processes call it at the same point of the search, from the
 //! thread that started the search (never from worker threads).
 
+use rayon::prelude::*;
+
 use crate::rank::StateRanking;
 use crate::table::{CELLS_PER_WORD, DistanceTable};
 use crate::{Error, Result};
@@ -250,6 +252,31 @@ impl RankDeal {
         (p as u64 * self.unit).min(self.n_states)
     }
 
+    /// Every process's items, gathered one process after another (process `p`'s from
+    /// `starts[p]`, each item standing for `per_item` consecutive ranks of its table), put
+    /// back in rank order. `per_item` divides the unit when there are several processes.
+    pub fn in_rank_order<T: Copy + Default + Send + Sync>(
+        &self,
+        gathered: &[T],
+        starts: &[u64],
+        per_item: u64,
+    ) -> Vec<T> {
+        let items = self.n_states.div_ceil(per_item) as usize;
+        if self.parts == 1 {
+            // One unit of every rank, whatever its length.
+            return gathered[..items].to_vec();
+        }
+        assert!(self.unit.is_multiple_of(per_item), "units are whole items");
+        let per_unit = (self.unit / per_item) as usize;
+        let mut ordered = vec![T::default(); items];
+        ordered.par_chunks_mut(per_unit).enumerate().for_each(|(unit, to)| {
+            let (p, round) = (unit % self.parts, unit / self.parts);
+            let from = starts[p] as usize + round * per_unit;
+            to.copy_from_slice(&gathered[from..from + to.len()]);
+        });
+        ordered
+    }
+
     /// Ranks dealt.
     pub fn n_states(&self) -> u64 {
         self.n_states
@@ -290,13 +317,8 @@ pub fn gather_table(
     let mine = (0..table.n_groups()).map(|g| table.group_cells(g)).collect();
     let (all, starts) = processes.gather(mine);
     let whole = DistanceTable::in_memory(deal.n_states)?;
-    for (p, &start) in starts.iter().enumerate() {
-        let groups = deal.len(p).div_ceil(CELLS_PER_WORD);
-        for g in 0..groups {
-            // A group lies inside one unit (units are whole groups).
-            let rank = deal.rank(p, g * CELLS_PER_WORD);
-            whole.set_group_cells((rank / CELLS_PER_WORD) as usize, all[(start + g) as usize]);
-        }
+    for (g, cells) in deal.in_rank_order(&all, &starts, CELLS_PER_WORD).into_iter().enumerate() {
+        whole.set_group_cells(g, cells);
     }
     Ok(whole)
 }

@@ -215,7 +215,9 @@ impl<'p> Job<'p> {
         let checked = (|| {
             if root {
                 parts::refuse_whole_table(path, count)?;
-                check_replaceable(&my_path, force)?;
+            }
+            check_replaceable(&my_path, force)?;
+            if root {
                 check_replaceable(&ck_path, force).map_err(|e| match e {
                     Error::Refused { path, .. } => Error::Refused {
                         path,
@@ -225,8 +227,6 @@ impl<'p> Job<'p> {
                     },
                     other => other,
                 })?;
-            } else {
-                check_replaceable(&my_path, force)?;
             }
             let ranks = part.map_or(space.n_states(), |p| p.ranks);
             let bytes =
@@ -274,16 +274,6 @@ impl<'p> Job<'p> {
     /// Its ranking.
     pub fn space(&self) -> &StateSpace {
         &self.space
-    }
-
-    /// This process's table file.
-    pub fn path(&self) -> &Path {
-        &self.file.path
-    }
-
-    /// Bytes of this process's table file.
-    pub fn file_bytes(&self) -> u64 {
-        self.file.header.file_bytes()
     }
 
     /// Whether the search counts unique solutions.
