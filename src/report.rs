@@ -45,10 +45,12 @@ pub struct Report {
 /// How a table of symmetry classes was reduced. Field names are the JSON format.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SymmetryReport {
-    /// The order of the symmetry group (inversion not included).
+    /// The order of the group acting on boards: the symmetries, doubled by inversion.
     pub order: u64,
     /// The symmetries, by name.
     pub elements: Vec<String>,
+    /// Whether inversion (`g -> g^-1`) is in the group.
+    pub inversion: bool,
     /// Classes of boards under the group (exact).
     pub classes: u64,
     /// Table entries: the classes, and a second entry for a class whose boards' key tiles
@@ -79,6 +81,7 @@ impl Report {
         let symmetry = space.classes().map(|c| SymmetryReport {
             order: c.order(),
             elements: c.symmetries().elements.iter().map(|s| s.name.clone()).collect(),
+            inversion: c.inverts(),
             classes: c.exact_classes(),
             entries: c.n_states(),
             key_cells: c.key_cells().iter().map(|k| k + 1).collect(),

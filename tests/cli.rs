@@ -84,7 +84,7 @@ fn file_backed_table_is_complete_or_absent() {
     assert!(o.status.success(), "{}", stderr(&o));
     // The 64 KiB header, then two bits per board.
     assert_eq!(std::fs::metadata(&table).unwrap().len(), 65536 + 46080 / 4);
-    // By classes, two bits per entry: 13,312 of them.
+    // By classes (four symmetries and inversion), two bits per entry: 9,088 of them.
     let o = twirl(&[
         "bfs",
         "spin:2x3",
@@ -96,7 +96,7 @@ fn file_backed_table_is_complete_or_absent() {
         "on",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(std::fs::metadata(&table).unwrap().len(), 65536 + 13312 / 4);
+    assert_eq!(std::fs::metadata(&table).unwrap().len(), 65536 + 9088 / 4);
     assert!(!Path::new(&format!("{}.checkpoint", table.display())).exists());
     let bad = dir.path().join("bad.tbl");
     let o = twirl(&["bfs", "nrp:3x3:9", "--table", bad.to_str().unwrap()]);
@@ -219,11 +219,12 @@ fn symmetry_auto_picks_boards_or_classes() {
         v["symmetry"]["entries"].as_u64()
     };
     // Spinpossible's classes move XOR runs like its boards: auto takes the classes.
-    assert_eq!(run(&["bfs", "spin:2x3"]), Some(13_312));
+    assert_eq!(run(&["bfs", "spin:2x3"]), Some(9_088));
     assert_eq!(run(&["bfs", "spin:2x3", "--symmetry", "off"]), None);
-    assert_eq!(run(&["bfs", "spin:2x3", "--max-memory", "5K"]), Some(13_312));
-    assert_eq!(run(&["bfs", "spin:2x3", "--symmetry", "on"]), Some(13_312));
-    assert_eq!(run(&["bfs", "nrp:3x3:2"]), Some(46_200));
+    assert_eq!(run(&["bfs", "spin:2x3", "--max-memory", "5K"]), Some(9_088));
+    assert_eq!(run(&["bfs", "spin:2x3", "--symmetry", "on"]), Some(9_088));
+    // NRP (3,3,2): one entry per class under the 8 symmetries and inversion.
+    assert_eq!(run(&["bfs", "nrp:3x3:2"]), Some(23_764));
     assert_eq!(run(&["bfs", "nrp:3x3:2", "--symmetry", "off"]), None);
     assert_eq!(run(&["bfs", "nrp:3x3:2", "--unique"]), None);
     let o = twirl(&["bfs", "nrp:3x3:2", "--unique", "--symmetry", "on"]);

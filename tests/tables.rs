@@ -943,9 +943,11 @@ fn tables_of_classes_answer_like_tables_of_boards() {
     assert!(o.status.success(), "{}", stderr(&o));
     let report = json(&json_path);
     assert_eq!(report["histogram"], serde_json::json!(NRP_3X3_2));
-    assert_eq!(report["symmetry"]["order"], 8);
+    // The 8 symmetries of the square and inversion.
+    assert_eq!(report["symmetry"]["order"], 16);
+    assert_eq!(report["symmetry"]["inversion"], true);
     // Brute force over the 362,880 boards (see the library's class tests).
-    assert_eq!(report["symmetry"]["classes"], 45_560);
+    assert_eq!(report["symmetry"]["classes"], 23_764);
     assert_eq!(header_of(&classes).boards, NRP_3X3_2);
     let puzzle = twirl::puzzle::Puzzle::parse("nrp:3x3:2", None).unwrap();
     let space = twirl::rank::StateSpace::build(&puzzle).unwrap();

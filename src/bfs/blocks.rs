@@ -10,12 +10,12 @@
 //! with a copy of the whole frontier, the mask read from the copy).
 //!
 //! A ranking of classes reads a run's orientations through a symmetry: the offsets of an
-//! image run are then `A x ^ c`, with `A` one of a few linear maps
+//! image run are then `A x ^ c`, with `A` a linear map named by the ranking
 //! ([`crate::table::OffsetMap`]) that masks are read through after the XOR shuffle.
 
 use super::{Level, LevelCount, Place, Step, in_tasks};
 use crate::rank::StateRanking;
-use crate::table::{RunMask, UNSEEN};
+use crate::table::{OffsetMap, RunMask, UNSEEN};
 
 /// Runs handled per parallel task.
 const TASK_RUNS: u64 = 64;
@@ -28,11 +28,11 @@ pub fn expand_unseen<S: StateRanking>(
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
     let (space, table, part) = (step.space, step.table, step.part);
-    let maps = space.offset_maps();
     in_tasks(runs, TASK_RUNS, step.progress, step.budget, |task| {
         let mut level = Level::default();
         let (mut unseen, mut found, mut frontier, mut shuffled) =
             (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
+        let mut a = OffsetMap::default();
         // Each move's image: its run, its offset map and where it is held (`None`: read
         // from the frontier copy, by rank, with no owner to find).
         let mut images = vec![(0u64, 0usize, None); space.n_moves()];
@@ -79,7 +79,8 @@ pub fn expand_unseen<S: StateRanking>(
                 } else {
                     shuffled.clear();
                     shuffled.or_xor_shuffled(&frontier, c);
-                    shuffled.read_through(&maps[map]);
+                    space.offset_map(map, &mut a);
+                    shuffled.read_through(&a);
                     found.or(&shuffled);
                 }
                 if found.covers(&unseen) {
@@ -105,51 +106,92 @@ pub fn expand_unseen<S: StateRanking>(
 }
 
 /// Forward step by runs: each run with boards marked `d` sends them, shuffled, into the image
-/// run of every inverse move, marking the unseen ones.
+/// run of every inverse move, marking the unseen ones. A ranking of classes under inversion
+/// sends the inverse run's boards as well ([`StateRanking::inverse_in_runs`]).
 pub fn expand_frontier<S: StateRanking>(
     step: &Step<'_, S>,
     bits: u32,
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
-    let (space, table, part) = (step.space, step.table, step.part);
-    let maps = space.offset_maps();
+    let (space, table) = (step.space, step.table);
     in_tasks(runs, TASK_RUNS, step.progress, step.budget, |task| {
         let mut level = Level::default();
-        let (mut frontier, mut shuffled, mut mapped) =
-            (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
+        let mut masks = ImageMasks::new(bits);
+        let (mut frontier, mut inverted) = (RunMask::new(bits), RunMask::new(bits));
+        let mut a = OffsetMap::default();
         for run in task {
             if !frontier.load(table, run, step.cur) {
                 continue;
             }
-            let base = space.unrank(part.rank(run << bits));
-            for m in 0..space.n_moves() {
-                let (img, map) = space.rank_in_runs(&space.scramble_step(&base, m));
-                // Offset x goes to A x ^ c: read through A^-1, then shuffled by c.
-                let source = if map == 0 {
-                    &frontier
-                } else {
-                    mapped.clone_from(&frontier);
-                    mapped.read_through_inverse(&maps[map]);
-                    &mapped
-                };
-                shuffled.clear();
-                shuffled.or_xor_shuffled(source, img & ((1 << bits) - 1));
-                let i = match part.place(img) {
-                    Place::Here(i) => i,
-                    Place::There(owner, j) => {
-                        shuffled.write_message(j >> bits, level.outbox.to(owner, part.parts()));
-                        continue;
-                    }
-                };
-                for set in shuffled.sets(i >> bits) {
-                    if !set.is_empty() {
-                        level.note_set(part.ranks(table.mark_unseen(set, step.next)));
-                    }
-                }
+            let base = space.unrank(step.part.rank(run << bits));
+            masks.send(step, &base, &frontier, &mut level);
+            if let Some((inverse, map)) = space.inverse_in_runs(&base) {
+                // Offset x of the run is offset A x of the inverse's run.
+                space.offset_map(map, &mut a);
+                inverted.clone_from(&frontier);
+                inverted.read_through_inverse(&a);
+                masks.send(step, &inverse, &inverted, &mut level);
             }
         }
         level
     })
+}
+
+/// The scratch masks of a forward step by runs.
+struct ImageMasks {
+    bits: u32,
+    shuffled: RunMask,
+    mapped: RunMask,
+    map: OffsetMap,
+}
+
+impl ImageMasks {
+    fn new(bits: u32) -> ImageMasks {
+        ImageMasks {
+            bits,
+            shuffled: RunMask::new(bits),
+            mapped: RunMask::new(bits),
+            map: OffsetMap::default(),
+        }
+    }
+
+    /// Sends the boards of `frontier` (offsets of the run whose first board is `base`) into
+    /// the image run of every inverse move, marking the unseen ones.
+    fn send<S: StateRanking>(
+        &mut self,
+        step: &Step<'_, S>,
+        base: &S::State,
+        frontier: &RunMask,
+        level: &mut Level,
+    ) {
+        let (space, table, part, bits) = (step.space, step.table, step.part, self.bits);
+        for m in 0..space.n_moves() {
+            let (img, map) = space.rank_in_runs(&space.scramble_step(base, m));
+            // Offset x goes to A x ^ c: read through A^-1, then shuffled by c.
+            let source = if map == 0 {
+                frontier
+            } else {
+                self.mapped.clone_from(frontier);
+                space.offset_map(map, &mut self.map);
+                self.mapped.read_through_inverse(&self.map);
+                &self.mapped
+            };
+            self.shuffled.clear();
+            self.shuffled.or_xor_shuffled(source, img & ((1 << bits) - 1));
+            let i = match part.place(img) {
+                Place::Here(i) => i,
+                Place::There(owner, j) => {
+                    self.shuffled.write_message(j >> bits, level.outbox.to(owner, part.parts()));
+                    continue;
+                }
+            };
+            for set in self.shuffled.sets(i >> bits) {
+                if !set.is_empty() {
+                    level.note_set(part.ranks(table.mark_unseen(set, step.next)));
+                }
+            }
+        }
+    }
 }
 
 /// A backward question's second word: the XOR offset of the image asked about, and above it

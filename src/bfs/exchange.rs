@@ -29,7 +29,7 @@ use super::{
     Budget, Direction, FrontierCopy, Kernel, Level, LevelCount, Outbox, Run, Step, blocks, unique,
 };
 use crate::rank::StateRanking;
-use crate::table::{CELLS_PER_WORD, RunMask, UNSEEN};
+use crate::table::{CELLS_PER_WORD, OffsetMap, RunMask, UNSEEN};
 
 /// Words (of eight bytes) a process means to send per round when several search together:
 /// 16 MiB, and as much again for whom each question is from. A round stops taking tasks once
@@ -263,7 +263,6 @@ fn ask<S: StateRanking>(
     match kernel {
         Kernel::Xor(bits) => {
             let words = mask_words(bits);
-            let maps = step.space.offset_maps();
             // Each answer: the mask of the run's boards at the current distance.
             let answers: Vec<Vec<u64>> = pool.install(|| {
                 asked
@@ -288,13 +287,15 @@ fn ask<S: StateRanking>(
                 let mut level = Level::default();
                 let (mut answer, mut found, mut unseen) =
                     (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
+                let mut map_of = OffsetMap::default();
                 for (asker, reply) in a.chunks(2).zip(r.chunks(words)) {
                     let (run, (xor, map)) = (asker[0], blocks::asked_offset(asker[1]));
                     answer.set_cells(reply);
                     found.clear();
                     found.or_xor_shuffled(&answer, xor);
                     if map != 0 {
-                        found.read_through(&maps[map]);
+                        step.space.offset_map(map, &mut map_of);
+                        found.read_through(&map_of);
                     }
                     unseen.load(table, run, UNSEEN);
                     found.intersect(&unseen);

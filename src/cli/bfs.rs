@@ -518,12 +518,9 @@ fn describe_entries(space: &StateSpace) -> String {
             space.n_reachable()
         ),
         None => format!("{} boards", space.n_states()),
-        Some(c) => format!(
-            "{} entries (classes of boards under {} symmetries, key cells {})",
-            space.n_states(),
-            c.order(),
-            c.key_cells_text()
-        ),
+        Some(c) => {
+            format!("{} entries (classes of boards under {})", space.n_states(), c.describe())
+        }
     }
 }
 

@@ -107,15 +107,28 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     match StateSpace::for_search(&puzzle, SymmetryMode::On, false) {
         Ok(reduced) => {
             let c = reduced.classes().expect("a ranking of classes");
-            writeln!(
-                out,
-                "symmetry classes (bfs --symmetry on): the tiles on cells {} \
-                 take {} placements in {} classes, times {} rests",
-                c.key_cells_text(),
-                c.placements(),
-                c.placement_classes(),
-                c.rest_count()
-            )?;
+            if c.inverts() {
+                writeln!(
+                    out,
+                    "symmetry classes (bfs --symmetry on): under {}: {} arrangements in {} \
+                     classes, times {} rest{}",
+                    c.describe(),
+                    c.placements(),
+                    c.placement_classes(),
+                    c.rest_count(),
+                    if c.rest_count() == 1 { "" } else { "s" }
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "symmetry classes (bfs --symmetry on): the tiles on cells {} \
+                     take {} placements in {} classes, times {} rests",
+                    c.key_cells_text(),
+                    c.placements(),
+                    c.placement_classes(),
+                    c.rest_count()
+                )?;
+            }
             // The search prefers XOR runs to cell runs where it has both.
             if let Some(bits) = StateRanking::xor_block_bits(c) {
                 writeln!(

@@ -23,8 +23,8 @@ use crate::{Error, Result};
 
 /// The largest board the fast path handles: tiles and their orientation share one byte.
 pub const MAX_CELLS: usize = 32;
-pub(super) const TILE_BITS: u32 = 5;
-pub(super) const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
+pub(crate) const TILE_BITS: u32 = 5;
+pub(crate) const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
 
 /// A board in the fast path's working form: byte `p` holds the tile on cell `p` in its low
 /// five bits and that tile's reduced orientation above them.

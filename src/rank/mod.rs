@@ -67,18 +67,28 @@ pub trait StateRanking: Sync {
     fn xor_block_bits(&self) -> Option<u32> {
         None
     }
-    /// With XOR runs: the rank of a board and the index in [`StateRanking::offset_maps`] of
-    /// the linear map `A` through which its run's offsets are read (0: the identity): the
-    /// board with offset `x` added has the rank whose offset is `A x` XOR the board's own. A
-    /// ranking of classes reads orientations through a symmetry (see
+    /// With XOR runs: the rank of a board and the name of the linear map `A` through which
+    /// its run's offsets are read (0: the identity; [`StateRanking::offset_map`] gives the
+    /// map): the board with offset `x` added has the rank whose offset is `A x` XOR the
+    /// board's own. A ranking of classes reads orientations through a symmetry (see
     /// [`ClassRanking::rank_in_runs`]); boards need no map.
     #[inline(always)]
     fn rank_in_runs(&self, s: &Self::State) -> (u64, usize) {
         (self.rank(s), 0)
     }
-    /// The maps [`StateRanking::rank_in_runs`] names, the identity first (none: only it).
-    fn offset_maps(&self) -> &[OffsetMap] {
-        &[]
+    /// For a ranking of classes under inversion: the board `g^-1` and the name of the map
+    /// taking the offsets of `g`'s run to those of its own (as [`StateRanking::offset_map`]
+    /// reads it). A forward step expands `g^-1` as well: the class of `g m` holds
+    /// `m^-1 g^-1`, which no move takes `g^-1` to, so a representative's own images need not
+    /// reach every class next to its class; with its inverse's they do.
+    fn inverse_in_runs(&self, _s: &Self::State) -> Option<(Self::State, usize)> {
+        None
+    }
+    /// Writes into `into` the map that [`StateRanking::rank_in_runs`] names `id` (boards
+    /// name the identity only).
+    fn offset_map(&self, id: usize, into: &mut OffsetMap) {
+        debug_assert_eq!(id, 0, "a ranking of boards names the identity only");
+        into.set_columns(&[]);
     }
     /// Runs of ranks that some moves map onto runs (see [`CellRuns`]).
     fn cell_runs(&self) -> Option<&CellRuns> {

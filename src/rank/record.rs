@@ -101,13 +101,7 @@ impl StateSpace {
                 Ranking::Layout(_) => "layout".to_string(),
                 Ranking::Enumerated(_) => "enumerated".to_string(),
                 Ranking::Multiset(_) => "multiset layout".to_string(),
-                Ranking::Classes(c) => {
-                    format!(
-                        "{CLASSES} of {} symmetries, key cells {}",
-                        c.order(),
-                        c.key_cells_text()
-                    )
-                }
+                Ranking::Classes(c) => format!("{CLASSES} of {}", c.describe()),
             }),
             n_states: n,
             fingerprint: format!("{:016x}", hash.digest()),

@@ -99,7 +99,7 @@ fn smallest_board_ranks(
     };
     let mut smallest = BTreeSet::new();
     for e in entries {
-        for image in classes.symmetries().images(&space.board(e), false) {
+        for image in classes.images(&space.board(e)) {
             smallest.insert(boards.rank_board(&image)?);
             if smallest.len() > SAMPLE {
                 smallest.pop_last();

@@ -18,8 +18,18 @@
 //! [`ClassRanking::complete_level`] marks them together after a forward step, and
 //! [`ClassRanking::exact_classes`] counts such repeats once.
 //!
-//! Inversion (`g -> g^-1`) is not used: the first part of `g^-1` is where the key tiles
-//! stand, another coordinate, so a board would have to be canonicalized in both.
+//! **Inversion** (`g -> g^-1` keeps distances when the moves are closed under inverses)
+//! joins the group where the whole arrangement of tiles can be the first part: one orbit of
+//! at most 10 cells whose every arrangement and every flip is a board (Spinpossible up to
+//! 2x5 and 3x3, NRP (3,3,2) in qtm and htm). The first part of `g^-1` is where `g` put the
+//! key tiles, another coordinate than which tiles stand on the key cells; with every cell a
+//! key cell the two are one arrangement, read off once. The rest is then the tiles' flips,
+//! bit `t` the flip of tile `t` ([`Rest::Flips`]): a move XORs it with the flips of the
+//! tiles it turns, a symmetry permutes its bits, and inversion permutes them by where the
+//! board put each tile, so the offset map depends on the board's arrangement and is built
+//! per image run ([`ClassRanking::offset_map`]). Halving the classes again is what takes
+//! Spinpossible 2x5's table under a quarter of the boards' (its classes under the four
+//! symmetries alone are more than a quarter: boards that a symmetry keeps).
 
 use std::collections::HashMap;
 
@@ -29,9 +39,9 @@ use super::{Symmetries, Symmetry};
 use crate::bfs::Level;
 use crate::group::invariants::orient_sum;
 use crate::puzzle::{Board, Puzzle};
-use crate::rank::layout::MAX_CELLS;
+use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
 use crate::rank::{CellRuns, Cells, Layout, StateRanking};
-use crate::table::{DistanceTable, OffsetMap, mark_of};
+use crate::table::{CELLS_PER_WORD, DistanceTable, OffsetMap, mark_of};
 use crate::{Error, Result};
 
 /// Key cells are added (corner orbits first) until the placements number at least this.
@@ -40,8 +50,26 @@ pub const MIN_PLACEMENTS: u64 = 100_000;
 /// holds four bytes per placement).
 pub const MAX_PLACEMENTS: u64 = 4_000_000;
 
-/// Bits of a placement's code that name the symmetry (the group has at most 8 elements).
-const SYM_BITS: u32 = 3;
+/// Bits of a placement's code that name the element of the group (at most 8 symmetries,
+/// doubled by inversion).
+const SYM_BITS: u32 = 4;
+const SYM_MASK: u32 = (1 << SYM_BITS) - 1;
+
+/// The most cells whose arrangements all fit the placement table (10! = 3,628,800 at most
+/// [`MAX_PLACEMENTS`]): the boards that can rank classes under inversion.
+const MAX_ARRANGED_CELLS: usize = 10;
+
+/// What follows the first part in an entry.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)] // one per ranking, read on every rank: kept inline
+enum Rest {
+    /// The tiles off the key cells, with every orientation, ranked by the puzzle's layout
+    /// with the key cells' digits left out.
+    Layout(Layout),
+    /// Every cell is a key cell: the rest is the tiles' flips, bit `t` the flip of tile
+    /// `t` (nothing without orientation).
+    Flips,
+}
 
 /// A symmetry acting on boards in working form: the tile on cell `p` goes to cell `to[p]`,
 /// its byte rewritten by the map at `bytes[map[p]..]`.
@@ -59,40 +87,52 @@ struct Conjugation {
 pub struct ClassRanking {
     /// The puzzle's ranking, key cells first in each orbit.
     full: Layout,
-    /// The same with the key cells' digits left out: the rank of the rest.
-    rest: Layout,
+    /// How the rest is ranked.
+    rest: Rest,
     syms: Symmetries,
+    /// Whether `g -> g^-1` is in the group: element `order + e` is symmetry `e` applied to
+    /// `g^-1` (the order of [`Symmetries::images`]). Only with [`Rest::Flips`].
+    inversion: bool,
     /// Key cells per orbit of the layout, in Lehmer order.
     key: Vec<Vec<u8>>,
     /// Placements per orbit: `n! / (n - k)!` for `k` key cells of an `n`-cell orbit.
     orbit_placements: Vec<u64>,
-    /// Per placement: its class, shifted by [`SYM_BITS`], and the symmetry taking it to the
+    /// Per placement: its class, shifted by [`SYM_BITS`], and the element taking it to the
     /// representative.
     placement: Vec<u32>,
     /// Per class: its representative placement.
     representative: Vec<u32>,
-    /// The classes whose representative a symmetry besides the identity fixes, each with
-    /// the bit mask of those symmetries.
-    twins: Vec<(u32, u8)>,
+    /// The classes whose representative an element besides the identity fixes, each with
+    /// the bit mask of those elements.
+    twins: Vec<(u32, u16)>,
     conjugations: Vec<Conjugation>,
     /// The byte maps of the conjugations, 256 bytes each, shared where equal.
     bytes: Vec<u8>,
     rest_count: u64,
     n_states: u64,
     /// With XOR runs (Spinpossible): `Some(k)`, and per symmetry the linear map its
-    /// conjugation makes of a run's offsets (see [`ClassRanking::rank_in_runs`]).
+    /// conjugation makes of a run's offsets (see [`ClassRanking::rank_in_runs`]; inversion's
+    /// maps are built per board, [`ClassRanking::offset_map`]).
     xor_bits: Option<u32>,
     offset_maps: Vec<OffsetMap>,
 }
 
 impl ClassRanking {
     /// The class ranking of a puzzle whose boards `layout` ranks (built without runs), or
-    /// why there is none: a trivial group, or no key cells (every orbit too small).
+    /// why there is none: a trivial group, or no key cells (every orbit too small). With
+    /// inversion where the whole arrangement can be the first part (see the module docs).
     pub fn new(puzzle: &Puzzle, full: Layout) -> Result<ClassRanking> {
+        let syms = Symmetries::of(puzzle);
+        if arrangements_invert(&full, &syms) {
+            let key = vec![full.orbit_cells(0).to_vec()];
+            let mut out = ClassRanking::assemble(full, Rest::Flips, syms, true, key)?;
+            out.find_xor_runs();
+            return Ok(out);
+        }
         ClassRanking::with_min_placements(puzzle, full, MIN_PLACEMENTS)
     }
 
-    /// [`ClassRanking::new`] with key cells added until the placements reach
+    /// Classes under the symmetries alone, key cells added until the placements reach
     /// `min_placements`: tests take fewer, which leaves small boards room for cell runs.
     pub(crate) fn with_min_placements(
         puzzle: &Puzzle,
@@ -119,9 +159,29 @@ impl ClassRanking {
         // Moves that leave every key cell in place keep the class: runs of rests serve them.
         full.add_runs_around(&puzzle.moves, &key.concat());
         let prefix: Vec<usize> = key.iter().map(Vec::len).collect();
-        let rest = full.prefix_ranked_out(&prefix);
-        let orbit_placements: Vec<u64> =
-            (0..full.n_orbits()).map(|j| falling(full.orbit_cells(j).len(), prefix[j])).collect();
+        let rest = Rest::Layout(full.prefix_ranked_out(&prefix));
+        let mut out = ClassRanking::assemble(full, rest, syms, false, key)?;
+        out.find_xor_runs();
+        Ok(out)
+    }
+
+    /// The ranking of the key cells (each orbit's first, in its Lehmer order) and the rest:
+    /// the placements reduced to classes.
+    fn assemble(
+        full: Layout,
+        rest: Rest,
+        syms: Symmetries,
+        inversion: bool,
+        key: Vec<Vec<u8>>,
+    ) -> Result<ClassRanking> {
+        let orbit_placements: Vec<u64> = (0..full.n_orbits())
+            .map(|j| falling(full.orbit_cells(j).len(), key[j].len()))
+            .collect();
+        let rest_count = match &rest {
+            Rest::Layout(l) => l.n_states(),
+            Rest::Flips if full.invariants().orient_mod == 2 => 1 << full.n_cells(),
+            Rest::Flips => 1,
+        };
         let mut bytes = Vec::new();
         let mut shared = HashMap::new();
         let conjugations = syms
@@ -133,6 +193,7 @@ impl ClassRanking {
             full,
             rest,
             syms,
+            inversion,
             key,
             orbit_placements,
             placement: Vec::new(),
@@ -140,14 +201,12 @@ impl ClassRanking {
             twins: Vec::new(),
             conjugations,
             bytes,
-            rest_count: 0,
+            rest_count,
             n_states: 0,
             xor_bits: None,
             offset_maps: Vec::new(),
         };
         out.reduce_placements();
-        out.rest_count = out.rest.n_states();
-        out.find_xor_runs();
         out.n_states = (out.representative.len() as u64)
             .checked_mul(out.rest_count)
             .ok_or_else(|| Error::TooLarge("more classes than 64-bit ranks can count".into()))?;
@@ -160,7 +219,23 @@ impl ClassRanking {
     /// symmetry that canonicalizes it; only orientations differ, and a conjugation relabels
     /// them (and may turn them all alike). So a run's offsets go through the conjugation as
     /// `x -> A x ^ c`: `A` is read off one arrangement, `c` is the offset of the first board.
+    ///
+    /// With [`Rest::Flips`] a run is every flip of one arrangement, and a symmetry permutes
+    /// the flips' bits as it permutes the tiles.
     fn find_xor_runs(&mut self) {
+        if let Rest::Flips = self.rest {
+            let n = self.full.n_cells();
+            if self.rest_count >= CELLS_PER_WORD {
+                self.xor_bits = Some(n as u32);
+                self.offset_maps = (self.syms.elements.iter())
+                    .map(|s| {
+                        let columns: Vec<u64> = s.cells.iter().map(|&t| 1 << t).collect();
+                        OffsetMap::from_columns(&columns).expect("a permutation is invertible")
+                    })
+                    .collect();
+            }
+            return;
+        }
         let Some(bits) = self.full.xor_block_bits() else { return };
         if !self.rest_count.is_multiple_of(1 << bits) {
             return;
@@ -168,9 +243,9 @@ impl ClassRanking {
         let low = (1u64 << bits) - 1;
         let mut maps = Vec::new();
         for e in 0..self.syms.order() {
-            let first = self.rest.rank(&self.conjugate(e, &self.full.unrank(0)));
+            let first = self.rest_of(&self.conjugate(e, &self.full.unrank(0)));
             let columns: Vec<u64> = (0..bits)
-                .map(|k| self.rest.rank(&self.conjugate(e, &self.full.unrank(1 << k))) ^ first)
+                .map(|k| self.rest_of(&self.conjugate(e, &self.full.unrank(1 << k))) ^ first)
                 .collect();
             match OffsetMap::from_columns(&columns) {
                 Some(map) if columns.iter().all(|c| c & !low == 0) => maps.push(map),
@@ -181,62 +256,119 @@ impl ClassRanking {
         self.offset_maps = maps;
     }
 
-    /// With XOR runs: the entry of a board and the index of the map of offsets
-    /// ([`OffsetMap`], one per symmetry, the identity first) by which the entries of its run
-    /// are read: the board with offset `x` added (in the full layout) has the entry whose
-    /// offset is `A x` XOR the board's own.
+    /// With XOR runs: the entry of a board and the name of the map of offsets
+    /// ([`OffsetMap`]) by which the entries of its run are read: the board with offset `x`
+    /// added (in the full layout; with [`Rest::Flips`], the flips `x` added) has the entry
+    /// whose offset is `A x` XOR the board's own. A symmetry's map is named by its index
+    /// (the identity 0); inversion's depends on the board's arrangement, which its name
+    /// carries (see [`ClassRanking::offset_map`]).
     #[inline(always)]
     pub fn rank_in_runs(&self, s: &Cells) -> (u64, usize) {
-        self.entry_and_symmetry(s)
+        self.entry_and_map(s)
     }
 
-    /// Lists every placement's class and symmetry.
+    /// Writes into `into` the map of offsets that [`ClassRanking::rank_in_runs`] names `id`.
+    /// Inverting a board `g` gives the flip of tile `t`, standing on cell `c`, to tile `c`;
+    /// the symmetry then carries tile `c` to `s(c)`.
+    pub fn offset_map(&self, id: usize, into: &mut OffsetMap) {
+        let order = self.syms.order();
+        if id < order {
+            into.clone_from(&self.offset_maps[id]);
+            return;
+        }
+        let elements = self.n_elements();
+        let (placement, e) = (id / elements, id % elements);
+        let s = &self.syms.elements[e - order];
+        let arrangement = self.placement_board(placement as u64);
+        let n = self.full.n_cells();
+        let mut columns = [0u64; MAX_CELLS];
+        for (c, &t) in arrangement.0[..n].iter().enumerate() {
+            columns[(t & TILE_MASK) as usize] = 1 << s.cells[c];
+        }
+        let invertible = into.set_columns(&columns[..n]);
+        debug_assert!(invertible, "a permutation of the flips");
+    }
+
+    /// Lists every placement's class and the element taking it to its representative (the
+    /// smallest placement of its orbit), and the stabilizers of the representatives.
     fn reduce_placements(&mut self) {
         let total: u64 = self.orbit_placements.iter().product();
-        let order = self.syms.order();
-        // Per placement: the smallest image, the first symmetry giving it, the stabilizer.
-        let images: Vec<(u32, u8, u8)> = (0..total)
+        let elements = self.n_elements();
+        // Per placement: the smallest image and the first element giving it (the identity
+        // for the smallest of an orbit, which is its representative).
+        let smallest: Vec<u32> = (0..total)
             .into_par_iter()
             .map(|p| {
                 let board = self.placement_board(p);
-                let mut best = (u64::MAX, 0u8);
-                let mut fixed = 0u8;
-                for e in 0..order {
-                    let image = self.placement_of(&self.conjugate(e, &board));
+                let mut best = (p, 0);
+                for e in 1..elements {
+                    let image = self.placement_of(&self.transform(e, &board));
                     if image < best.0 {
-                        best = (image, e as u8);
-                    }
-                    if image == p {
-                        fixed |= 1 << e;
+                        best = (image, e);
                     }
                 }
-                (best.0 as u32, best.1, fixed)
+                (best.0 as u32) << SYM_BITS | best.1 as u32
             })
             .collect();
-        let mut class_of = vec![u32::MAX; total as usize];
-        self.placement = Vec::with_capacity(total as usize);
-        for (p, &(smallest, sym, fixed)) in images.iter().enumerate() {
-            if smallest as usize == p {
-                let class = self.representative.len() as u32;
-                class_of[p] = class;
+        self.placement = smallest;
+        self.representative.clear();
+        for p in 0..self.placement.len() {
+            let (smallest, e) = (self.placement[p] >> SYM_BITS, self.placement[p] & SYM_MASK);
+            let class = if smallest as usize == p {
                 self.representative.push(p as u32);
-                if fixed.count_ones() > 1 {
-                    self.twins.push((class, fixed));
-                }
-            }
-            // The representative comes first among its orbit: its class is known.
-            self.placement.push(class_of[smallest as usize] << SYM_BITS | sym as u32);
+                self.representative.len() as u32 - 1
+            } else {
+                // The smallest placement comes first: its code already names its class.
+                self.placement[smallest as usize] >> SYM_BITS
+            };
+            self.placement[p] = class << SYM_BITS | e;
         }
+        let twins: Vec<(u32, u16)> = (self.representative.par_iter().enumerate())
+            .filter_map(|(class, &p)| {
+                let board = self.placement_board(p as u64);
+                let fixed = (0..elements)
+                    .filter(|&e| self.placement_of(&self.transform(e, &board)) == p as u64)
+                    .fold(0u16, |mask, e| mask | 1 << e);
+                (fixed.count_ones() > 1).then_some((class as u32, fixed))
+            })
+            .collect();
+        self.twins = twins;
     }
 
-    /// The order of the symmetry group.
+    /// The order of the group acting on boards: the symmetries, doubled by inversion.
     pub fn order(&self) -> u64 {
-        self.syms.order() as u64
+        self.n_elements() as u64
+    }
+
+    fn n_elements(&self) -> usize {
+        self.syms.order_with(self.inversion)
     }
 
     /// The symmetries.
     pub fn symmetries(&self) -> &Symmetries {
         &self.syms
+    }
+
+    /// Whether `g -> g^-1` is in the group.
+    pub fn inverts(&self) -> bool {
+        self.inversion
+    }
+
+    /// The images of a board under every element of the group ([`Symmetries::images`]).
+    pub fn images(&self, board: &Board) -> Vec<Board> {
+        self.syms.images(board, self.inversion)
+    }
+
+    /// What the entries are, in words: `8 symmetries, key cells 1 3 7 9 5` or `4 symmetries
+    /// and inversion, every cell a key cell`.
+    pub fn describe(&self) -> String {
+        let order = self.syms.order();
+        let plural = if order == 1 { "symmetry" } else { "symmetries" };
+        if self.inversion {
+            format!("{order} {plural} and inversion, every cell a key cell")
+        } else {
+            format!("{order} {plural}, key cells {}", self.key_cells_text())
+        }
     }
 
     /// The key cells (numbered from 0), orbit by orbit.
@@ -279,8 +411,10 @@ impl ClassRanking {
         }
     }
 
-    /// A board with only the key cells' tiles in place (the others in Lehmer order).
+    /// A board with only the key cells' tiles in place (the others in Lehmer order), no
+    /// tile turned.
     fn placement_board(&self, mut p: u64) -> Cells {
+        let Rest::Layout(rest) = &self.rest else { return self.arrangement(p) };
         let mut full_rank = 0u64;
         let mut parts = vec![0u64; self.key.len()];
         for j in (0..self.key.len()).rev() {
@@ -288,10 +422,35 @@ impl ClassRanking {
             p /= self.orbit_placements[j];
         }
         for (j, part) in parts.iter().enumerate() {
-            let rest = self.rest.orbit_radix(j);
-            full_rank = full_rank * self.full.orbit_radix(j) + part * rest;
+            full_rank = full_rank * self.full.orbit_radix(j) + part * rest.orbit_radix(j);
         }
         self.full.unrank(full_rank * self.full.low_radix())
+    }
+
+    /// The arrangement of placement `p` when every cell is a key cell (one orbit): its
+    /// digits pick, cell by cell, among the tiles not yet placed.
+    fn arrangement(&self, mut p: u64) -> Cells {
+        let cells = &self.key[0];
+        let n = cells.len();
+        let mut digits = [0u8; MAX_CELLS];
+        for i in (0..n).rev() {
+            let radix = (n - i) as u64;
+            digits[i] = (p % radix) as u8;
+            p /= radix;
+        }
+        let mut out = [0u8; MAX_CELLS];
+        let mut free = (1u32 << n) - 1;
+        for (&c, &d) in cells.iter().zip(&digits) {
+            let mut x = free;
+            for _ in 0..d {
+                x &= x - 1;
+            }
+            let local = x.trailing_zeros();
+            free &= !(1 << local);
+            // The orbit's Lehmer order is the key's: local index `i` is the tile of cell i.
+            out[c as usize] = cells[local as usize];
+        }
+        Cells(out)
     }
 
     /// The index of the placement of the key tiles on a board.
@@ -309,6 +468,27 @@ impl ClassRanking {
             }
         }
         index
+    }
+
+    /// The image of a board under element `e` of the group: the `e`-th symmetry, or from
+    /// `order` on, symmetry `e - order` applied to the inverse.
+    #[inline(always)]
+    pub(crate) fn transform(&self, e: usize, board: &Cells) -> Cells {
+        let order = self.syms.order();
+        if e < order {
+            self.conjugate(e, board)
+        } else {
+            self.conjugate(e - order, &invert_cells(board, self.full.n_cells()))
+        }
+    }
+
+    /// The rank of a board's rest.
+    #[inline(always)]
+    fn rest_of(&self, s: &Cells) -> u64 {
+        match &self.rest {
+            Rest::Layout(rest) => rest.rank(s),
+            Rest::Flips => flips_of(s, self.full.n_cells()),
+        }
     }
 
     /// The board `s g s^-1` for the `e`-th symmetry `s`, in working form.
@@ -331,17 +511,19 @@ impl ClassRanking {
     /// The entry of a board in working form (of the full layout).
     #[inline(always)]
     pub fn entry(&self, s: &Cells) -> u64 {
-        self.entry_and_symmetry(s).0
+        self.entry_and_map(s).0
     }
 
-    /// The entry of a board and the index of the symmetry that takes it there.
+    /// The entry of a board and the name of its map of offsets (see
+    /// [`ClassRanking::rank_in_runs`]).
     #[inline(always)]
-    fn entry_and_symmetry(&self, s: &Cells) -> (u64, usize) {
-        let code = self.placement[self.placement_of(s) as usize];
-        let (class, sym) = (code >> SYM_BITS, (code & ((1 << SYM_BITS) - 1)) as usize);
-        let rest =
-            if sym == 0 { self.rest.rank(s) } else { self.rest.rank(&self.conjugate(sym, s)) };
-        (class as u64 * self.rest_count + rest, sym)
+    fn entry_and_map(&self, s: &Cells) -> (u64, usize) {
+        let p = self.placement_of(s);
+        let code = self.placement[p as usize];
+        let (class, e) = (code >> SYM_BITS, (code & SYM_MASK) as usize);
+        let rest = if e == 0 { self.rest_of(s) } else { self.rest_of(&self.transform(e, s)) };
+        let map = if e < self.syms.order() { e } else { p as usize * self.n_elements() + e };
+        (class as u64 * self.rest_count + rest, map)
     }
 
     /// The board of an entry: the representative of its class whose first part is the
@@ -350,13 +532,16 @@ impl ClassRanking {
     pub fn entry_board(&self, entry: u64) -> Cells {
         let (class, rest) = (entry / self.rest_count, entry % self.rest_count);
         let mut p = self.representative[class as usize] as u64;
+        let Rest::Layout(rest_layout) = &self.rest else {
+            return with_flips(self.arrangement(p), rest, self.full.n_cells());
+        };
         let low_radix = self.full.low_radix();
         let low = rest % low_radix;
         let mut perm_rest = rest / low_radix;
         let orbits = self.key.len();
         let mut full_parts = [0u64; MAX_CELLS];
         for j in (0..orbits).rev() {
-            let radix = self.rest.orbit_radix(j);
+            let radix = rest_layout.orbit_radix(j);
             let r = perm_rest % radix;
             perm_rest /= radix;
             let part = p % self.orbit_placements[j];
@@ -381,7 +566,7 @@ impl ClassRanking {
     }
 
     /// The entries of the classes with a nontrivial stabilizer, as ranges.
-    fn twin_ranges(&self) -> impl ParallelIterator<Item = (std::ops::Range<u64>, u8)> + '_ {
+    fn twin_ranges(&self) -> impl ParallelIterator<Item = (std::ops::Range<u64>, u16)> + '_ {
         self.twins.par_iter().map(move |&(class, fixed)| {
             let first = class as u64 * self.rest_count;
             (first..first + self.rest_count, fixed)
@@ -421,11 +606,11 @@ impl ClassRanking {
                 for_each_marked(table, held.clone(), mark, |i| {
                     if mark_twins {
                         let board = self.entry_board(range.start + (i - at));
-                        for h in 1..self.syms.order() {
+                        for h in 1..self.n_elements() {
                             if fixed & (1 << h) == 0 {
                                 continue;
                             }
-                            let twin = self.rest.rank(&self.conjugate(h, &board));
+                            let twin = self.rest_of(&self.transform(h, &board));
                             if table.mark_if_unseen(at + twin, mark) {
                                 found.note(range.start + twin);
                             }
@@ -476,9 +661,9 @@ impl ClassRanking {
                 let mut repeats = 0u64;
                 for e in range.clone() {
                     let board = self.entry_board(e);
-                    let smallest = (1..self.syms.order())
+                    let smallest = (1..self.n_elements())
                         .filter(|h| fixed & (1 << h) != 0)
-                        .all(|h| range.start + self.rest.rank(&self.conjugate(h, &board)) >= e);
+                        .all(|h| range.start + self.rest_of(&self.transform(h, &board)) >= e);
                     repeats += !smallest as u64;
                 }
                 repeats
@@ -513,6 +698,50 @@ fn for_each_marked(
 /// `n! / (n - k)!`.
 fn falling(n: usize, k: usize) -> u64 {
     (n - k + 1..=n).map(|x| x as u64).product()
+}
+
+/// Whether classes can take inversion, the whole arrangement as first part and the flips
+/// as rest: the moves are closed under inverses, and the boards are every arrangement of
+/// one orbit of at most [`MAX_ARRANGED_CELLS`] cells with every flip (or none).
+fn arrangements_invert(full: &Layout, syms: &Symmetries) -> bool {
+    let n = full.n_cells();
+    let flips = match full.invariants().orient_mod {
+        1 => 0,
+        2 => n,
+        _ => return false,
+    };
+    syms.inverse_closed
+        && full.n_orbits() == 1
+        && n <= MAX_ARRANGED_CELLS
+        && full.n_states() == falling(n, n) << flips
+}
+
+/// `g^-1` in working form, orientations mod 1 or 2: where `g` has tile `t` on cell `p`,
+/// `g^-1` has tile `p` on cell `t`, with the same flip. A working-form flip is the board's
+/// plus the potentials of the tile and the cell (mod 2 their sign does not matter), which
+/// the exchange keeps.
+#[inline(always)]
+fn invert_cells(board: &Cells, n: usize) -> Cells {
+    let mut out = [0u8; MAX_CELLS];
+    for (p, &b) in board.0[..n].iter().enumerate() {
+        out[(b & TILE_MASK) as usize] = p as u8 | (b & !TILE_MASK);
+    }
+    Cells(out)
+}
+
+/// The flips of a board, bit `t` the flip of tile `t`.
+#[inline(always)]
+fn flips_of(board: &Cells, n: usize) -> u64 {
+    board.0[..n].iter().fold(0, |f, &b| f | ((b >> TILE_BITS) as u64) << (b & TILE_MASK))
+}
+
+/// An arrangement with tile `t` flipped where bit `t` of `flips` is set.
+#[inline(always)]
+fn with_flips(mut board: Cells, flips: u64, n: usize) -> Cells {
+    for b in &mut board.0[..n] {
+        *b |= (((flips >> (*b & TILE_MASK)) & 1) as u8) << TILE_BITS;
+    }
+    board
 }
 
 /// Chooses the key cells: whole orbits of cells under the symmetries, largest first (ties:
@@ -652,17 +881,34 @@ impl StateRanking for ClassRanking {
     fn rank_in_runs(&self, s: &Cells) -> (u64, usize) {
         ClassRanking::rank_in_runs(self, s)
     }
-    fn offset_maps(&self) -> &[OffsetMap] {
-        &self.offset_maps
+    fn offset_map(&self, id: usize, into: &mut OffsetMap) {
+        ClassRanking::offset_map(self, id, into)
+    }
+    #[inline(always)]
+    fn inverse_in_runs(&self, s: &Cells) -> Option<(Cells, usize)> {
+        self.inversion.then(|| {
+            // Element `order` is inversion alone: its map sends tile t's flip to tile c.
+            let map = self.placement_of(s) as usize * self.n_elements() + self.syms.order();
+            (invert_cells(s, self.full.n_cells()), map)
+        })
     }
     fn cell_runs(&self) -> Option<&CellRuns> {
-        self.rest.cell_runs()
+        match &self.rest {
+            Rest::Layout(rest) => rest.cell_runs(),
+            Rest::Flips => None,
+        }
     }
     fn run_parity(&self, base: &Cells) -> usize {
-        self.rest.run_parity(base)
+        match &self.rest {
+            Rest::Layout(rest) => rest.run_parity(base),
+            Rest::Flips => 0,
+        }
     }
     fn unrank_in_run(&self, bases: &[Cells], parity: usize, offset: u64) -> Cells {
-        self.rest.unrank_in_run(bases, parity, offset)
+        match &self.rest {
+            Rest::Layout(rest) => rest.unrank_in_run(bases, parity, offset),
+            Rest::Flips => unreachable!("a ranking without cell runs"),
+        }
     }
     fn class_ranking(&self) -> Option<&ClassRanking> {
         Some(self)

@@ -2,10 +2,11 @@
 //! conjugation equal to board conjugation, and searches with the same histogram in boards,
 //! the same class counts as a brute-force orbit count, and the same distance for every board.
 
+use super::ranking::MIN_PLACEMENTS;
 use super::*;
 use crate::bfs::{self, Config, Direction, NoProgress};
 use crate::puzzle::Metric;
-use crate::rank::{StateRanking, StateSpace, SymmetryMode};
+use crate::rank::{Cells, StateRanking, StateSpace, SymmetryMode};
 use crate::table::DistanceTable;
 
 fn reduced(spec: &str, metric: Metric) -> (Puzzle, StateSpace, StateSpace) {
@@ -27,18 +28,35 @@ const FEW_KEYS: [(&str, Metric); 2] = [("nrp:2x5:2", Metric::Qtm), ("nrp:2x5:2",
 const FEW_PLACEMENTS: u64 = 1000;
 
 fn reduced_few_keys(spec: &str, metric: Metric) -> (Puzzle, StateSpace, StateSpace) {
+    let out = reduced_by_key_cells(spec, metric, FEW_PLACEMENTS);
+    let runs = out.2.classes().unwrap().cell_runs();
+    assert!(runs.is_some(), "{spec} {metric:?}: expected runs of rests");
+    out
+}
+
+/// Classes under the symmetries alone, first part the tiles on key cells, where
+/// [`ClassRanking::new`] would take inversion (as it cannot on larger boards).
+fn reduced_by_key_cells(
+    spec: &str,
+    metric: Metric,
+    min_placements: u64,
+) -> (Puzzle, StateSpace, StateSpace) {
     let p = Puzzle::parse(spec, Some(metric)).unwrap();
     let plain = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
     let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
     let layout = crate::rank::Layout::without_runs(&p, analysis.invariants.clone()).unwrap();
-    let c = ClassRanking::with_min_placements(&p, layout, FEW_PLACEMENTS).unwrap();
-    assert!(c.cell_runs().is_some(), "{spec} {metric:?}: expected runs of rests");
+    let c = ClassRanking::with_min_placements(&p, layout, min_placements).unwrap();
+    assert!(!c.inverts());
     (
         p,
         plain,
         StateSpace { analysis, ranking: crate::rank::Ranking::Classes(c), definition_digest: None },
     )
 }
+
+/// Boards that [`ClassRanking::new`] ranks under inversion, ranked by key cells instead.
+const KEY_CELLS_INSTEAD: [(&str, Metric); 2] =
+    [("spin:2x3", Metric::Htm), ("nrp:3x3:2", Metric::Qtm)];
 
 /// A puzzle built by hand with orientations mod 3, kept by mirrors that reverse them.
 const MOD_3_ROW: &str = "six cells, mod 3";
@@ -49,14 +67,19 @@ fn mod_3_row() -> (Puzzle, StateSpace, StateSpace) {
     out
 }
 
-/// Every small case: the default key cells, then fewer key cells with runs of rests, then
-/// orientations mod 3.
+/// Every small case: the default ranking (under inversion where it can), then key cells
+/// where it takes inversion, then fewer key cells with runs of rests, then orientations
+/// mod 3.
 fn small_cases() -> impl Iterator<Item = (&'static str, Metric, Puzzle, StateSpace, StateSpace)> {
     let default = CASES.into_iter().map(|(spec, metric)| (spec, metric, reduced(spec, metric)));
+    let key_cells = KEY_CELLS_INSTEAD
+        .into_iter()
+        .map(|(spec, metric)| (spec, metric, reduced_by_key_cells(spec, metric, MIN_PLACEMENTS)));
     let few =
         FEW_KEYS.into_iter().map(|(spec, metric)| (spec, metric, reduced_few_keys(spec, metric)));
     let mod_3 = std::iter::once((MOD_3_ROW, Metric::Htm, mod_3_row()));
     default
+        .chain(key_cells)
         .chain(few)
         .chain(mod_3)
         .map(|(spec, metric, (p, plain, classes))| (spec, metric, p, plain, classes))
@@ -107,7 +130,11 @@ const LARGE: [(&str, Metric); 5] = [
 #[test]
 fn class_entries_round_trip_and_conjugation_matches_boards() {
     let cases = CASES.into_iter().chain(LARGE).map(|(spec, metric)| (spec, reduced(spec, metric)));
-    for (spec, (p, plain, classes)) in cases.chain([(MOD_3_ROW, mod_3_row())]) {
+    let key_cells = KEY_CELLS_INSTEAD
+        .into_iter()
+        .chain([("spin:2x5", Metric::Htm)])
+        .map(|(spec, metric)| (spec, reduced_by_key_cells(spec, metric, MIN_PLACEMENTS)));
+    for (spec, (p, plain, classes)) in cases.chain(key_cells).chain([(MOD_3_ROW, mod_3_row())]) {
         let c = classes.classes().unwrap();
         let layout = c.layout();
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
@@ -120,27 +147,22 @@ fn class_entries_round_trip_and_conjugation_matches_boards() {
             // The entries of a class: one, or the images of one rest under the stabilizer of
             // a representative placement; every board of the class meets all of them.
             let entries_of = |b: &Board| {
-                let mut set: Vec<u64> = c
-                    .symmetries()
-                    .images(b, false)
-                    .iter()
-                    .map(|i| c.entry_of_board(i).unwrap())
-                    .collect();
+                let mut set: Vec<u64> =
+                    c.images(b).iter().map(|i| c.entry_of_board(i).unwrap()).collect();
                 set.sort_unstable();
                 set.dedup();
                 set
             };
             let class = entries_of(&b);
             assert!(class.contains(&c.entry(&cells)), "{spec}");
-            for (i, s) in c.symmetries().elements.iter().enumerate() {
-                let image = s.conjugate_board(&b, p.orient_mod);
+            let _ = &p;
+            for (e, image) in c.images(&b).iter().enumerate() {
                 assert_eq!(
-                    c.conjugate(i, &cells),
-                    layout.cells_of(&image).unwrap(),
-                    "{spec}: {} in working form",
-                    s.name
+                    c.transform(e, &cells),
+                    layout.cells_of(image).unwrap(),
+                    "{spec}: element {e} in working form"
                 );
-                assert_eq!(entries_of(&image), class, "{spec}");
+                assert_eq!(entries_of(image), class, "{spec}");
             }
         }
     }
@@ -165,8 +187,8 @@ fn class_searches_count_the_boards_of_the_full_search() {
 #[test]
 fn class_counts_equal_a_brute_force_orbit_count() {
     for (spec, metric, p, plain, classes) in small_cases() {
-        let brute = count_classes(&p, &plain, false).classes();
         let c = classes.classes().unwrap();
+        let brute = count_classes(&p, &plain, c.inverts()).classes();
         assert_eq!(c.exact_classes(), brute, "{spec} {metric:?}");
         assert!(c.n_states() >= brute);
     }
@@ -211,41 +233,64 @@ fn runs_of_rests_agree_with_direct_ranks() {
     }
 }
 
-/// Spinpossible by classes moves XOR runs: the image of every board of a run is where the
-/// run's first board and the offset map say (checked board by board on random runs).
+/// Spinpossible by classes moves XOR runs: the image of every board of a run, and of its
+/// inverse under inversion, is where the run's first board and the offset map say (checked
+/// board by board on random runs), by key cells and under inversion.
 #[test]
 fn xor_runs_of_classes_agree_with_direct_ranks() {
-    for (spec, metric) in
-        [("spin:2x3", Metric::Htm), ("spin:3x3", Metric::Htm), ("spin:2x5", Metric::Htm)]
-    {
-        let (_, _, classes) = reduced(spec, metric);
+    let specs = [("spin:2x3", Metric::Htm), ("spin:3x3", Metric::Htm), ("spin:2x5", Metric::Htm)];
+    let inverting = specs.iter().map(|&(spec, metric)| (spec, reduced(spec, metric)));
+    let key_cells = specs
+        .iter()
+        .map(|&(spec, metric)| (spec, reduced_by_key_cells(spec, metric, MIN_PLACEMENTS)));
+    for (spec, (_, _, classes)) in inverting.chain(key_cells) {
         let c = classes.classes().unwrap();
         let bits = c.xor_block_bits().unwrap_or_else(|| panic!("{spec}: expected XOR runs"));
         let low = (1u64 << bits) - 1;
+        let layout = c.layout();
+        // The inverse of a board, by the board-level definition.
+        let invert = |s: &Cells| {
+            layout.cells_of(&super::invert_board(&layout.board_of(s), c.symmetries().orient_mod))
+        };
         let mut x = 0x1234_5678_9ABC_DEF1u64;
-        let mut mapped = 0;
+        let (mut mapped, mut inverted) = (0, 0);
+        let mut a = crate::table::OffsetMap::default();
+        let mut to_source = crate::table::OffsetMap::default();
         for _ in 0..200 {
             let run = next(&mut x) % (c.n_states() >> bits);
             let base = c.unrank(run << bits);
-            for m in 0..c.n_moves() {
-                for (image, step) in [(c.solve_step(&base, m), 0), (c.scramble_step(&base, m), 1)] {
-                    let (img, map) = StateRanking::rank_in_runs(c, &image);
-                    let map = &StateRanking::offset_maps(c)[map];
-                    mapped += !map.is_identity() as u32;
-                    for _ in 0..8 {
-                        let o = next(&mut x) & low;
-                        let board = c.unrank(run << bits | o);
-                        let direct = c.rank(&if step == 0 {
-                            c.solve_step(&board, m)
-                        } else {
-                            c.scramble_step(&board, m)
-                        });
-                        let moved = map.apply(o) ^ (img & low);
-                        assert_eq!(direct, (img & !low) | moved, "{spec}: run {run} move {m}");
+            // The run's boards, then under inversion their inverses: offset x of the run is
+            // offset A x of the inverse's run.
+            let mut sources = vec![(base, None)];
+            if let Some((inverse, map)) = StateRanking::inverse_in_runs(c, &base) {
+                assert_eq!(inverse, invert(&base).unwrap(), "{spec}: run {run}");
+                sources.push((inverse, Some(map)));
+                inverted += 1;
+            }
+            for (source, source_map) in sources {
+                StateRanking::offset_map(c, source_map.unwrap_or(0), &mut to_source);
+                for m in 0..c.n_moves() {
+                    for step in 0..2 {
+                        let go = |s: &Cells| {
+                            if step == 0 { c.solve_step(s, m) } else { c.scramble_step(s, m) }
+                        };
+                        let (img, map) = StateRanking::rank_in_runs(c, &go(&source));
+                        StateRanking::offset_map(c, map, &mut a);
+                        mapped += !a.is_identity() as u32;
+                        for _ in 0..8 {
+                            let o = next(&mut x) & low;
+                            let board = c.unrank(run << bits | o);
+                            let from =
+                                if source_map.is_some() { invert(&board).unwrap() } else { board };
+                            let direct = c.rank(&go(&from));
+                            let moved = a.apply(to_source.apply(o)) ^ (img & low);
+                            assert_eq!(direct, (img & !low) | moved, "{spec}: run {run} move {m}");
+                        }
                     }
                 }
             }
         }
+        assert_eq!(inverted > 0, c.inverts(), "{spec}");
         assert!(mapped > 0, "{spec}: no run read through a symmetry");
     }
 }

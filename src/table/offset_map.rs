@@ -53,26 +53,37 @@ impl OffsetMap {
     /// The map whose column `k` (the image of offset `1 << k`) is `columns[k]`; `None` when
     /// the columns are not independent.
     pub fn from_columns(columns: &[u64]) -> Option<OffsetMap> {
+        let mut map = OffsetMap::default();
+        map.set_columns(columns).then_some(map)
+    }
+
+    /// Makes this the map whose columns are `columns` (see [`OffsetMap::from_columns`]),
+    /// keeping its storage: a ranking whose maps depend on the board builds one per image
+    /// run. `false` (and the map left unusable) when the columns are not independent.
+    pub fn set_columns(&mut self, columns: &[u64]) -> bool {
         let n = columns.len();
+        debug_assert!(n <= 64);
         // Row i of A: bit k set when column k has bit i.
-        let mut rows: Vec<u64> =
-            (0..n).map(|i| (0..n).fold(0, |row, k| row | ((columns[k] >> i) & 1) << k)).collect();
+        let mut rows = [0u64; 64];
+        for (i, row) in rows.iter_mut().enumerate().take(n) {
+            *row = (0..n).fold(0, |r, k| r | ((columns[k] >> i) & 1) << k);
+        }
         // Row operations E reduce A to I (E_k ... E_1 A = I), so A = E_1 ... E_k.
-        let mut ops = Vec::new();
+        self.ops.clear();
         for c in 0..n {
-            let pivot = (c..n).find(|&r| (rows[r] >> c) & 1 == 1)?;
+            let Some(pivot) = (c..n).find(|&r| (rows[r] >> c) & 1 == 1) else { return false };
             if pivot != c {
                 rows.swap(c, pivot);
-                ops.push(BitOp::Swap(c as u32, pivot as u32));
+                self.ops.push(BitOp::Swap(c as u32, pivot as u32));
             }
             for r in 0..n {
                 if r != c && (rows[r] >> c) & 1 == 1 {
                     rows[r] ^= rows[c];
-                    ops.push(BitOp::Add { target: r as u32, source: c as u32 });
+                    self.ops.push(BitOp::Add { target: r as u32, source: c as u32 });
                 }
             }
         }
-        Some(OffsetMap { ops })
+        true
     }
 
     /// Whether the map is the identity.
