@@ -20,7 +20,7 @@ pub mod multiset;
 pub mod perm;
 pub mod record;
 pub mod runs;
-mod simd;
+pub(crate) mod simd;
 #[cfg(test)]
 pub(crate) mod test_puzzles;
 

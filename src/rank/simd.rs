@@ -211,6 +211,24 @@ pub(super) fn orbit_tiles32(s: &Cells, shuffle: &[u8; 32], local: &[u8; MAX_CELL
     }
 }
 
+/// The position of the `k`-th set bit of `x` (counting from 0, lowest first); `x` must have
+/// more than `k` bits set.
+#[inline(always)]
+pub(crate) fn nth_set_bit(x: u32, k: u32) -> u32 {
+    debug_assert!(x.count_ones() > k);
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    // SAFETY: BMI2 is enabled at compile time (the cfg above); pdep has no memory effects.
+    return unsafe { std::arch::x86_64::_pdep_u32(1 << k, x) }.trailing_zeros();
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let mut x = x;
+        for _ in 0..k {
+            x &= x - 1;
+        }
+        x.trailing_zeros()
+    }
+}
+
 /// The bits of `x` selected by `mask`, packed low (lowest selected bit first).
 #[inline(always)]
 pub(super) fn extract_bits(x: u32, mask: u32) -> u32 {

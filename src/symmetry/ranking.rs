@@ -40,6 +40,7 @@ use crate::bfs::Level;
 use crate::group::invariants::orient_sum;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
+use crate::rank::simd::nth_set_bit;
 use crate::rank::{CellRuns, Cells, Layout, StateRanking};
 use crate::table::{CELLS_PER_WORD, DistanceTable, OffsetMap, mark_of};
 use crate::{Error, Result};
@@ -229,8 +230,9 @@ impl ClassRanking {
                 self.xor_bits = Some(n as u32);
                 self.offset_maps = (self.syms.elements.iter())
                     .map(|s| {
-                        let columns: Vec<u64> = s.cells.iter().map(|&t| 1 << t).collect();
-                        OffsetMap::from_columns(&columns).expect("a permutation is invertible")
+                        let mut map = OffsetMap::default();
+                        map.set_permutation(&s.cells);
+                        map
                     })
                     .collect();
             }
@@ -267,72 +269,92 @@ impl ClassRanking {
         self.entry_and_map(s)
     }
 
-    /// Writes into `into` the map of offsets that [`ClassRanking::rank_in_runs`] names `id`.
-    /// Inverting a board `g` gives the flip of tile `t`, standing on cell `c`, to tile `c`;
-    /// the symmetry then carries tile `c` to `s(c)`.
+    /// Writes into `into` the map of offsets that [`ClassRanking::rank_in_runs`] names `id`:
+    /// a symmetry's, or under inversion the element and the arrangement's digits packed
+    /// ([`ClassRanking::packed_digits`]). Inverting a board `g` gives the flip of tile `t`,
+    /// standing on cell `c`, to tile `c`; the symmetry then carries tile `c` to `s(c)`.
     pub fn offset_map(&self, id: usize, into: &mut OffsetMap) {
         let order = self.syms.order();
         if id < order {
             into.clone_from(&self.offset_maps[id]);
             return;
         }
-        let elements = self.n_elements();
-        let (placement, e) = (id / elements, id % elements);
-        let s = &self.syms.elements[e - order];
-        let arrangement = self.placement_board(placement as u64);
-        let n = self.full.n_cells();
-        let mut columns = [0u64; MAX_CELLS];
-        for (c, &t) in arrangement.0[..n].iter().enumerate() {
-            columns[(t & TILE_MASK) as usize] = 1 << s.cells[c];
+        let s = &self.syms.elements[(id & SYM_MASK as usize) - order];
+        let packed = (id >> SYM_BITS) as u32;
+        let (cells, n) = (&self.key[0], self.full.n_cells());
+        let mut to = [0u8; MAX_CELLS];
+        let (mut free, mut shift) = ((1u32 << n) - 1, 0);
+        for (i, &c) in cells.iter().enumerate() {
+            let width = digit_width(n - i);
+            let local = nth_set_bit(free, (packed >> shift) & ((1 << width) - 1));
+            shift += width;
+            free &= !(1 << local);
+            // The orbit's Lehmer order is the key's: local index `i` is the tile of cell i.
+            to[cells[local as usize] as usize] = s.cells[c as usize];
         }
-        let invertible = into.set_columns(&columns[..n]);
-        debug_assert!(invertible, "a permutation of the flips");
+        into.set_permutation(&to[..n]);
+    }
+
+    /// Under inversion: the Lehmer digits of a board's arrangement, each in as few bits as
+    /// its radix needs (25 bits for 10 cells), so that a map's name fits the 32 bits a
+    /// question between processes gives it and is read back without a division.
+    #[inline(always)]
+    fn packed_digits(&self, s: &Cells) -> u32 {
+        let cells = &self.key[0];
+        let n = cells.len();
+        let (mut used, mut packed, mut shift) = (0u32, 0u32, 0);
+        for (i, &c) in cells.iter().enumerate() {
+            let x = self.full.local_of(s.0[c as usize]) as u32;
+            packed |= (x - (used & ((1u32 << x) - 1)).count_ones()) << shift;
+            shift += digit_width(n - i);
+            used |= 1 << x;
+        }
+        packed
     }
 
     /// Lists every placement's class and the element taking it to its representative (the
-    /// smallest placement of its orbit), and the stabilizers of the representatives.
+    /// smallest placement of its orbit), and the stabilizers of the representatives. The
+    /// placements are walked in order: the first not yet met is a representative, whose
+    /// images make its orbit (one image per element, not one per placement and element).
     fn reduce_placements(&mut self) {
-        let total: u64 = self.orbit_placements.iter().product();
+        let total = self.orbit_placements.iter().product::<u64>() as usize;
         let elements = self.n_elements();
-        // Per placement: the smallest image and the first element giving it (the identity
-        // for the smallest of an orbit, which is its representative).
-        let smallest: Vec<u32> = (0..total)
-            .into_par_iter()
-            .map(|p| {
-                let board = self.placement_board(p);
-                let mut best = (p, 0);
-                for e in 1..elements {
-                    let image = self.placement_of(&self.transform(e, &board));
-                    if image < best.0 {
-                        best = (image, e);
-                    }
+        let undo: Vec<u32> = (0..elements).map(|e| self.inverse_element(e)).collect();
+        let mut placement = vec![u32::MAX; total];
+        let (mut representative, mut twins) = (Vec::new(), Vec::new());
+        for p in 0..total {
+            if placement[p] != u32::MAX {
+                continue;
+            }
+            let class = representative.len() as u32;
+            representative.push(p as u32);
+            let board = self.placement_board(p as u64);
+            let mut fixed = 0u16;
+            for (e, &back) in undo.iter().enumerate() {
+                let q = self.placement_of(&self.transform(e, &board)) as usize;
+                if q == p {
+                    fixed |= 1 << e;
                 }
-                (best.0 as u32) << SYM_BITS | best.1 as u32
-            })
-            .collect();
-        self.placement = smallest;
-        self.representative.clear();
-        for p in 0..self.placement.len() {
-            let (smallest, e) = (self.placement[p] >> SYM_BITS, self.placement[p] & SYM_MASK);
-            let class = if smallest as usize == p {
-                self.representative.push(p as u32);
-                self.representative.len() as u32 - 1
-            } else {
-                // The smallest placement comes first: its code already names its class.
-                self.placement[smallest as usize] >> SYM_BITS
-            };
-            self.placement[p] = class << SYM_BITS | e;
+                // Of the elements taking `q` back to `p`, the first.
+                let code = class << SYM_BITS | back;
+                if placement[q] == u32::MAX || code < placement[q] {
+                    placement[q] = code;
+                }
+            }
+            if fixed.count_ones() > 1 {
+                twins.push((class, fixed));
+            }
         }
-        let twins: Vec<(u32, u16)> = (self.representative.par_iter().enumerate())
-            .filter_map(|(class, &p)| {
-                let board = self.placement_board(p as u64);
-                let fixed = (0..elements)
-                    .filter(|&e| self.placement_of(&self.transform(e, &board)) == p as u64)
-                    .fold(0u16, |mask, e| mask | 1 << e);
-                (fixed.count_ones() > 1).then_some((class as u32, fixed))
-            })
-            .collect();
-        self.twins = twins;
+        (self.placement, self.representative, self.twins) = (placement, representative, twins);
+    }
+
+    /// The element undoing element `e`: conjugation by `s` is undone by `s^-1`, and `g ->
+    /// s g^-1 s^-1` by `h -> s^-1 h^-1 s` (conjugation and inversion commute).
+    fn inverse_element(&self, e: usize) -> u32 {
+        let order = self.syms.order();
+        let s = &self.syms.elements[e % order];
+        let back = self.syms.position(&s.inverse()).expect("the symmetries form a group");
+        (back + e / order * order) as u32
     }
 
     /// The order of the group acting on boards: the symmetries, doubled by inversion.
@@ -441,11 +463,7 @@ impl ClassRanking {
         let mut out = [0u8; MAX_CELLS];
         let mut free = (1u32 << n) - 1;
         for (&c, &d) in cells.iter().zip(&digits) {
-            let mut x = free;
-            for _ in 0..d {
-                x &= x - 1;
-            }
-            let local = x.trailing_zeros();
+            let local = nth_set_bit(free, d as u32);
             free &= !(1 << local);
             // The orbit's Lehmer order is the key's: local index `i` is the tile of cell i.
             out[c as usize] = cells[local as usize];
@@ -522,7 +540,11 @@ impl ClassRanking {
         let code = self.placement[p as usize];
         let (class, e) = (code >> SYM_BITS, (code & SYM_MASK) as usize);
         let rest = if e == 0 { self.rest_of(s) } else { self.rest_of(&self.transform(e, s)) };
-        let map = if e < self.syms.order() { e } else { p as usize * self.n_elements() + e };
+        let map = if e < self.syms.order() {
+            e
+        } else {
+            (self.packed_digits(s) as usize) << SYM_BITS | e
+        };
         (class as u64 * self.rest_count + rest, map)
     }
 
@@ -698,6 +720,12 @@ fn for_each_marked(
 /// `n! / (n - k)!`.
 fn falling(n: usize, k: usize) -> u64 {
     (n - k + 1..=n).map(|x| x as u64).product()
+}
+
+/// Bits of a Lehmer digit of radix `radix` (0 to `radix - 1`).
+#[inline(always)]
+fn digit_width(radix: usize) -> u32 {
+    usize::BITS - (radix - 1).leading_zeros()
 }
 
 /// Whether classes can take inversion, the whole arrangement as first part and the flips
@@ -888,7 +916,7 @@ impl StateRanking for ClassRanking {
     fn inverse_in_runs(&self, s: &Cells) -> Option<(Cells, usize)> {
         self.inversion.then(|| {
             // Element `order` is inversion alone: its map sends tile t's flip to tile c.
-            let map = self.placement_of(s) as usize * self.n_elements() + self.syms.order();
+            let map = (self.packed_digits(s) as usize) << SYM_BITS | self.syms.order();
             (invert_cells(s, self.full.n_cells()), map)
         })
     }

@@ -86,6 +86,31 @@ impl OffsetMap {
         true
     }
 
+    /// Makes this the map sending offset bit `i` to bit `to[i]` (a permutation of the
+    /// bits), keeping its storage: the swaps [`OffsetMap::set_columns`] would find, in
+    /// linear time.
+    pub fn set_permutation(&mut self, to: &[u8]) {
+        let n = to.len();
+        debug_assert!(n <= 64);
+        // Row `to[k]` of the matrix has its one in column `k`; `at[k]` is where that row is.
+        let (mut rows, mut at) = ([0u8; 64], [0u8; 64]);
+        for (k, &r) in to.iter().enumerate() {
+            rows[r as usize] = k as u8;
+            at[k] = r;
+        }
+        self.ops.clear();
+        for c in 0..n {
+            let pivot = at[c] as usize;
+            if pivot != c {
+                let moved = rows[c];
+                rows.swap(c, pivot);
+                at[moved as usize] = pivot as u8;
+                at[c] = c as u8;
+                self.ops.push(BitOp::Swap(c as u32, pivot as u32));
+            }
+        }
+    }
+
     /// Whether the map is the identity.
     pub fn is_identity(&self) -> bool {
         self.ops.is_empty()
@@ -203,6 +228,27 @@ fn for_word_pairs(cells: &mut [u64], bit: u32, mut f: impl FnMut(&mut u64, &mut 
 mod tests {
     use super::*;
     use crate::random::SplitMix;
+
+    #[test]
+    fn a_permutation_of_the_bits_is_the_map_of_its_columns() {
+        let mut rng = SplitMix::for_board(11, 0);
+        let mut map = OffsetMap::default();
+        for n in [1usize, 5, 9, 10, 12] {
+            for _ in 0..50 {
+                let mut to: Vec<u8> = (0..n as u8).collect();
+                for i in (1..n).rev() {
+                    to.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+                }
+                map.set_permutation(&to);
+                let columns: Vec<u64> = to.iter().map(|&t| 1 << t).collect();
+                assert_eq!(Some(map.clone()), OffsetMap::from_columns(&columns), "{to:?}");
+                for x in 0..1u64 << n.min(8) {
+                    let moved = (0..n).fold(0, |y, i| y | ((x >> i) & 1) << to[i]);
+                    assert_eq!(map.apply(x), moved, "{to:?} {x}");
+                }
+            }
+        }
+    }
 
     /// A random invertible map of `n` bits, as its columns.
     fn random_columns(rng: &mut SplitMix, n: usize) -> Vec<u64> {
