@@ -203,8 +203,8 @@ fn verify_lam_lists_disagreements() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
-/// `--symmetry auto` searches Spinpossible by boards (XOR runs are faster) unless only the
-/// classes fit in memory; NRP by classes; `on` and `off` force either; the JSON says which.
+/// `--symmetry auto` searches by classes unless the boards move XOR runs that the classes
+/// cannot; `on` and `off` force either; the JSON says which.
 #[test]
 fn symmetry_auto_picks_boards_or_classes() {
     let dir = tempfile::tempdir().unwrap();

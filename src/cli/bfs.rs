@@ -54,10 +54,11 @@ pub struct BfsArgs {
     board_by_board: bool,
     /// One table entry per class of boards under the puzzle's symmetries (the maps of the
     /// board that keep its move set; `twirl info` lists them): about 4x smaller tables on
-    /// rectangles, 8x on squares, with the histogram still counted in boards. `auto`: on
-    /// when the puzzle has symmetries and the ranking allows it, except with --unique and
-    /// for puzzles whose boards move in XOR runs (Spinpossible) while their board table
-    /// fits in memory (searching boards is faster there).
+    /// rectangles, 8x on squares, twice that again where a board and its inverse share an
+    /// entry (moves closed under inverses, at most 10 cells: Spinpossible 2x5 and 3x3), with
+    /// the histogram still counted in boards. `auto`: on when the puzzle has symmetries and
+    /// the ranking allows it, except with --unique, and for puzzles whose boards move in
+    /// XOR runs while their classes could not (searching boards is faster there).
     #[arg(long, value_enum, default_value_t = SymmetryArg::Auto)]
     symmetry: SymmetryArg,
     #[command(flatten)]

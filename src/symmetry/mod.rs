@@ -58,7 +58,9 @@
 //! over for moves that leave the chosen tiles where they are (then `s` is the identity);
 //! their share is to be measured. Inversion would double the gain, but `g^-1`'s first part is
 //! which tiles stand on the chosen cells, another coordinate: it needs both canonicalized per
-//! neighbour, so it is left out of this design. `cw` keeps only rotate 180 here: 2x.
+//! neighbour, so it is left out of this design (it came later for boards of at most 10
+//! cells, whose whole arrangement can be the first part: see [`ranking`]). `cw` keeps only
+//! rotate 180 here: 2x.
 
 pub mod antipodes;
 pub mod classes;
