@@ -49,7 +49,9 @@ pub struct SymmetryReport {
     pub order: u64,
     /// The symmetries, by name.
     pub elements: Vec<String>,
-    /// Whether inversion (`g -> g^-1`) is in the group.
+    /// Whether inversion (`g -> g^-1`) is in the group (reports written before it was
+    /// used have no such field: false).
+    #[serde(default)]
     pub inversion: bool,
     /// Classes of boards under the group (exact).
     pub classes: u64,

@@ -195,9 +195,11 @@ impl ImageMasks {
 }
 
 /// A backward question's second word: the XOR offset of the image asked about, and above it
-/// the index of the offset map (0: none) its answer is read through ([`asked_offset`]).
+/// the name of the offset map (0: none) its answer is read through ([`asked_offset`]; a
+/// name fits 32 bits, [`crate::symmetry::ClassRanking::offset_map`]).
 #[inline(always)]
 pub(super) fn asker_offset(xor: u64, map: usize) -> u64 {
+    debug_assert!(map >> 32 == 0 && xor >> 32 == 0);
     xor | (map as u64) << 32
 }
 

@@ -78,9 +78,10 @@ pub trait StateRanking: Sync {
     }
     /// For a ranking of classes under inversion: the board `g^-1` and the name of the map
     /// taking the offsets of `g`'s run to those of its own (as [`StateRanking::offset_map`]
-    /// reads it). A forward step expands `g^-1` as well: the class of `g m` holds
-    /// `m^-1 g^-1`, which no move takes `g^-1` to, so a representative's own images need not
-    /// reach every class next to its class; with its inverse's they do.
+    /// reads it). A forward step expands `g^-1` as well: where a class's representative is
+    /// `r = h^-1`, the class of `h m` holds `m^-1 r`, which no move applied to `r` reaches, so
+    /// a representative's own images need not reach every class next to its class; with
+    /// its inverse's (`h m` itself) they do.
     fn inverse_in_runs(&self, _s: &Self::State) -> Option<(Self::State, usize)> {
         None
     }

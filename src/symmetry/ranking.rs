@@ -20,10 +20,11 @@
 //!
 //! **Inversion** (`g -> g^-1` keeps distances when the moves are closed under inverses)
 //! joins the group where the whole arrangement of tiles can be the first part: one orbit of
-//! at most 10 cells whose every arrangement and every flip is a board (Spinpossible up to
-//! 2x5 and 3x3, NRP (3,3,2) in qtm and htm). The first part of `g^-1` is where `g` put the
-//! key tiles, another coordinate than which tiles stand on the key cells; with every cell a
-//! key cell the two are one arrangement, read off once. The rest is then the tiles' flips,
+//! at most 10 cells whose every arrangement and every flip is a board, on a board with
+//! symmetries (Spinpossible up to 2x5 and 3x3, NRP (3,3,2), (2,4,2) and (2,5,2) in qtm and
+//! htm). The first part of `g^-1` is where `g` put the key tiles, another coordinate than
+//! which tiles stand on the key cells; with every cell a key cell the two are one
+//! arrangement, read off once. The rest is then the tiles' flips,
 //! bit `t` the flip of tile `t` ([`Rest::Flips`]): a move XORs it with the flips of the
 //! tiles it turns, a symmetry permutes its bits, and inversion permutes them by where the
 //! board put each tile, so the offset map depends on the board's arrangement and is built
@@ -280,19 +281,31 @@ impl ClassRanking {
             return;
         }
         let s = &self.syms.elements[(id & SYM_MASK as usize) - order];
-        let packed = (id >> SYM_BITS) as u32;
-        let (cells, n) = (&self.key[0], self.full.n_cells());
-        let mut to = [0u8; MAX_CELLS];
-        let (mut free, mut shift) = ((1u32 << n) - 1, 0);
-        for (i, &c) in cells.iter().enumerate() {
+        let n = self.key[0].len();
+        let (mut digits, mut packed) = ([0u32; MAX_CELLS], (id >> SYM_BITS) as u32);
+        for (i, d) in digits[..n].iter_mut().enumerate() {
             let width = digit_width(n - i);
-            let local = nth_set_bit(free, (packed >> shift) & ((1 << width) - 1));
-            shift += width;
+            *d = packed & ((1 << width) - 1);
+            packed >>= width;
+        }
+        let mut to = [0u8; MAX_CELLS];
+        self.place_by_digits(&digits, |c, t| to[t as usize] = s.cells[c as usize]);
+        into.set_permutation(&to[..n]);
+    }
+
+    /// Places the tiles of an arrangement cell by cell (the key cells in order, every cell a
+    /// key cell), each Lehmer digit picking among the tiles not yet placed: `put(cell,
+    /// tile)`.
+    #[inline(always)]
+    fn place_by_digits(&self, digits: &[u32; MAX_CELLS], mut put: impl FnMut(u8, u8)) {
+        let cells = &self.key[0];
+        let mut free = (1u32 << cells.len()) - 1;
+        for (&c, &d) in cells.iter().zip(digits) {
+            let local = nth_set_bit(free, d);
             free &= !(1 << local);
             // The orbit's Lehmer order is the key's: local index `i` is the tile of cell i.
-            to[cells[local as usize] as usize] = s.cells[c as usize];
+            put(c, cells[local as usize]);
         }
-        into.set_permutation(&to[..n]);
     }
 
     /// Under inversion: the Lehmer digits of a board's arrangement, each in as few bits as
@@ -452,22 +465,15 @@ impl ClassRanking {
     /// The arrangement of placement `p` when every cell is a key cell (one orbit): its
     /// digits pick, cell by cell, among the tiles not yet placed.
     fn arrangement(&self, mut p: u64) -> Cells {
-        let cells = &self.key[0];
-        let n = cells.len();
-        let mut digits = [0u8; MAX_CELLS];
+        let n = self.key[0].len();
+        let mut digits = [0u32; MAX_CELLS];
         for i in (0..n).rev() {
             let radix = (n - i) as u64;
-            digits[i] = (p % radix) as u8;
+            digits[i] = (p % radix) as u32;
             p /= radix;
         }
         let mut out = [0u8; MAX_CELLS];
-        let mut free = (1u32 << n) - 1;
-        for (&c, &d) in cells.iter().zip(&digits) {
-            let local = nth_set_bit(free, d as u32);
-            free &= !(1 << local);
-            // The orbit's Lehmer order is the key's: local index `i` is the tile of cell i.
-            out[c as usize] = cells[local as usize];
-        }
+        self.place_by_digits(&digits, |c, t| out[c as usize] = t);
         Cells(out)
     }
 
@@ -729,8 +735,9 @@ fn digit_width(radix: usize) -> u32 {
 }
 
 /// Whether classes can take inversion, the whole arrangement as first part and the flips
-/// as rest: the moves are closed under inverses, and the boards are every arrangement of
-/// one orbit of at most [`MAX_ARRANGED_CELLS`] cells with every flip (or none).
+/// as rest: the board has symmetries, the moves are closed under inverses, and the boards
+/// are every arrangement of one orbit of at most [`MAX_ARRANGED_CELLS`] cells with every
+/// flip (or none).
 fn arrangements_invert(full: &Layout, syms: &Symmetries) -> bool {
     let n = full.n_cells();
     let flips = match full.invariants().orient_mod {
@@ -738,7 +745,10 @@ fn arrangements_invert(full: &Layout, syms: &Symmetries) -> bool {
         2 => n,
         _ => return false,
     };
-    syms.inverse_closed
+    // A group of the identity alone would have classes under inversion too, but "symmetry
+    // on" promises the board's symmetries; puzzles read from definitions have only it.
+    syms.order() >= 2
+        && syms.inverse_closed
         && full.n_orbits() == 1
         && n <= MAX_ARRANGED_CELLS
         && full.n_states() == falling(n, n) << flips

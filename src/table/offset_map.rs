@@ -3,9 +3,10 @@
 //! A ranking of symmetry classes reads a board's orientations through the symmetry that
 //! brings the board to its class's representative ([`crate::symmetry::ClassRanking`]): a move
 //! then maps the offsets of one run onto another by `x -> A x ^ c`, where `A` (one per
-//! symmetry) relabels the flips. The XOR by `c` is [`RunMask::or_xor_shuffled`]; the map `A`
-//! is kept here as the row operations that reduce it to the identity, each of which moves
-//! whole cells of the mask by a handful of word operations.
+//! symmetry, or under inversion one per arrangement) relabels the flips. The XOR by `c` is
+//! [`RunMask::or_xor_shuffled`]; the map `A` is kept here as the row operations that reduce
+//! it to the identity, each of which moves whole cells of the mask by a handful of word
+//! operations.
 
 use super::{CELLS_PER_WORD, RunMask};
 
@@ -43,10 +44,21 @@ impl BitOp {
 }
 
 /// An invertible linear map `A` of the offsets of a run of `2^bits` ranks.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct OffsetMap {
     /// `A = E_1 E_2 ... E_k`: reading a mask through `A` applies `E_1` first.
     ops: Vec<BitOp>,
+}
+
+/// By hand, so that `clone_from` (once per image run in the steps) keeps the storage it has.
+impl Clone for OffsetMap {
+    fn clone(&self) -> OffsetMap {
+        OffsetMap { ops: self.ops.clone() }
+    }
+
+    fn clone_from(&mut self, source: &OffsetMap) {
+        self.ops.clone_from(&source.ops);
+    }
 }
 
 impl OffsetMap {

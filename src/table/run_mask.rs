@@ -15,10 +15,22 @@ const HEADER_RUN_BITS: u32 = 44;
 const DENSE: u64 = (1 << (64 - HEADER_RUN_BITS)) - 1;
 
 /// One bit per rank of an aligned run of `2^bits` ranks.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct RunMask {
     bits: u32,
     pub(super) cells: Vec<u64>,
+}
+
+/// By hand, so that `clone_from` (once per run in the steps) keeps the storage it has.
+impl Clone for RunMask {
+    fn clone(&self) -> RunMask {
+        RunMask { bits: self.bits, cells: self.cells.clone() }
+    }
+
+    fn clone_from(&mut self, source: &RunMask) {
+        self.bits = source.bits;
+        self.cells.clone_from(&source.cells);
+    }
 }
 
 impl RunMask {
