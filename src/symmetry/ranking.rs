@@ -24,11 +24,11 @@
 //! symmetries (Spinpossible up to 2x5 and 3x3, NRP (3,3,2), (2,4,2) and (2,5,2) in qtm and
 //! htm). The first part of `g^-1` is where `g` put the key tiles, another coordinate than
 //! which tiles stand on the key cells; with every cell a key cell the two are one
-//! arrangement, read off once. The rest is then the tiles' flips,
-//! bit `t` the flip of tile `t` ([`Rest::Flips`]): a move XORs it with the flips of the
-//! tiles it turns, a symmetry permutes its bits, and inversion permutes them by where the
-//! board put each tile, so the offset map depends on the board's arrangement and is built
-//! per image run ([`ClassRanking::offset_map`]). Halving the classes again is what takes
+//! arrangement, read off once. The rest is then the tiles' flips, bit `t` the flip of tile
+//! `t` ([`Rest::Flips`]): a move XORs it with the flips of the tiles it turns, a symmetry
+//! permutes its bits, and inversion permutes them by where the board put each tile, so the
+//! offset map depends on the board's arrangement and is built per image run
+//! ([`ClassRanking::offset_map`]). Halving the classes again is what takes
 //! Spinpossible 2x5's table under a quarter of the boards' (its classes under the four
 //! symmetries alone are more than a quarter: boards that a symmetry keeps).
 
@@ -398,11 +398,10 @@ impl ClassRanking {
     /// and inversion, every cell a key cell`.
     pub fn describe(&self) -> String {
         let order = self.syms.order();
-        let plural = if order == 1 { "symmetry" } else { "symmetries" };
         if self.inversion {
-            format!("{order} {plural} and inversion, every cell a key cell")
+            format!("{order} symmetries and inversion, every cell a key cell")
         } else {
-            format!("{order} {plural}, key cells {}", self.key_cells_text())
+            format!("{order} symmetries, key cells {}", self.key_cells_text())
         }
     }
 
