@@ -180,7 +180,9 @@ fn report_seeds() -> &'static [String] {
 }
 
 /// Definitions: two sets (orientations, identical pieces, a set left out of a move, sets in
-/// either order), identical pieces with tied orientations, and the files `twirl export-def` writes for an NRP and a Spinpossible board.
+/// either order), identical pieces with tied orientations, a solved orientation left unseen
+/// (`?`, found by this fuzzer to trip the harness), and the files `twirl export-def` writes
+/// for an NRP and a Spinpossible board.
 fn definition_seeds() -> &'static [String] {
     static SEEDS: OnceLock<Vec<String>> = OnceLock::new();
     SEEDS.get_or_init(|| {
@@ -190,7 +192,10 @@ fn definition_seeds() -> &'static [String] {
         // Identical pieces 1 on cells of potentials 0 and 2, orientation tied modulo 2.
         let tied = "Set D 4 4\nSolved\nD\n1 2 1 3\nEnd\nMove R\nD\n2 3 4 1\n1 1 1 1\nEnd\n\
                     Move Q\nD\n3 2 1 4\n0 0 0 0\nEnd\nMove P\nD\n2 1 3 4\n1 1 0 0\nEnd\n";
-        let mut out = vec![two.to_string(), tied.to_string()];
+        let wildcard = "Name nrp:2x3:2:orient\n\nSet TILES 6 4\n\nSolved\nTILES\n1 2 3 4 5 6\n\
+                        0 0 0 ? 0 0\nEnd\n\nMove R1C1\nTILES\n2 5 3 1 4 6\n1 1 0 1 1 0\nEnd\n\n\
+                        Move R1C2\nTILES\n1 3 6 4 2 5\n0 1 1 0 1 1\nEnd";
+        let mut out = vec![two.to_string(), tied.to_string(), wildcard.to_string()];
         for spec in ["nrp:2x3:2:orient", "spin:2x2"] {
             let p = Puzzle::parse(spec, Some(twirl::puzzle::Metric::Htm)).unwrap();
             out.push(Definition::from_puzzle(&p).unwrap().to_tws());

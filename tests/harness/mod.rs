@@ -9,7 +9,7 @@ use twirl::claims::{self, Registry, Verdict};
 use twirl::group::analysis::Analysis;
 use twirl::plot::{histogram_svg, read_report};
 use twirl::puzzle::defined::Defined;
-use twirl::puzzle::definition::Definition;
+use twirl::puzzle::definition::{ANY_ORIENTATION, Definition};
 use twirl::puzzle::sequence::{Env, Sequence};
 use twirl::puzzle::{Metric, Move, Puzzle, PuzzleSpec};
 use twirl::rank::StateSpace;
@@ -153,7 +153,9 @@ pub fn definition(text: &str) {
     for (set, state) in def.sets.iter().zip(&def.solved) {
         assert!((1..=255).contains(&set.size) && (1..=127).contains(&set.orientations));
         assert_eq!(state.pieces.len(), set.size, "{text:?}");
-        assert!(state.orient.iter().all(|&o| o < set.orientations), "{text:?}");
+        // `?` in a solved state is twsearch's orientation wildcard.
+        let seen_or_wildcard = |o: u8| o < set.orientations || o == ANY_ORIENTATION;
+        assert!(state.orient.iter().all(|&o| seen_or_wildcard(o)), "{text:?}");
     }
     for m in &def.moves {
         assert_eq!(m.sets.len(), def.sets.len(), "{text:?}");
