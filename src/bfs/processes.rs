@@ -277,11 +277,6 @@ impl RankDeal {
         ordered
     }
 
-    /// Ranks dealt.
-    pub fn n_states(&self) -> u64 {
-        self.n_states
-    }
-
     /// Number of processes.
     pub fn parts(&self) -> usize {
         self.parts

@@ -19,9 +19,10 @@
 //! A level counts as done only when every process has made it durable: all flush their
 //! tables, then process 0 replaces the record (see [`crate::checkpoint`]). Marks are
 //! idempotent: the boards of an unfinished level found before a stop or a crash are boards
-//! of that level, so a resume counts them and searches the level again. A process that dies (killed, out of memory) makes `mpirun` end the
-//! others; the finished levels are on disk (the page cache outlives a killed process) and a
-//! resume with the same number of processes continues from them.
+//! of that level, so a resume counts them and searches the level again. A process that dies
+//! (killed, out of memory) makes `mpirun` end the others; the finished levels are on disk
+//! (the page cache outlives a killed process) and a resume with the same number of
+//! processes continues from them.
 //!
 //! ```
 //! # use std::sync::{Arc, atomic::AtomicBool};

@@ -313,15 +313,11 @@ impl ClassRanking {
     /// question between processes gives it and is read back without a division.
     #[inline(always)]
     fn packed_digits(&self, s: &Cells) -> u32 {
-        let cells = &self.key[0];
-        let n = cells.len();
-        let (mut used, mut packed, mut shift) = (0u32, 0u32, 0);
-        for (i, &c) in cells.iter().enumerate() {
-            let x = self.full.local_of(s.0[c as usize]) as u32;
-            packed |= (x - (used & ((1u32 << x) - 1)).count_ones()) << shift;
-            shift += digit_width(n - i);
-            used |= 1 << x;
-        }
+        let (mut packed, mut shift) = (0u32, 0);
+        self.key_digits(s, |radix, digit| {
+            packed |= digit << shift;
+            shift += digit_width(radix);
+        });
         packed
     }
 
@@ -480,17 +476,23 @@ impl ClassRanking {
     #[inline(always)]
     fn placement_of(&self, s: &Cells) -> u64 {
         let mut index = 0u64;
+        self.key_digits(s, |radix, digit| index = index * radix as u64 + digit as u64);
+        index
+    }
+
+    /// Calls `f(radix, digit)` for each key cell in order (orbit by orbit): the Lehmer digit
+    /// of its tile among those of the orbit not on an earlier key cell, below `radix`.
+    #[inline(always)]
+    fn key_digits(&self, s: &Cells, mut f: impl FnMut(usize, u32)) {
         for (j, cells) in self.key.iter().enumerate() {
-            let n = self.full.orbit_cells(j).len() as u64;
+            let n = self.full.orbit_cells(j).len();
             let mut used = 0u32;
             for (i, &c) in cells.iter().enumerate() {
                 let x = self.full.local_of(s.0[c as usize]) as u32;
-                let digit = x - (used & ((1u32 << x) - 1)).count_ones();
+                f(n - i, x - (used & ((1u32 << x) - 1)).count_ones());
                 used |= 1 << x;
-                index = index * (n - i as u64) + digit as u64;
             }
         }
-        index
     }
 
     /// The image of a board under element `e` of the group: the `e`-th symmetry, or from
