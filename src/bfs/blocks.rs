@@ -28,8 +28,7 @@ pub fn expand_unseen<S: StateRanking>(
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
     let (space, table, part) = (step.space, step.table, step.part);
-    in_tasks(runs, TASK_RUNS, step.progress, step.budget, |task| {
-        let mut level = Level::default();
+    in_tasks(runs, TASK_RUNS, step.progress, step.budget, |task, level| {
         let (mut unseen, mut found, mut frontier, mut shuffled) =
             (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
         let mut a = OffsetMap::default();
@@ -101,7 +100,6 @@ pub fn expand_unseen<S: StateRanking>(
                 }
             }
         }
-        level
     })
 }
 
@@ -114,8 +112,7 @@ pub fn expand_frontier<S: StateRanking>(
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
     let (space, table) = (step.space, step.table);
-    in_tasks(runs, TASK_RUNS, step.progress, step.budget, |task| {
-        let mut level = Level::default();
+    in_tasks(runs, TASK_RUNS, step.progress, step.budget, |task, level| {
         let mut masks = ImageMasks::new(bits);
         let (mut frontier, mut inverted) = (RunMask::new(bits), RunMask::new(bits));
         let mut a = OffsetMap::default();
@@ -124,16 +121,15 @@ pub fn expand_frontier<S: StateRanking>(
                 continue;
             }
             let base = space.unrank(step.part.rank(run << bits));
-            masks.send(step, &base, &frontier, &mut level);
+            masks.send(step, &base, &frontier, &mut *level);
             if let Some((inverse, map)) = space.inverse_in_runs(&base) {
                 // Offset x of the run is offset A x of the inverse's run.
                 space.offset_map(map, &mut a);
                 inverted.clone_from(&frontier);
                 inverted.read_through_inverse(&a);
-                masks.send(step, &inverse, &inverted, &mut level);
+                masks.send(step, &inverse, &inverted, &mut *level);
             }
         }
-        level
     })
 }
 

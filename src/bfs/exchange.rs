@@ -24,9 +24,9 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::processes::Received;
+use super::outbox::{Outboxes, one_piece_each};
 use super::{
-    Budget, Direction, FrontierCopy, Kernel, Level, LevelCount, Outbox, Run, Step, blocks, unique,
+    Budget, Direction, FrontierCopy, Kernel, Level, LevelCount, Mailbox, Run, Step, blocks, unique,
 };
 use crate::rank::StateRanking;
 use crate::table::{CELLS_PER_WORD, OffsetMap, RunMask, UNSEEN};
@@ -90,6 +90,7 @@ pub(crate) fn expand_level<S: StateRanking>(
     (d, unseen): (u32, u64),
     run: Run<'_>,
     pool: &rayon::ThreadPool,
+    buffers: &mut Buffers,
 ) -> crate::Result<Option<(LevelCount, Traffic)>> {
     let processes = run.processes;
     let n_groups = step.part.n_groups();
@@ -109,19 +110,21 @@ pub(crate) fn expand_level<S: StateRanking>(
     let mut total = LevelCount::empty();
     let mut next_group = 0;
     loop {
-        let budget = Budget { words: ROUND_WORDS, until: Instant::now() + ROUND_TIME };
+        let until = Instant::now() + ROUND_TIME;
+        let budget = Budget { words: ROUND_WORDS, until, outboxes: &buffers.outboxes };
         let round = Step { budget: Some(&budget), copy: copy.as_ref(), ..*step };
         let mut level =
             pool.install(|| expand_groups(&round, kernel, direction, next_group..n_groups));
         next_group = level.reached as usize;
-        let outbox = std::mem::take(&mut level.outbox);
+        buffers.outboxes.filled = std::mem::take(&mut level.outboxes);
         let (found, items, bytes) = match direction {
-            Direction::Forward => deliver(step, kernel, &outbox, run, pool),
-            Direction::Backward => ask(step, kernel, outbox, run, pool),
+            Direction::Forward => deliver(step, kernel, buffers, run, pool),
+            Direction::Backward => ask(step, kernel, buffers, run, pool),
         };
+        buffers.outboxes.recycle();
         step.progress.found(found.found);
         total.absorb(found);
-        total.absorb(Level { outbox: Outbox::default(), ..level.into() });
+        total.absorb(level.into());
         traffic.ranks_sent += items;
         traffic.bytes_sent += bytes;
         if run.config.pause_in_level == Some(d) && traffic.rounds == 0 {
@@ -147,6 +150,19 @@ pub(crate) fn expand_level<S: StateRanking>(
     Ok(Some((total, traffic)))
 }
 
+/// What the rounds of a search use again and again: the workers' outboxes and the buffers
+/// of the swaps (see [`super::outbox`]).
+#[derive(Default)]
+pub(crate) struct Buffers {
+    outboxes: Outboxes,
+    /// Forward: the neighbours sent. Backward: the questions.
+    items: Mailbox<u64>,
+    /// Backward, by runs: the masks answered.
+    masks: Mailbox<u64>,
+    /// Backward, board by board: the answers.
+    answers: Mailbox<u8>,
+}
+
 /// Items looked at ahead of the one processed, so its table word has been prefetched.
 const AHEAD: usize = 16;
 
@@ -160,12 +176,14 @@ fn mask_words(bits: u32) -> usize {
 fn deliver<S: StateRanking>(
     step: &Step<'_, S>,
     kernel: Kernel<'_>,
-    outbox: &Outbox,
+    buffers: &mut Buffers,
     run: Run<'_>,
     pool: &rayon::ThreadPool,
 ) -> (Level, u64, u64) {
-    let words: u64 = outbox.to.iter().map(|v| v.len() as u64).sum();
-    let received = run.processes.swap(&outbox.to).items;
+    let (outboxes, mailbox) = (&buffers.outboxes, &mut buffers.items);
+    let words = outboxes.items();
+    run.processes.swap(&outboxes.items_by_owner(run.processes.count()), mailbox);
+    let received = &mailbox.received.items;
     let (table, part, next) = (step.table, step.part, step.next);
     let (level, items) = match kernel {
         Kernel::Xor(bits) => {
@@ -252,13 +270,15 @@ fn deliver<S: StateRanking>(
 fn ask<S: StateRanking>(
     step: &Step<'_, S>,
     kernel: Kernel<'_>,
-    outbox: Outbox,
+    buffers: &mut Buffers,
     run: Run<'_>,
     pool: &rayon::ThreadPool,
 ) -> (Level, u64, u64) {
     let processes = run.processes;
-    let questions: u64 = outbox.to.iter().map(|v| v.len() as u64).sum();
-    let asked = processes.swap(&outbox.to);
+    let outboxes = &buffers.outboxes;
+    let questions = outboxes.items();
+    processes.swap(&outboxes.items_by_owner(processes.count()), &mut buffers.items);
+    let asked = &buffers.items.received;
     let (table, part, cur, next) = (step.table, step.part, step.cur, step.next);
     match kernel {
         Kernel::Xor(bits) => {
@@ -280,10 +300,11 @@ fn ask<S: StateRanking>(
                     })
                     .collect()
             });
-            let replies = processes.swap(&answers);
+            processes.swap(&one_piece_each(&answers), &mut buffers.masks);
+            let replies = buffers.masks.received.parts();
             // Each asker: its run, the XOR offset of the image asked about and the map its
             // offsets are read through; each reply: the image run's mask.
-            let level = fold_replies(pool, &outbox.askers, &replies, (2, words, 64), |a, r| {
+            let level = fold_replies(pool, outboxes, &replies, (2, words, 64), |a, r| {
                 let mut level = Level::default();
                 let (mut answer, mut found, mut unseen) =
                     (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
@@ -325,11 +346,12 @@ fn ask<S: StateRanking>(
                         .collect()
                 })
                 .collect();
-            let replies = processes.swap_bytes(&answers);
+            processes.swap_bytes(&one_piece_each(&answers), &mut buffers.answers);
+            let replies = buffers.answers.received.parts();
             // Each asker: its table index and the paths it found among its own neighbours;
             // its questions may have gone to several processes.
             let mut paths: std::collections::HashMap<u64, u64> = Default::default();
-            for (askers, replies) in outbox.askers.iter().zip(replies.parts()) {
+            for (askers, replies) in outboxes.askers_with_replies(&replies, (2, 1, 1 << 20)) {
                 for (asker, &more) in askers.chunks(2).zip(replies) {
                     *paths.entry(asker[0]).or_insert(asker[1]) += more as u64;
                 }
@@ -369,9 +391,10 @@ fn ask<S: StateRanking>(
                     })
                     .collect()
             });
-            let replies = processes.swap_bytes(&answers);
+            processes.swap_bytes(&one_piece_each(&answers), &mut buffers.answers);
+            let replies = buffers.answers.received.parts();
             // Each asker: its table index; each reply: 1 where the neighbour is at `d`.
-            let level = fold_replies(pool, &outbox.askers, &replies, (1, 1, 1 << 12), |a, r| {
+            let level = fold_replies(pool, outboxes, &replies, (1, 1, 1 << 12), |a, r| {
                 let mut level = Level::default();
                 for (&i, &yes) in a.iter().zip(r) {
                     if yes == 1 && table.mark_if_unseen(i, next) {
@@ -386,27 +409,22 @@ fn ask<S: StateRanking>(
     }
 }
 
-/// Marks askers from the replies to their questions, in parallel: for each process,
-/// `askers[p]` holds `per_asker` words for each question sent to it, and its replies
-/// `per_reply` items for each; `mark` takes the askers and the replies of up to `per_task`
+/// Marks askers from the replies to their questions, in parallel: each question has
+/// `per_asker` words of askers in `outboxes` and `per_reply` items of `replies` (by the
+/// process that answered); `mark` takes the askers and the replies of up to `per_task`
 /// questions and returns what it marked.
 fn fold_replies<T: Sync>(
     pool: &rayon::ThreadPool,
-    askers: &[Vec<u64>],
-    replies: &Received<T>,
-    (per_asker, per_reply, per_task): (usize, usize, usize),
+    outboxes: &Outboxes,
+    replies: &[&[T]],
+    shape: (usize, usize, usize),
     mark: impl Fn(&[u64], &[T]) -> Level + Sync,
 ) -> Level {
+    let pieces = outboxes.askers_with_replies(replies, shape);
     pool.install(|| {
-        askers
+        pieces
             .par_iter()
-            .zip(replies.parts())
-            .flat_map(|(askers, replies)| {
-                askers
-                    .par_chunks(per_asker * per_task)
-                    .zip(replies.par_chunks(per_reply * per_task))
-            })
-            .map(|(askers, replies)| mark(askers, replies))
+            .map(|&(askers, replies)| mark(askers, replies))
             .reduce(Level::default, Level::merge)
     })
 }

@@ -39,6 +39,7 @@ use std::time::Instant;
 mod blocks;
 pub mod exchange;
 mod frontier_copy;
+mod outbox;
 pub mod processes;
 pub mod unique;
 
@@ -49,6 +50,8 @@ use crate::table::{DistanceTable, RankSet, mark_of};
 
 pub use exchange::Traffic;
 use frontier_copy::FrontierCopy;
+pub use outbox::Mailbox;
+use outbox::{Outbox, Outboxes};
 pub use processes::{Processes, RankDeal, Single};
 
 /// Bytes each of `parts` processes spends on a copy of the frontier of `n_states` ranks
@@ -459,6 +462,7 @@ fn search<S: StateRanking>(
         Some(&d) => d,
         None => Direction::Forward,
     };
+    let mut buffers = exchange::Buffers::default();
     loop {
         let d = out.histogram.len() as u32 - 1;
         let frontier = out.histogram[d as usize];
@@ -482,7 +486,8 @@ fn search<S: StateRanking>(
         progress.level_started(d + 1, frontier, direction);
         let t = Instant::now();
         let step = Step::new(space, table, d, progress, &part);
-        let expanded = exchange::expand_level(&step, kernel, direction, (d, unseen), run, pool)?;
+        let expanded =
+            exchange::expand_level(&step, kernel, direction, (d, unseen), run, pool, &mut buffers)?;
         let Some((mut level, traffic)) = expanded else {
             return Ok(out);
         };
@@ -596,6 +601,15 @@ impl Part {
         if self.deal.parts() == 1 { i } else { self.deal.rank(self.index, i) }
     }
 
+    /// What turns a table index of `group` into its rank, added (wrapping): a group lies
+    /// inside one unit, where ranks follow indices. Kernels take it once per group, where a
+    /// rank each would cost two divisions by the deal's unit and count.
+    #[inline(always)]
+    fn rank_offset(&self, group: usize) -> u64 {
+        let first = group as u64 * crate::table::CELLS_PER_WORD;
+        self.rank(first).wrapping_sub(first)
+    }
+
     /// The ranks of a set of table indices (one group, so inside one unit).
     #[inline(always)]
     fn ranks(&self, set: RankSet) -> RankSet {
@@ -691,8 +705,8 @@ pub(crate) fn in_tasks(
     range: std::ops::Range<u64>,
     task_len: u64,
     progress: &dyn Progress,
-    budget: Option<&Budget>,
-    task: impl Fn(std::ops::Range<u64>) -> Level + Sync,
+    budget: Option<&Budget<'_>>,
+    task: impl Fn(std::ops::Range<u64>, &mut Level) + Sync,
 ) -> LevelCount {
     let n_tasks = (range.end - range.start).div_ceil(task_len);
     let (next, words) = (AtomicU64::new(0), AtomicU64::new(0));
@@ -703,31 +717,40 @@ pub(crate) fn in_tasks(
         let i = next.fetch_add(1, Relaxed);
         (i < n_tasks).then_some(i)
     };
+    // Each worker adds its tasks' finds to one level, and their items to one outbox.
     let levels = rayon::broadcast(|_| {
-        let mut mine = Level::default();
+        let outbox = budget.map(|b| b.outboxes.take()).unwrap_or_default();
+        let mut mine = Level { outbox, ..Level::default() };
         while let Some(i) = claim() {
             let lo = range.start + i * task_len;
-            let level = task(lo..(lo + task_len).min(range.end));
-            words.fetch_add(level.outbox.words(), Relaxed);
-            progress.found(level.found);
+            let (found, held) = (mine.found, mine.outbox.words());
+            task(lo..(lo + task_len).min(range.end), &mut mine);
+            words.fetch_add(mine.outbox.words() - held, Relaxed);
+            progress.found(mine.found - found);
             progress.task_done();
-            mine = mine.merge(level);
         }
         mine
     });
-    let level = levels.into_iter().fold(Level::default(), Level::merge);
+    let mut outboxes = Vec::with_capacity(levels.len());
+    let mut level = Level::default();
+    for mut l in levels {
+        outboxes.push(std::mem::take(&mut l.outbox));
+        level = level.merge(l);
+    }
     let reached = (range.start + next.load(Relaxed).min(n_tasks) * task_len).min(range.end);
-    LevelCount { found: level.found, smallest: level.smallest, outbox: level.outbox, reached }
+    LevelCount { found: level.found, smallest: level.smallest, outboxes, reached }
 }
 
 /// How far one pass of a step over several processes goes before they exchange: until its
 /// outbox holds `words` words, or until `until`.
-pub(crate) struct Budget {
+pub(crate) struct Budget<'a> {
     pub(crate) words: u64,
     pub(crate) until: Instant,
+    /// Where the workers' outboxes come from.
+    pub(crate) outboxes: &'a Outboxes,
 }
 
-impl Budget {
+impl Budget<'_> {
     fn spent(&self, words: u64) -> bool {
         words >= self.words || Instant::now() >= self.until
     }
@@ -749,7 +772,7 @@ pub struct Step<'a, S> {
     /// The ranks the table holds.
     pub part: &'a Part,
     /// Under several processes: where a pass stops before the processes exchange.
-    pub(crate) budget: Option<&'a Budget>,
+    pub(crate) budget: Option<&'a Budget<'a>>,
     /// Under several processes, backward: every process's boards at distance `d`.
     pub(crate) copy: Option<&'a FrontierCopy>,
 }
@@ -778,11 +801,11 @@ impl<'a, S: StateRanking> Step<'a, S> {
     fn in_group_tasks(
         &self,
         groups: std::ops::Range<usize>,
-        task: impl Fn(std::ops::Range<usize>) -> Level + Sync,
+        task: impl Fn(std::ops::Range<usize>, &mut Level) + Sync,
     ) -> LevelCount {
         let range = groups.start as u64..groups.end as u64;
-        in_tasks(range, TASK_GROUPS, self.progress, self.budget, |t| {
-            task(t.start as usize..t.end as usize)
+        in_tasks(range, TASK_GROUPS, self.progress, self.budget, |t, level| {
+            task(t.start as usize..t.end as usize, level)
         })
     }
 }
@@ -794,56 +817,6 @@ pub(crate) struct Level {
     /// The smallest ranks found, sorted, at most [`SAMPLE`].
     smallest: Vec<u64>,
     outbox: Outbox,
-}
-
-/// What a step leaves to other processes, by owner (always empty with one process).
-#[derive(Default)]
-pub(crate) struct Outbox {
-    /// Forward: the neighbours to mark (ranks, or for XOR runs a run followed by its mask's
-    /// words). Backward: the neighbours asked about (ranks, or the runs whose masks are
-    /// asked for).
-    pub(crate) to: Vec<Vec<u64>>,
-    /// Backward: who asks each question (a table index, or for XOR runs a table run and the
-    /// XOR offset of its image).
-    pub(crate) askers: Vec<Vec<u64>>,
-}
-
-impl Outbox {
-    /// Items for process `owner` (of `parts`).
-    #[inline]
-    pub(crate) fn to(&mut self, owner: usize, parts: usize) -> &mut Vec<u64> {
-        if self.to.is_empty() {
-            self.to = vec![Vec::new(); parts];
-        }
-        &mut self.to[owner]
-    }
-
-    /// A question for process `owner` (of `parts`), asked by `asker`.
-    #[inline]
-    pub(crate) fn ask(&mut self, owner: usize, parts: usize, question: u64, asker: &[u64]) {
-        self.to(owner, parts).push(question);
-        if self.askers.is_empty() {
-            self.askers = vec![Vec::new(); parts];
-        }
-        self.askers[owner].extend_from_slice(asker);
-    }
-
-    /// The words held, askers included.
-    fn words(&self) -> u64 {
-        self.to.iter().chain(&self.askers).map(|v| v.len() as u64).sum()
-    }
-
-    fn merge(&mut self, other: Outbox) {
-        for (mine, theirs) in [(&mut self.to, other.to), (&mut self.askers, other.askers)] {
-            if mine.is_empty() {
-                *mine = theirs;
-            } else {
-                for (a, b) in mine.iter_mut().zip(theirs) {
-                    a.extend(b);
-                }
-            }
-        }
-    }
 }
 
 impl Level {
@@ -868,12 +841,13 @@ impl Level {
         }
     }
 
+    /// Adds another's finds (the outboxes stay apart: see [`in_tasks`]).
     pub(crate) fn merge(mut self, other: Level) -> Level {
+        debug_assert_eq!(other.outbox.words(), 0, "outboxes are not merged");
         self.found += other.found;
         self.smallest.extend(other.smallest);
         self.smallest.sort_unstable();
         self.smallest.truncate(SAMPLE);
-        self.outbox.merge(other.outbox);
         self
     }
 }
@@ -887,11 +861,13 @@ fn in_board_tasks<'r, S: StateRanking>(
     runs: Option<&'r CellRuns>,
     groups: std::ops::Range<usize>,
     direction: Direction,
-    task: impl Fn(std::ops::Range<usize>, &[usize], Option<RunImages<'r, S>>) -> Level + Sync,
+    task: impl Fn(std::ops::Range<usize>, &[usize], Option<RunImages<'r, S>>, &mut Level) + Sync,
 ) -> LevelCount {
     let rest: Vec<usize> =
         runs.map_or_else(|| (0..step.space.n_moves()).collect(), |r| r.rest.clone());
-    step.in_group_tasks(groups, |t| task(t, &rest, runs.map(|r| RunImages::new(r, direction))))
+    step.in_group_tasks(groups, |t, level| {
+        task(t, &rest, runs.map(|r| RunImages::new(r, direction)), level)
+    })
 }
 
 /// The board of `rank`: unranked from the current run's first boards when walking runs.
@@ -918,8 +894,7 @@ pub fn expand_frontier<S: StateRanking>(
     groups: std::ops::Range<usize>,
 ) -> LevelCount {
     let (space, table, part) = (step.space, step.table, step.part);
-    in_board_tasks(step, runs, groups, Direction::Forward, |task, rest, mut images| {
-        let mut level = Level::default();
+    in_board_tasks(step, runs, groups, Direction::Forward, |task, rest, mut images, level| {
         let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + space.n_moves());
         let flush = |pending: &mut Vec<u64>, level: &mut Level| {
             for &i in pending.iter() {
@@ -938,37 +913,37 @@ pub fn expand_frontier<S: StateRanking>(
             Place::There(owner, j) => level.outbox.to(owner, part.parts()).push(j),
         };
         for group in task {
+            let to_rank = part.rank_offset(group);
             for i in table.marked(group, step.cur) {
-                let rank = part.rank(i);
+                let rank = i.wrapping_add(to_rank);
                 if let Some(images) = &mut images {
                     images.go_to(space, part, rank);
                     // Image runs lie anywhere in the table: prefetched like the others.
                     for k in 0..images.n_moves() {
-                        aim(images.neighbour_place(k), &mut pending, &mut level);
+                        aim(images.neighbour_place(k), &mut pending, &mut *level);
                     }
                 }
                 if !rest.is_empty() {
                     let s = current_board(space, &images, rank);
                     for &m in rest {
                         let r = space.rank(&space.scramble_step(&s, m));
-                        aim(part.place(r), &mut pending, &mut level);
+                        aim(part.place(r), &mut pending, &mut *level);
                     }
                     // Under inversion the inverse's images too (no cell runs then).
                     if let Some((inverse, _)) = space.inverse_in_runs(&s) {
                         debug_assert!(images.is_none(), "cell runs with inversion");
                         for &m in rest {
                             let r = space.rank(&space.scramble_step(&inverse, m));
-                            aim(part.place(r), &mut pending, &mut level);
+                            aim(part.place(r), &mut pending, &mut *level);
                         }
                     }
                 }
                 if pending.len() >= PIPELINE {
-                    flush(&mut pending, &mut level);
+                    flush(&mut pending, &mut *level);
                 }
             }
         }
-        flush(&mut pending, &mut level);
-        level
+        flush(&mut pending, &mut *level);
     })
 }
 
@@ -1080,8 +1055,8 @@ pub struct LevelCount {
     pub found: u64,
     /// Up to [`SAMPLE`] of the smallest new ranks, sorted.
     pub smallest: Vec<u64>,
-    /// What the step leaves to other processes.
-    pub(crate) outbox: Outbox,
+    /// What the step leaves to other processes: one outbox for each worker.
+    pub(crate) outboxes: Vec<Outbox>,
     /// Where the items done end: the step covered its range up to here (less than all of it
     /// when it stopped at its [`Budget`] or was asked to stop).
     pub(crate) reached: u64,
@@ -1089,14 +1064,14 @@ pub struct LevelCount {
 
 impl From<LevelCount> for Level {
     fn from(c: LevelCount) -> Level {
-        Level { found: c.found, smallest: c.smallest, outbox: c.outbox }
+        Level { found: c.found, smallest: c.smallest, outbox: Outbox::default() }
     }
 }
 
 impl LevelCount {
     /// Nothing found yet.
     pub(crate) fn empty() -> LevelCount {
-        LevelCount { found: 0, smallest: Vec::new(), outbox: Outbox::default(), reached: 0 }
+        LevelCount { found: 0, smallest: Vec::new(), outboxes: Vec::new(), reached: 0 }
     }
 
     /// Adds what another pass over the same level found.
@@ -1104,12 +1079,11 @@ impl LevelCount {
         let mine = Level {
             found: self.found,
             smallest: std::mem::take(&mut self.smallest),
-            outbox: std::mem::take(&mut self.outbox),
+            outbox: Outbox::default(),
         };
         let merged = mine.merge(other);
         self.found = merged.found;
         self.smallest = merged.smallest;
-        self.outbox = merged.outbox;
     }
 }
 
@@ -1131,8 +1105,7 @@ pub fn expand_unseen<S: StateRanking>(
     groups: std::ops::Range<usize>,
 ) -> LevelCount {
     let (space, table, part) = (step.space, step.table, step.part);
-    in_board_tasks(step, runs, groups, Direction::Backward, |task, rest, mut images| {
-        let mut level = Level::default();
+    in_board_tasks(step, runs, groups, Direction::Backward, |task, rest, mut images, level| {
         // Each pending board: its table index, its working state, and whether it is still
         // unseen.
         let mut batch: Vec<(u64, S::State, bool)> = Vec::with_capacity(BATCH);
@@ -1149,6 +1122,7 @@ pub fn expand_unseen<S: StateRanking>(
             j => table.get(j) == step.cur,
         };
         for group in task {
+            let to_rank = part.rank_offset(group);
             let mut unseen = table.unseen(group);
             let mut found = RankSet::empty_of(group);
             while !unseen.is_empty() {
@@ -1156,7 +1130,7 @@ pub fn expand_unseen<S: StateRanking>(
                 remote.clear();
                 while batch.len() < BATCH {
                     let Some(i) = unseen.next() else { break };
-                    let rank = part.rank(i);
+                    let rank = i.wrapping_add(to_rank);
                     let before = remote.len();
                     if let Some(images) = &mut images {
                         // Moves that keep the run's cells: neighbours from tables, nearby.
@@ -1188,7 +1162,7 @@ pub fn expand_unseen<S: StateRanking>(
                     }
                     if rest.is_empty() {
                         for (_, p, j) in remote.drain(before..) {
-                            ask(&mut level, i, p, j);
+                            ask(&mut *level, i, p, j);
                         }
                     } else {
                         batch.push((i, current_board(space, &images, rank), true));
@@ -1228,7 +1202,7 @@ pub fn expand_unseen<S: StateRanking>(
                         let near = &neighbours[b * ROUND..b * ROUND + moves.len()];
                         if near.iter().any(|&j| at_cur(j)) {
                             found.insert(*i);
-                            level.note(part.rank(*i));
+                            level.note(i.wrapping_add(to_rank));
                             *unseen = false;
                             alive -= 1;
                         }
@@ -1240,14 +1214,13 @@ pub fn expand_unseen<S: StateRanking>(
                 for &(b, p, j) in &remote {
                     let (i, _, unseen) = &batch[b];
                     if *unseen {
-                        ask(&mut level, *i, p, j);
+                        ask(&mut *level, *i, p, j);
                     }
                 }
             }
             // This task owns the group: no other writer can race with the store.
             table.set_owned(found, step.next);
         }
-        level
     })
 }
 

@@ -10,6 +10,7 @@
 
 use rayon::prelude::*;
 
+use super::Mailbox;
 use crate::rank::StateRanking;
 use crate::table::{CELLS_PER_WORD, DistanceTable};
 use crate::{Error, Result};
@@ -35,10 +36,11 @@ pub trait Processes {
     fn broadcast(&self, bytes: Vec<u8>) -> Vec<u8>;
     /// The smallest ranks (at most [`super::SAMPLE`], sorted) among every process's `smallest`.
     fn smallest(&self, smallest: &[u64]) -> Vec<u64>;
-    /// Sends `by_owner[p]` to process `p`; returns what each process sent here.
-    fn swap(&self, by_owner: &[Vec<u64>]) -> Received<u64>;
+    /// Sends `by_owner[p]` (its pieces, one after another) to process `p`; what each process
+    /// sent here is left in `mailbox.received`. The mailbox's memory serves again.
+    fn swap(&self, by_owner: &[Vec<&[u64]>], mailbox: &mut Mailbox<u64>);
     /// [`Processes::swap`] of bytes.
-    fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Received<u8>;
+    fn swap_bytes(&self, by_owner: &[Vec<&[u8]>], mailbox: &mut Mailbox<u8>);
     /// Every process's `mine`, one after another, with where each one starts.
     fn gather(&self, mine: Vec<u64>) -> (Vec<u64>, Vec<u64>);
 }
@@ -54,19 +56,33 @@ pub struct Received<T> {
 impl<T> Received<T> {
     /// Received items, `counts[p]` from process `p`, one after another.
     pub fn new(items: Vec<T>, counts: impl IntoIterator<Item = usize>) -> Received<T> {
-        let mut bounds = vec![0];
-        bounds.extend(counts.into_iter().scan(0, |end, c| {
+        let mut received = Received { items, bounds: Vec::new() };
+        received.set_counts(counts);
+        received
+    }
+
+    /// Says how many of the items came from each process, `counts[p]` from process `p`.
+    pub(crate) fn set_counts(&mut self, counts: impl IntoIterator<Item = usize>) {
+        self.bounds.clear();
+        self.bounds.push(0);
+        self.bounds.extend(counts.into_iter().scan(0, |end, c| {
             *end += c;
             Some(*end)
         }));
-        assert_eq!(bounds.last(), Some(&items.len()), "the counts add up to the items");
-        Received { items, bounds }
+        assert_eq!(self.bounds.last(), Some(&self.items.len()), "the counts add up to the items");
     }
 
     /// Each sender's items.
     pub fn parts(&self) -> Vec<&[T]> {
         self.bounds.windows(2).map(|w| &self.items[w[0]..w[1]]).collect()
     }
+}
+
+/// A swap of one process with itself: what it sends is what it receives.
+fn to_itself<T: Copy>(by_owner: &[Vec<&[T]>], mailbox: &mut Mailbox<T>) {
+    let counts = mailbox.lay_out(by_owner);
+    std::mem::swap(&mut mailbox.sending, &mut mailbox.received.items);
+    mailbox.received.set_counts(counts);
 }
 
 /// Every process's result, agreed: `Ok` on all only if `Ok` on all. A failing process keeps
@@ -121,11 +137,11 @@ impl Processes for Single {
     fn smallest(&self, smallest: &[u64]) -> Vec<u64> {
         smallest.to_vec()
     }
-    fn swap(&self, by_owner: &[Vec<u64>]) -> Received<u64> {
-        Received::new(by_owner.concat(), by_owner.iter().map(Vec::len))
+    fn swap(&self, by_owner: &[Vec<&[u64]>], mailbox: &mut Mailbox<u64>) {
+        to_itself(by_owner, mailbox);
     }
-    fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Received<u8> {
-        Received::new(by_owner.concat(), by_owner.iter().map(Vec::len))
+    fn swap_bytes(&self, by_owner: &[Vec<&[u8]>], mailbox: &mut Mailbox<u8>) {
+        to_itself(by_owner, mailbox);
     }
     fn gather(&self, mine: Vec<u64>) -> (Vec<u64>, Vec<u64>) {
         (mine, vec![0])
@@ -229,6 +245,9 @@ impl RankDeal {
     /// The rank at index `i` of process `p`'s table.
     #[inline(always)]
     pub fn rank(&self, p: usize, i: u64) -> u64 {
+        if let Some((u, q)) = self.shifts {
+            return ((i >> u << q) + p as u64) << u | i & ((1 << u) - 1);
+        }
         let (round, at) = StrengthReducedU64::div_rem(i, self.by_unit);
         (round * self.parts as u64 + p as u64) * self.unit + at
     }
@@ -324,10 +343,20 @@ mod tests {
 
     #[test]
     fn the_deal_covers_the_ranks_once_in_aligned_units() {
-        let cases = [(100u64, 3usize, 1u64), (100, 4, 7), (5, 4, 3), (1, 3, 1), (1 << 20, 2, 720)];
+        // The last two deal in powers of two (located by shifts).
+        let cases = [
+            (100u64, 3usize, 1u64),
+            (100, 4, 7),
+            (5, 4, 3),
+            (1, 3, 1),
+            (1 << 20, 2, 720),
+            (1 << 20, 4, 1),
+            (1000, 2, 64),
+        ];
         for (n, parts, align) in cases {
             let deal = RankDeal::new(n, parts, align);
             assert!(deal.unit().is_multiple_of(align) && deal.unit().is_multiple_of(32));
+            assert_eq!(deal.shifts.is_some(), align.is_power_of_two() && parts.is_power_of_two());
             let mut seen = vec![false; n as usize];
             for p in 0..parts {
                 assert_eq!(deal.first(p), (p as u64 * deal.unit()).min(n));
@@ -358,8 +387,9 @@ mod mpi_group {
     use mpi::topology::SimpleCommunicator;
     use mpi::traits::*;
 
-    use super::{Processes, Received};
+    use super::{Mailbox, Processes};
     use crate::bfs::SAMPLE;
+    use crate::bfs::outbox::empty_with_room;
 
     /// Merges samples of ranks into the [`SAMPLE`] smallest, sorted.
     fn merge_smallest(all: &mut Vec<u64>) {
@@ -432,11 +462,11 @@ mod mpi_group {
             merge_smallest(&mut all);
             all
         }
-        fn swap(&self, by_owner: &[Vec<u64>]) -> Received<u64> {
-            swap_by_owner(&self.world, by_owner)
+        fn swap(&self, by_owner: &[Vec<&[u64]>], mailbox: &mut Mailbox<u64>) {
+            swap_by_owner(&self.world, by_owner, mailbox);
         }
-        fn swap_bytes(&self, by_owner: &[Vec<u8>]) -> Received<u8> {
-            swap_by_owner(&self.world, by_owner)
+        fn swap_bytes(&self, by_owner: &[Vec<&[u8]>], mailbox: &mut Mailbox<u8>) {
+            swap_by_owner(&self.world, by_owner, mailbox);
         }
         fn gather(&self, mut mine: Vec<u64>) -> (Vec<u64>, Vec<u64>) {
             let mut counts = vec![0i32; self.count()];
@@ -456,31 +486,36 @@ mod mpi_group {
         }
     }
 
-    /// Sends `by_owner[p]` to process `p`; returns what each process sent here.
+    /// Sends `by_owner[p]` to process `p`; what each process sent here is left in
+    /// `mailbox.received`.
     fn swap_by_owner<T: Equivalence + Copy + Default>(
         world: &SimpleCommunicator,
-        by_owner: &[Vec<T>],
-    ) -> Received<T> {
+        by_owner: &[Vec<&[T]>],
+        mailbox: &mut Mailbox<T>,
+    ) {
         let parts = world.size() as usize;
+        let lens = mailbox.lay_out(by_owner);
         let counts: Vec<i32> =
-            (0..parts).map(|p| count_of(by_owner.get(p).map_or(0, |v| v.len()))).collect();
+            (0..parts).map(|p| count_of(lens.get(p).copied().unwrap_or(0))).collect();
         let mut incoming = vec![0i32; parts];
         world.all_to_all_into(&counts[..], &mut incoming[..]);
         // One spare element each: an empty Vec of bytes points at address 1, which Open MPI
         // reads as MPI_IN_PLACE.
-        let mut send: Vec<T> = by_owner.concat();
+        let send = &mut mailbox.sending;
         send.push(T::default());
         let displs = offsets(&counts);
         let in_displs = offsets(&incoming);
         let total: usize = incoming.iter().map(|&c| c as usize).sum();
-        let mut received = vec![T::default(); total + 1];
+        let received = &mut mailbox.received.items;
+        empty_with_room(received, total + 1);
+        received.resize(total + 1, T::default());
         {
             let send = Partition::new(&send[..], &counts[..], &displs[..]);
             let mut recv = PartitionMut::new(&mut received[..], &incoming[..], &in_displs[..]);
             world.all_to_all_varcount_into(&send, &mut recv);
         }
         received.truncate(total);
-        Received::new(received, incoming.iter().map(|&c| c as usize))
+        mailbox.received.set_counts(incoming.iter().map(|&c| c as usize));
     }
 
     /// A buffer length as an MPI count (rounds keep buffers far below 2^31 items, and a

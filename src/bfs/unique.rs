@@ -18,7 +18,7 @@
 //! visitors; [`DistanceTable::unmark_fresh`] drops them before a resume (the backward step finishes each
 //! board before marking it, so its boards are complete).
 
-use super::{Level, LevelCount, Place, Step};
+use super::{LevelCount, Place, Step};
 use crate::rank::StateRanking;
 use crate::table::{DistanceTable, RankSet, UNSEEN};
 
@@ -30,14 +30,14 @@ pub fn expand_frontier<S: StateRanking>(
 ) -> LevelCount {
     let (space, table, part) = (step.space, step.table, step.part);
     let bits = table.unique_bits();
-    step.in_group_tasks(groups, |task| {
-        let mut level = Level::default();
+    step.in_group_tasks(groups, |task, level| {
         for group in task {
+            let to_rank = part.rank_offset(group);
             // Boards marked `d` include those at d-3, d-6...: all their neighbours are already
             // seen and not fresh, so visiting them changes nothing.
             for i in table.marked(group, step.cur) {
                 let is_multi = bits.is_multi(i);
-                let s = space.unrank(part.rank(i));
+                let s = space.unrank(i.wrapping_add(to_rank));
                 for m in 0..space.n_moves() {
                     let r = space.rank(&space.scramble_step(&s, m));
                     match part.place(r) {
@@ -53,7 +53,6 @@ pub fn expand_frontier<S: StateRanking>(
                 }
             }
         }
-        level
     })
 }
 
@@ -89,13 +88,13 @@ pub fn expand_unseen<S: StateRanking>(
 ) -> LevelCount {
     let (space, table, part) = (step.space, step.table, step.part);
     let bits = table.unique_bits();
-    step.in_group_tasks(groups, |task| {
-        let mut level = Level::default();
+    step.in_group_tasks(groups, |task, level| {
         let mut remote = Vec::new();
         for group in task {
+            let to_rank = part.rank_offset(group);
             let mut found = RankSet::empty_of(group);
             for i in table.unseen(group) {
-                let s = space.unrank(part.rank(i));
+                let s = space.unrank(i.wrapping_add(to_rank));
                 let mut paths = 0;
                 remote.clear();
                 for m in 0..space.n_moves() {
@@ -126,13 +125,12 @@ pub fn expand_unseen<S: StateRanking>(
                         bits.set_multi(i);
                     }
                     found.insert(i);
-                    level.note(part.rank(i));
+                    level.note(i.wrapping_add(to_rank));
                 }
             }
             // This task owns the group: no other writer can race with the store.
             table.set_owned(found, step.next);
         }
-        level
     })
 }
 
