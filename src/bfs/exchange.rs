@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::frontier_copy::CopyMemory;
 use super::outbox::{Outboxes, one_piece_each};
 use super::{
     Budget, Direction, FrontierCopy, Kernel, Level, LevelCount, Mailbox, Run, Step, blocks, unique,
@@ -105,7 +106,10 @@ pub(crate) fn expand_level<S: StateRanking>(
         && run.config.frontier_copy
         && !matches!(kernel, Kernel::Unique)
         && unseen.saturating_mul(step.space.n_moves() as u64) > step.space.n_states() / 8)
-        .then(|| FrontierCopy::gather(step.table, step.cur, &step.part.deal, processes, pool));
+        .then(|| {
+            let memory = &mut buffers.copy;
+            FrontierCopy::gather(step.table, step.cur, &step.part.deal, processes, pool, memory)
+        });
     traffic.rounds = 0;
     let mut total = LevelCount::empty();
     let mut next_group = 0;
@@ -145,6 +149,9 @@ pub(crate) fn expand_level<S: StateRanking>(
             break;
         }
     }
+    if let Some(copy) = copy {
+        copy.give_back(&mut buffers.copy);
+    }
     traffic.ranks_sent = processes.sum(traffic.ranks_sent);
     traffic.bytes_sent = processes.sum(traffic.bytes_sent);
     Ok(Some((total, traffic)))
@@ -161,6 +168,8 @@ pub(crate) struct Buffers {
     masks: Mailbox<u64>,
     /// Backward, board by board: the answers.
     answers: Mailbox<u8>,
+    /// Backward: the frontier copy's.
+    copy: CopyMemory,
 }
 
 /// Items looked at ahead of the one processed, so its table word has been prefetched.

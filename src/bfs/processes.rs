@@ -11,6 +11,7 @@
 use rayon::prelude::*;
 
 use super::Mailbox;
+use super::outbox::empty_with_room;
 use crate::rank::StateRanking;
 use crate::table::{CELLS_PER_WORD, DistanceTable};
 use crate::{Error, Result};
@@ -41,8 +42,9 @@ pub trait Processes {
     fn swap(&self, by_owner: &[Vec<&[u64]>], mailbox: &mut Mailbox<u64>);
     /// [`Processes::swap`] of bytes.
     fn swap_bytes(&self, by_owner: &[Vec<&[u8]>], mailbox: &mut Mailbox<u8>);
-    /// Every process's `mine`, one after another, with where each one starts.
-    fn gather(&self, mine: Vec<u64>) -> (Vec<u64>, Vec<u64>);
+    /// Every process's `mine`, one after another, into `all` (its memory serves again);
+    /// returns where each one starts.
+    fn gather(&self, mine: &[u64], all: &mut Vec<u64>) -> Vec<u64>;
 }
 
 /// What every process sent to this one, in one buffer, by sender.
@@ -143,8 +145,10 @@ impl Processes for Single {
     fn swap_bytes(&self, by_owner: &[Vec<&[u8]>], mailbox: &mut Mailbox<u8>) {
         to_itself(by_owner, mailbox);
     }
-    fn gather(&self, mine: Vec<u64>) -> (Vec<u64>, Vec<u64>) {
-        (mine, vec![0])
+    fn gather(&self, mine: &[u64], all: &mut Vec<u64>) -> Vec<u64> {
+        all.clear();
+        all.extend_from_slice(mine);
+        vec![0]
     }
 }
 
@@ -315,20 +319,34 @@ impl RankDeal {
         starts: &[u64],
         per_item: u64,
     ) -> Vec<T> {
+        let mut ordered = Vec::new();
+        self.in_rank_order_into(gathered, starts, per_item, &mut ordered);
+        ordered
+    }
+
+    /// [`RankDeal::in_rank_order`] into `ordered`, whose memory serves again.
+    pub fn in_rank_order_into<T: Copy + Default + Send + Sync>(
+        &self,
+        gathered: &[T],
+        starts: &[u64],
+        per_item: u64,
+        ordered: &mut Vec<T>,
+    ) {
         let items = self.n_states.div_ceil(per_item) as usize;
+        empty_with_room(ordered, items);
         if self.parts == 1 {
             // One unit of every rank, whatever its length.
-            return gathered[..items].to_vec();
+            ordered.extend_from_slice(&gathered[..items]);
+            return;
         }
         assert!(self.unit.is_multiple_of(per_item), "units are whole items");
         let per_unit = (self.unit / per_item) as usize;
-        let mut ordered = vec![T::default(); items];
+        ordered.resize(items, T::default());
         ordered.par_chunks_mut(per_unit).enumerate().for_each(|(unit, to)| {
             let (p, round) = (unit % self.parts, unit / self.parts);
             let from = starts[p] as usize + round * per_unit;
             to.copy_from_slice(&gathered[from..from + to.len()]);
         });
-        ordered
     }
 
     /// Number of processes.
@@ -363,8 +381,9 @@ pub fn gather_table(
     deal: &RankDeal,
     processes: &dyn Processes,
 ) -> Result<DistanceTable> {
-    let mine = (0..table.n_groups()).map(|g| table.group_cells(g)).collect();
-    let (all, starts) = processes.gather(mine);
+    let mine: Vec<u64> = (0..table.n_groups()).map(|g| table.group_cells(g)).collect();
+    let mut all = Vec::new();
+    let starts = processes.gather(&mine, &mut all);
     let whole = DistanceTable::in_memory(deal.n_states)?;
     for (g, cells) in deal.in_rank_order(&all, &starts, CELLS_PER_WORD).into_iter().enumerate() {
         whole.set_group_cells(g, cells);
@@ -517,21 +536,22 @@ mod mpi_group {
         fn swap_bytes(&self, by_owner: &[Vec<&[u8]>], mailbox: &mut Mailbox<u8>) {
             swap_by_owner(&self.world, by_owner, mailbox);
         }
-        fn gather(&self, mut mine: Vec<u64>) -> (Vec<u64>, Vec<u64>) {
+        fn gather(&self, mine: &[u64], all: &mut Vec<u64>) -> Vec<u64> {
             let mut counts = vec![0i32; self.count()];
             self.world.all_gather_into(&count_of(mine.len()), &mut counts[..]);
             let displs = offsets(&counts);
             let total: usize = counts.iter().map(|&c| c as usize).sum();
-            // One spare element each: an empty Vec's address (1) reads as MPI_IN_PLACE.
-            let n = mine.len();
-            mine.push(0);
-            let mut all = vec![0u64; total + 1];
+            // Buffers that are never empty: an empty Vec's address can read as MPI_IN_PLACE.
+            let spare = [0u64];
+            let mine = if mine.is_empty() { &spare[..0] } else { mine };
+            empty_with_room(all, total + 1);
+            all.resize(total + 1, 0);
             {
                 let mut recv = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
-                self.world.all_gather_varcount_into(&mine[..n], &mut recv);
+                self.world.all_gather_varcount_into(mine, &mut recv);
             }
             all.truncate(total);
-            (all, displs.iter().map(|&d| d as u64).collect())
+            displs.iter().map(|&d| d as u64).collect()
         }
     }
 
