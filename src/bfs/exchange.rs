@@ -12,7 +12,7 @@
 //!   themselves from the answers. Where the whole frontier fits one bit per rank, every
 //!   process holds a copy of it instead (`frontier_copy.rs`) and asks nothing.
 //!
-//! A round takes tasks in order until its outbox holds [`ROUND_WORDS`] words or
+//! A round takes tasks in order until its workers' outboxes hold [`ROUND_WORDS`] words or
 //! `ROUND_TIME` has passed, so buffers stay bounded however the level's density varies
 //! along the table; a process whose table is done runs empty rounds until every process is.
 //! After each round the processes agree whether to go on, to stop, or to write a checkpoint
@@ -33,12 +33,12 @@ use crate::rank::StateRanking;
 use crate::table::{CELLS_PER_WORD, OffsetMap, RunMask, UNSEEN};
 
 /// Words (of eight bytes) a process means to send per round when several search together:
-/// 16 MiB, and as much again for whom each question is from. A round stops taking tasks once
-/// its outbox holds them, so it ends at most a task per worker thread beyond.
+/// 16 MiB, askers of questions included. A round stops taking tasks once its workers'
+/// outboxes hold them, so it ends at most a task per worker thread beyond.
 pub const ROUND_WORDS: u64 = 1 << 21;
 
 /// The longest a round expands before the processes exchange and agree (whether to stop, or
-/// to write a checkpoint), when its outbox stays small.
+/// to write a checkpoint), when its outboxes stay small.
 const ROUND_TIME: Duration = Duration::from_secs(2);
 
 /// What one level sent between processes, summed over all of them.
@@ -110,6 +110,12 @@ pub(crate) fn expand_level<S: StateRanking>(
             let memory = &mut buffers.copy;
             FrontierCopy::gather(step.table, step.cur, &step.part.deal, processes, pool, memory)
         });
+    // Levels go backward for good: a level with the copy sends no items, and one without it
+    // never takes it again, so each lets go of the other's memory.
+    match copy {
+        Some(_) => (buffers.outboxes, buffers.items) = Default::default(),
+        None => buffers.copy = Default::default(),
+    }
     traffic.rounds = 0;
     let mut total = LevelCount::empty();
     let mut next_group = 0;

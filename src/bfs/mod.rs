@@ -603,7 +603,7 @@ impl Part {
 
     /// What turns a table index of `group` into its rank, added (wrapping): a group lies
     /// inside one unit, where ranks follow indices. Kernels take it once per group, where a
-    /// rank each would cost two divisions by the deal's unit and count.
+    /// rank each would cost a division by the deal's unit.
     #[inline(always)]
     fn rank_offset(&self, group: usize) -> u64 {
         let first = group as u64 * crate::table::CELLS_PER_WORD;
@@ -742,7 +742,7 @@ pub(crate) fn in_tasks(
 }
 
 /// How far one pass of a step over several processes goes before they exchange: until its
-/// outbox holds `words` words, or until `until`.
+/// workers' outboxes hold `words` words, or until `until`.
 pub(crate) struct Budget<'a> {
     pub(crate) words: u64,
     pub(crate) until: Instant,
@@ -810,7 +810,7 @@ impl<'a, S: StateRanking> Step<'a, S> {
     }
 }
 
-/// What one task (or a whole level) found, and what it leaves to other processes.
+/// What one worker's tasks (or a whole level) found, and what they leave to other processes.
 #[derive(Default)]
 pub(crate) struct Level {
     found: u64,

@@ -1,10 +1,10 @@
 //! What a step leaves to other processes, and the buffers that carry it between them.
 //!
 //! Each worker thread writes into its own [`Outbox`] for a whole round (tasks add to it, no
-//! task keeps one of its own), and a level keeps its workers' outboxes and its
-//! [`Mailbox`]es from round to round: the items go from a worker's outbox to one send
-//! buffer and from the receive buffer to the table, and memory is taken from the system
-//! once per level, not on every round (fresh buffers cost 300,000 page faults on NRP
+//! task keeps one of its own), and a search keeps its workers' outboxes and its
+//! [`Mailbox`]es from round to round while it exchanges items: the items go from a worker's
+//! outbox to one send buffer and from the receive buffer to the table, and memory is taken
+//! from the system once, not on every round (fresh buffers cost 300,000 page faults on NRP
 //! (3,4,2) under two processes).
 
 use std::sync::Mutex;
@@ -146,7 +146,7 @@ impl<T: Copy> Mailbox<T> {
     pub(crate) fn lay_out(&mut self, by_owner: &[Vec<&[T]>]) -> Vec<usize> {
         let total: usize = by_owner.iter().flatten().map(|p| p.len()).sum();
         // Room for the spare element too.
-        empty_with_room(&mut self.sending, total + 1);
+        empty_with_room(&mut self.sending, (total + 1).next_power_of_two());
         by_owner
             .iter()
             .map(|pieces| {
@@ -159,16 +159,58 @@ impl<T: Copy> Mailbox<T> {
 }
 
 /// Empties `v` and makes room for `n` items in it, without copying what it held (as growing
-/// would) when its memory is too small. Room for the next power of two: rounds vary in size,
-/// and each new largest one would take fresh memory again.
+/// would) when its memory is too small. Buffers of rounds ask for the next power of two:
+/// rounds vary in size, and each new largest one would take fresh memory again.
 pub(crate) fn empty_with_room<T>(v: &mut Vec<T>, n: usize) {
     v.clear();
     if v.capacity() < n {
-        *v = Vec::with_capacity(n.next_power_of_two());
+        *v = Vec::with_capacity(n);
     }
 }
 
 /// `items`, one piece for each owner: the shape [`crate::bfs::Processes::swap`] takes.
 pub(crate) fn one_piece_each<T>(items: &[Vec<T>]) -> Vec<Vec<&[T]>> {
     items.iter().map(|v| vec![v.as_slice()]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two workers ask two owners; each owner answers its questions in the order they were
+    /// sent (worker by worker), two items a question: every asker meets its own answer.
+    #[test]
+    fn askers_meet_the_replies_to_their_questions() {
+        let mut outboxes = Outboxes::default();
+        for worker in 0..2u64 {
+            let mut outbox = Outbox::default();
+            for q in 0..5u64 {
+                let owner = (q % 2) as usize;
+                let question = 100 * worker + q;
+                outbox.ask(owner, 2, question, &[question, question + 1000]);
+            }
+            outboxes.filled.push(outbox);
+        }
+        let sent = outboxes.items_by_owner(2);
+        let mut received = Mailbox::default();
+        let counts = received.lay_out(&sent);
+        assert_eq!(counts, [6, 4]);
+        // Owner p answers each question q with q and its double.
+        let replies: Vec<Vec<u64>> = sent
+            .iter()
+            .map(|pieces| pieces.concat().iter().flat_map(|&q| [q, 2 * q]).collect())
+            .collect();
+        let replies: Vec<&[u64]> = replies.iter().map(Vec::as_slice).collect();
+        let mut met = 0;
+        for (askers, answers) in outboxes.askers_with_replies(&replies, (2, 2, 2)) {
+            // Two words of askers and two of answers a question, at most two questions.
+            assert!(askers.len() <= 4 && askers.len() == answers.len());
+            for (asker, answer) in askers.chunks(2).zip(answers.chunks(2)) {
+                assert_eq!((asker[0], asker[1]), (answer[0], answer[0] + 1000));
+                assert_eq!(answer[1], 2 * answer[0]);
+                met += 1;
+            }
+        }
+        assert_eq!(met, 10);
+    }
 }

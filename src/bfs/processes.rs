@@ -333,15 +333,19 @@ impl RankDeal {
         ordered: &mut Vec<T>,
     ) {
         let items = self.n_states.div_ceil(per_item) as usize;
-        empty_with_room(ordered, items);
         if self.parts == 1 {
             // One unit of every rank, whatever its length.
+            empty_with_room(ordered, items);
             ordered.extend_from_slice(&gathered[..items]);
             return;
         }
         assert!(self.unit.is_multiple_of(per_item), "units are whole items");
         let per_unit = (self.unit / per_item) as usize;
-        ordered.resize(items, T::default());
+        // Every item is written below: memory of the right length is not cleared first.
+        if ordered.len() != items {
+            empty_with_room(ordered, items);
+            ordered.resize(items, T::default());
+        }
         ordered.par_chunks_mut(per_unit).enumerate().for_each(|(unit, to)| {
             let (p, round) = (unit % self.parts, unit / self.parts);
             let from = starts[p] as usize + round * per_unit;
@@ -541,7 +545,7 @@ mod mpi_group {
             self.world.all_gather_into(&count_of(mine.len()), &mut counts[..]);
             let displs = offsets(&counts);
             let total: usize = counts.iter().map(|&c| c as usize).sum();
-            // Buffers that are never empty: an empty Vec's address can read as MPI_IN_PLACE.
+            // A send buffer at a real address: an empty Vec's can read as MPI_IN_PLACE.
             let spare = [0u64];
             let mine = if mine.is_empty() { &spare[..0] } else { mine };
             empty_with_room(all, total + 1);
@@ -576,7 +580,7 @@ mod mpi_group {
         let in_displs = offsets(&incoming);
         let total: usize = incoming.iter().map(|&c| c as usize).sum();
         let received = &mut mailbox.received.items;
-        empty_with_room(received, total + 1);
+        empty_with_room(received, (total + 1).next_power_of_two());
         received.resize(total + 1, T::default());
         {
             let send = Partition::new(&send[..], &counts[..], &displs[..]);
