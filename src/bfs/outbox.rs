@@ -192,8 +192,8 @@ mod tests {
             outboxes.filled.push(outbox);
         }
         let sent = outboxes.items_by_owner(2);
-        let mut received = Mailbox::default();
-        let counts = received.lay_out(&sent);
+        let mut mailbox = Mailbox::default();
+        let counts = mailbox.lay_out(&sent);
         assert_eq!(counts, [6, 4]);
         // Owner p answers each question q with q and its double.
         let replies: Vec<Vec<u64>> = sent
