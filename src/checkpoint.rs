@@ -211,6 +211,7 @@ impl Checkpoint {
                 .map(|d| if d == "backward" { Direction::Backward } else { Direction::Forward })
                 .collect(),
             antipodes: self.antipodes.clone(),
+            last_level: None,
             unique_histogram: self.unique.then(|| self.unique_histogram.clone()),
             complete: false,
             boards: (!self.boards.is_empty()).then(|| self.boards.clone()),

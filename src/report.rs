@@ -2,10 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bfs::Outcome;
+use crate::Result;
+use crate::bfs::{Outcome, Processes};
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateRanking, StateSpace};
-use crate::symmetry::antipodes::smallest_antipodes;
+use crate::symmetry::antipodes::antipodes_of_search;
+use crate::table::DistanceTable;
 
 /// A finished enumeration. Field names are the JSON format.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -64,33 +66,55 @@ pub struct SymmetryReport {
     pub entry_histogram: Vec<u64>,
 }
 
-impl Report {
-    /// Assembles the report of a finished search.
-    pub fn new(
-        spec: &str,
+/// What a report says beyond a search's outcome, worked out by all its processes together.
+pub struct Findings {
+    /// The antipodes listed (see [`antipodes_of_search`]).
+    pub antipode_boards: Vec<Board>,
+    /// The number of classes of boards, for a table of classes.
+    pub classes: Option<u64>,
+}
+
+impl Findings {
+    /// The findings of a finished search, `table` being this process's table of it.
+    /// Collective.
+    pub fn of_search(
         puzzle: &Puzzle,
         space: &StateSpace,
         outcome: &Outcome,
+        table: &DistanceTable,
+        processes: &dyn Processes,
+    ) -> Result<Findings> {
+        let antipode_boards = antipodes_of_search(puzzle, space, outcome, table, processes)?;
+        let (me, count) = (processes.index(), processes.count());
+        let classes =
+            space.classes().map(|c| c.n_states() - processes.sum(c.repeats_in_share(me, count)));
+        Ok(Findings { antipode_boards, classes })
+    }
+}
+
+impl Report {
+    /// Assembles the report of a finished search.
+    pub fn new(
+        puzzle: &Puzzle,
+        space: &StateSpace,
+        outcome: &Outcome,
+        findings: &Findings,
         elapsed_seconds: f64,
         threads: usize,
         table_bytes: u64,
     ) -> Report {
         let boards = outcome.board_histogram();
-        // Without the table: exact for boards, and for classes when every antipode class
-        // was kept; otherwise the kept classes' boards (callers with a table replace them).
-        let antipodes = smallest_antipodes(puzzle, space, outcome, None)
-            .unwrap_or_else(|_| outcome.antipodes.iter().map(|&r| space.board(r)).collect());
-        let symmetry = space.classes().map(|c| SymmetryReport {
+        let symmetry = space.classes().zip(findings.classes).map(|(c, classes)| SymmetryReport {
             order: c.order(),
             elements: c.symmetries().elements.iter().map(|s| s.name.clone()).collect(),
             inversion: c.inverts(),
-            classes: c.exact_classes(),
+            classes,
             entries: c.n_states(),
             key_cells: c.key_cells().iter().map(|k| k + 1).collect(),
             entry_histogram: outcome.histogram.clone(),
         });
         Report {
-            puzzle: spec.to_string(),
+            puzzle: puzzle.spec.to_string(),
             metric: puzzle.metric.name().to_string(),
             states: boards.iter().sum(),
             gods_number: outcome.gods_number(),
@@ -104,12 +128,11 @@ impl Report {
             unique_total: outcome.unique_histogram.as_ref().map(|u| u.iter().sum()),
             symmetry,
         }
-        .with_antipodes(puzzle, &antipodes)
+        .with_antipodes(puzzle, &findings.antipode_boards)
     }
 
-    /// The report with `boards` as its listed antipodes (see [`smallest_antipodes`], which
-    /// needs the table to list them exactly for every table of classes).
-    pub fn with_antipodes(mut self, puzzle: &Puzzle, boards: &[Board]) -> Report {
+    /// The report with `boards` as its listed antipodes.
+    fn with_antipodes(mut self, puzzle: &Puzzle, boards: &[Board]) -> Report {
         self.antipode_boards = boards.iter().map(|b| puzzle.format_board(b)).collect();
         self
     }

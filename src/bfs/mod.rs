@@ -39,6 +39,7 @@ use std::time::Instant;
 mod blocks;
 pub mod exchange;
 mod frontier_copy;
+mod kept;
 mod outbox;
 pub mod processes;
 pub mod unique;
@@ -50,6 +51,8 @@ use crate::table::{DistanceTable, RankSet, mark_of};
 
 pub use exchange::Traffic;
 use frontier_copy::FrontierCopy;
+pub use kept::KEEP_AT_MOST;
+use kept::KeptRanks;
 pub use outbox::Mailbox;
 use outbox::{Outbox, Outboxes};
 pub use processes::{Processes, RankDeal, Single};
@@ -211,6 +214,9 @@ pub struct Outcome {
     /// The smallest ranks (up to [`SAMPLE`]) at the largest distance. After a resume inside
     /// the last level, boards found before the interruption may be missing from them.
     pub antipodes: Vec<u64>,
+    /// Every rank this process holds at the largest distance, when the whole distance is at
+    /// most [`KEEP_AT_MOST`] entries, all found in this run (none before a resume).
+    pub last_level: Option<Vec<u64>>,
     /// Boards with exactly one shortest solution at each distance (unique searches).
     pub unique_histogram: Option<Vec<u64>>,
     /// Whether the search ran to the end (false: stopped; the table holds the levels in
@@ -435,10 +441,12 @@ fn search<S: StateRanking>(
                 level_seconds: vec![t0.elapsed().as_secs_f64()],
                 directions: Vec::new(),
                 antipodes: processes.smallest(&level.smallest),
+                last_level: None,
                 unique_histogram: config.unique.then(|| vec![1]),
                 complete: false,
                 boards: None,
             };
+            out.last_level = every_rank_found(level.kept, found, processes);
             if let Some(classes) = classes {
                 out.boards = Some(vec![level_boards(classes, &out.histogram, &[], excess)]);
             }
@@ -507,6 +515,7 @@ fn search<S: StateRanking>(
         if found == 0 {
             break;
         }
+        out.last_level = every_rank_found(level.kept, found, processes);
         let secs = t.elapsed().as_secs_f64();
         out.histogram.push(found);
         out.level_seconds.push(secs);
@@ -530,6 +539,15 @@ fn search<S: StateRanking>(
     }
     out.complete = true;
     Ok(out)
+}
+
+/// This process's ranks of a level that found `found` ranks (over all processes, with those
+/// found before a resume), if every process kept them all and they are all of the level.
+/// Collective.
+fn every_rank_found(kept: KeptRanks, found: u64, processes: &dyn Processes) -> Option<Vec<u64>> {
+    let [n, overflowed, _, _] =
+        processes.sum_each([kept.len().unwrap_or(0), kept.len().is_none() as u64, 0, 0]);
+    (overflowed == 0 && n == found).then(|| kept.all()).flatten()
 }
 
 /// How the boards of a level are expanded: which step kernels run.
@@ -738,7 +756,8 @@ pub(crate) fn in_tasks(
         level = level.merge(l);
     }
     let reached = (range.start + next.load(Relaxed).min(n_tasks) * task_len).min(range.end);
-    LevelCount { found: level.found, smallest: level.smallest, outboxes, reached }
+    let Level { found, smallest, kept, .. } = level;
+    LevelCount { found, smallest, kept, outboxes, reached }
 }
 
 /// How far one pass of a step over several processes goes before they exchange: until its
@@ -816,12 +835,19 @@ pub(crate) struct Level {
     found: u64,
     /// The smallest ranks found, sorted, at most [`SAMPLE`].
     smallest: Vec<u64>,
+    /// Every rank found, while the level is small.
+    kept: KeptRanks,
     outbox: Outbox,
 }
 
 impl Level {
     pub(crate) fn note(&mut self, rank: u64) {
         self.found += 1;
+        self.kept.add(rank);
+        self.note_smallest(rank);
+    }
+
+    fn note_smallest(&mut self, rank: u64) {
         if self.smallest.len() < SAMPLE || rank < *self.smallest.last().unwrap() {
             let at = self.smallest.partition_point(|&r| r < rank);
             self.smallest.insert(at, rank);
@@ -834,10 +860,10 @@ impl Level {
     pub(crate) fn note_set(&mut self, ranks: RankSet) {
         let mut smallest = ranks;
         let Some(first) = smallest.next() else { return };
+        self.found += ranks.len();
+        self.kept.add_set(ranks);
         if self.smallest.len() < SAMPLE || first < *self.smallest.last().unwrap() {
-            ranks.for_each(|r| self.note(r));
-        } else {
-            self.found += ranks.len();
+            ranks.for_each(|r| self.note_smallest(r));
         }
     }
 
@@ -848,6 +874,7 @@ impl Level {
         self.smallest.extend(other.smallest);
         self.smallest.sort_unstable();
         self.smallest.truncate(SAMPLE);
+        self.kept.merge(other.kept);
         self
     }
 }
@@ -1055,6 +1082,8 @@ pub struct LevelCount {
     pub found: u64,
     /// Up to [`SAMPLE`] of the smallest new ranks, sorted.
     pub smallest: Vec<u64>,
+    /// Every new rank, while they are few.
+    kept: KeptRanks,
     /// What the step leaves to other processes: one outbox for each worker.
     pub(crate) outboxes: Vec<Outbox>,
     /// Where the items done end: the step covered its range up to here (less than all of it
@@ -1064,14 +1093,20 @@ pub struct LevelCount {
 
 impl From<LevelCount> for Level {
     fn from(c: LevelCount) -> Level {
-        Level { found: c.found, smallest: c.smallest, outbox: Outbox::default() }
+        Level { found: c.found, smallest: c.smallest, kept: c.kept, outbox: Outbox::default() }
     }
 }
 
 impl LevelCount {
     /// Nothing found yet.
     pub(crate) fn empty() -> LevelCount {
-        LevelCount { found: 0, smallest: Vec::new(), outboxes: Vec::new(), reached: 0 }
+        LevelCount {
+            found: 0,
+            smallest: Vec::new(),
+            kept: KeptRanks::default(),
+            outboxes: Vec::new(),
+            reached: 0,
+        }
     }
 
     /// Adds what another pass over the same level found.
@@ -1079,11 +1114,13 @@ impl LevelCount {
         let mine = Level {
             found: self.found,
             smallest: std::mem::take(&mut self.smallest),
+            kept: std::mem::take(&mut self.kept),
             outbox: Outbox::default(),
         };
         let merged = mine.merge(other);
         self.found = merged.found;
         self.smallest = merged.smallest;
+        self.kept = merged.kept;
     }
 }
 

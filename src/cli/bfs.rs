@@ -15,10 +15,9 @@ use twirl::checkpoint::checkpoint_path;
 use twirl::job::outputs::{OutputKind, check_output};
 use twirl::job::parts::part_path;
 use twirl::job::{Finished, Job, Requested, Resumed, RunEnd, RunSettings};
-use twirl::puzzle::{Board, Puzzle};
+use twirl::puzzle::Puzzle;
 use twirl::rank::{StateSpace, SymmetryMode};
-use twirl::report::Report;
-use twirl::symmetry::antipodes::antipodes_of_search;
+use twirl::report::{Findings, Report};
 use twirl::table::{DistanceTable, table_bytes, unique_bytes};
 
 use super::progress::Bar;
@@ -427,34 +426,33 @@ fn search_in_memory(
         return Ok(INTERRUPTED);
     }
     let elapsed = t0.elapsed().as_secs_f64();
-    let antipodes = antipodes_of_search(puzzle, &space, &outcome, &table, processes)?;
+    let findings = Findings::of_search(puzzle, &space, &outcome, &table, processes)?;
     if !root {
         return Ok(0);
     }
-    report_search(puzzle, &space, &outcome, antipodes, elapsed, threads * count, &run)
+    report_search(puzzle, &space, &outcome, &findings, elapsed, threads * count, &run)
 }
 
 /// Reports a search that just ended (in memory), `elapsed` seconds long: its outputs and the
-/// summary lines, with `antipodes` as its listed antipodes.
+/// summary lines.
 fn report_search(
     puzzle: &Puzzle,
     space: &StateSpace,
     outcome: &Outcome,
-    antipodes: Vec<Board>,
+    findings: &Findings,
     elapsed: f64,
     threads: usize,
     run: &RunArgs,
 ) -> anyhow::Result<i32> {
     let report = Report::new(
-        &puzzle.spec.to_string(),
         puzzle,
         space,
         outcome,
+        findings,
         elapsed,
         threads,
         table_bytes(space.n_states()),
     );
-    let report = report.with_antipodes(puzzle, &antipodes);
     write_outputs(&report, run)?;
     print_summary(&report, false)?;
     Ok(0)

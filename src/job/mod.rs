@@ -53,10 +53,9 @@ use crate::bfs::processes::agree;
 use crate::bfs::{self, Config, Direction, Outcome, Processes, Progress, Single};
 use crate::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
 use crate::durable::{TempPath, free_disk, with_suffix};
-use crate::puzzle::{Board, Puzzle};
+use crate::puzzle::Puzzle;
 use crate::rank::{StateSpace, SymmetryMode};
-use crate::report::Report;
-use crate::symmetry::antipodes::antipodes_of_search;
+use crate::report::{Findings, Report};
 use crate::table::format::{HEADER_BYTES, Header};
 use crate::table::{TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
@@ -156,25 +155,23 @@ pub struct Finished {
     pub elapsed_seconds: f64,
     /// Whether the table was already complete (nothing was searched now).
     pub already_complete: bool,
-    /// The antipodes to list, read from the table where it is needed (see
-    /// [`antipodes_of_search`]).
-    pub antipode_boards: Vec<Board>,
+    /// The antipodes to list (read from the table where it is needed) and the classes.
+    pub findings: Findings,
 }
 
 impl Finished {
     /// The report of the search (`threads` as run).
     pub fn report(&self, threads: usize) -> Report {
         let n = self.space.n_states();
-        let report = Report::new(
-            &self.puzzle.spec.to_string(),
+        Report::new(
             &self.puzzle,
             &self.space,
             &self.outcome,
+            &self.findings,
             self.elapsed_seconds,
             threads,
             table_bytes(n),
-        );
-        report.with_antipodes(&self.puzzle, &self.antipode_boards)
+        )
     }
 }
 
@@ -351,15 +348,15 @@ impl<'p> Job<'p> {
             false => Ok(()),
         };
         agree(processes, removed)?;
-        let antipode_boards =
-            antipodes_of_search(&self.puzzle, &self.space, &outcome, &self.file.table, processes)?;
+        let findings =
+            Findings::of_search(&self.puzzle, &self.space, &outcome, &self.file.table, processes)?;
         Ok(RunEnd::Finished(Box::new(Finished {
             puzzle: self.puzzle,
             space: self.space,
             outcome,
             elapsed_seconds,
             already_complete: false,
-            antipode_boards,
+            findings,
         })))
     }
 }
@@ -371,6 +368,7 @@ pub(crate) fn finished_outcome(h: &Header, space: &StateSpace) -> Outcome {
         level_seconds: Vec::new(),
         directions: Vec::new(),
         antipodes: h.antipodes.clone(),
+        last_level: None,
         unique_histogram: h.unique_histogram.clone(),
         complete: true,
         boards: space.classes().map(|_| h.boards.clone()),

@@ -15,7 +15,7 @@ use crate::checkpoint::{Checkpoint, checkpoint_path};
 use crate::puzzle::Puzzle;
 use crate::rank::record::CLASSES;
 use crate::rank::{StateSpace, SymmetryMode};
-use crate::symmetry::antipodes::antipodes_of_search;
+use crate::report::Findings;
 use crate::table::TableFile;
 use crate::{Error, Result};
 
@@ -135,14 +135,14 @@ fn finished(
         agree(processes, stale)?;
     }
     let outcome = finished_outcome(&file.header, &space);
-    let antipode_boards = antipodes_of_search(&puzzle, &space, &outcome, &file.table, processes)?;
+    let findings = Findings::of_search(&puzzle, &space, &outcome, &file.table, processes)?;
     Ok(Finished {
         elapsed_seconds: file.header.elapsed_seconds,
         puzzle,
         space,
         outcome,
         already_complete: true,
-        antipode_boards,
+        findings,
     })
 }
 

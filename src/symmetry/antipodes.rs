@@ -5,8 +5,9 @@
 //! A search by classes keeps the smallest *entries*, whose boards are neither the smallest
 //! boards nor all of the antipodes: every antipode class is expanded to its boards (the
 //! symmetry images of its representative), ranked as boards, and the smallest kept. The
-//! classes at God's number are the kept entries when they are all of them; otherwise they
-//! are read from the table (see [`last_level`]).
+//! classes at God's number are those the search kept when it kept them all (the sample, or
+//! every entry of a small last distance: [`Outcome::last_level`]); otherwise they are read
+//! from the table (see [`last_level`]).
 
 use std::collections::BTreeSet;
 
@@ -32,6 +33,7 @@ pub const MAX_SCANNED: u64 = 1 << 25;
 fn reads_the_table(space: &StateSpace, outcome: &Outcome) -> bool {
     let at_last = outcome.histogram.last().copied().unwrap_or(0);
     space.classes().is_some()
+        && outcome.last_level.is_none()
         && (outcome.antipodes.len() as u64) < at_last
         && space.n_states() <= MAX_SCANNED
 }
@@ -69,6 +71,13 @@ pub fn antipodes_of_search(
     if count == 1 {
         return smallest_antipodes(puzzle, space, outcome, Some(table));
     }
+    if space.classes().is_some() && outcome.last_level.is_some() {
+        // Each process holds its own share of the last distance.
+        let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
+        let ranks = smallest_board_ranks(puzzle, space, outcome, None, &boards, &|_| true);
+        let ranks = agree(processes, ranks)?;
+        return Ok(processes.smallest(&ranks).into_iter().map(|r| boards.board(r)).collect());
+    }
     if !reads_the_table(space, outcome) {
         return smallest_antipodes(puzzle, space, outcome, None);
     }
@@ -93,8 +102,11 @@ fn smallest_board_ranks(
 ) -> Result<Vec<u64>> {
     let classes = space.classes().expect("a ranking of classes");
     let g = outcome.gods_number();
-    let entries = match table {
-        Some(t) if reads_the_table(space, outcome) => last_level(puzzle, space, t, g, mine)?,
+    let entries = match (&outcome.last_level, table) {
+        (Some(all), _) => all.iter().copied().filter(|&e| mine(e)).collect(),
+        (None, Some(t)) if reads_the_table(space, outcome) => {
+            last_level(puzzle, space, t, g, mine)?
+        }
         _ => outcome.antipodes.iter().copied().filter(|&e| mine(e)).collect(),
     };
     let mut smallest = BTreeSet::new();

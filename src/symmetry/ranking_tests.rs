@@ -190,6 +190,9 @@ fn class_counts_equal_a_brute_force_orbit_count() {
         let brute = count_classes(&p, &plain, c.inverts()).classes();
         assert_eq!(c.exact_classes(), brute, "{spec} {metric:?}");
         assert!(c.n_states() >= brute);
+        // Shares, as processes count them, add up to the same repeats.
+        let shared: u64 = (0..3).map(|s| c.repeats_in_share(s, 3)).sum();
+        assert_eq!(c.n_states() - shared, brute, "{spec} {metric:?} in three shares");
     }
 }
 
