@@ -761,7 +761,7 @@ fn a_job_runs_stops_and_resumes_without_the_binary() {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
     use twirl::bfs::Progress;
-    use twirl::job::{Job, Resumed, RunEnd, RunSettings};
+    use twirl::job::{Job, Resumed, SessionEnd, SessionSettings};
     use twirl::puzzle::Puzzle;
 
     /// Asks the job to stop once distance 4 is done.
@@ -778,10 +778,10 @@ fn a_job_runs_stops_and_resumes_without_the_binary() {
     let puzzle = Puzzle::parse("nrp:3x3:2", None).unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let job = Job::start(&path, &puzzle, false, false).unwrap();
-    let settings = RunSettings::new(2);
+    let settings = SessionSettings::new(2);
     match job.run(&settings, &StopAt(stop.clone()), stop).unwrap() {
-        RunEnd::Stopped { levels_done } => assert_eq!(levels_done, 5),
-        RunEnd::Finished(_) => panic!("the job did not stop"),
+        SessionEnd::Stopped { levels_done } => assert_eq!(levels_done, 5),
+        SessionEnd::Finished(_) => panic!("the job did not stop"),
     }
     assert!(Job::start(&path, &puzzle, false, false).is_err(), "an unfinished job is kept");
     let Resumed::Continue(job) = Job::resume(&path, Some(&puzzle)).unwrap() else {
@@ -789,7 +789,8 @@ fn a_job_runs_stops_and_resumes_without_the_binary() {
     };
     assert_eq!(job.resumed_from().unwrap().histogram, NRP_3X3_2[..5]);
     let stop = Arc::new(AtomicBool::new(false));
-    let RunEnd::Finished(done) = job.run(&settings, &twirl::bfs::NoProgress, stop).unwrap() else {
+    let SessionEnd::Finished(done) = job.run(&settings, &twirl::bfs::NoProgress, stop).unwrap()
+    else {
         panic!("the job stopped");
     };
     assert_eq!(done.outcome.histogram, NRP_3X3_2);

@@ -27,7 +27,8 @@ use rayon::prelude::*;
 use super::frontier_copy::CopyMemory;
 use super::outbox::{Outboxes, one_piece_each};
 use super::{
-    Budget, Direction, FrontierCopy, Kernel, Level, LevelCount, Mailbox, Run, Step, blocks, unique,
+    Budget, Direction, FrontierCopy, Kernel, Level, LevelCount, Mailbox, Session, Step, blocks,
+    unique,
 };
 use crate::rank::StateRanking;
 use crate::table::{CELLS_PER_WORD, OffsetMap, RunMask, UNSEEN};
@@ -89,21 +90,21 @@ pub(crate) fn expand_level<S: StateRanking>(
     kernel: Kernel<'_>,
     direction: Direction,
     (d, unseen): (u32, u64),
-    run: Run<'_>,
+    session: Session<'_>,
     pool: &rayon::ThreadPool,
     buffers: &mut Buffers,
 ) -> crate::Result<Option<(LevelCount, Traffic)>> {
-    let processes = run.processes;
+    let processes = session.processes;
     let n_groups = step.part.n_groups();
     let mut traffic = Traffic { direction, ranks_sent: 0, bytes_sent: 0, rounds: 1 };
     if processes.count() == 1 {
         let level = pool.install(|| expand_groups(step, kernel, direction, 0..n_groups));
-        return Ok((!run.progress.should_stop()).then_some((level, traffic)));
+        return Ok((!session.progress.should_stop()).then_some((level, traffic)));
     }
     // The copy pays where the questions would outweigh it: one bit per rank against a
     // question and an answer for up to every move of every unseen board.
     let copy = (direction == Direction::Backward
-        && run.config.frontier_copy
+        && session.config.frontier_copy
         && !matches!(kernel, Kernel::Unique)
         && unseen.saturating_mul(step.space.n_moves() as u64) > step.space.n_states() / 8)
         .then(|| {
@@ -128,8 +129,8 @@ pub(crate) fn expand_level<S: StateRanking>(
         next_group = level.reached as usize;
         buffers.outboxes.filled = std::mem::take(&mut level.outboxes);
         let (found, items, bytes) = match direction {
-            Direction::Forward => deliver(step, kernel, buffers, run, pool),
-            Direction::Backward => ask(step, kernel, buffers, run, pool),
+            Direction::Forward => deliver(step, kernel, buffers, session, pool),
+            Direction::Backward => ask(step, kernel, buffers, session, pool),
         };
         buffers.outboxes.recycle();
         step.progress.found(found.found);
@@ -137,19 +138,19 @@ pub(crate) fn expand_level<S: StateRanking>(
         total.absorb(level.into());
         traffic.ranks_sent += items;
         traffic.bytes_sent += bytes;
-        if run.config.pause_in_level == Some(d) && traffic.rounds == 0 {
-            pause_until_stopped(run.config.stop.as_deref());
+        if session.config.pause_in_level == Some(d) && traffic.rounds == 0 {
+            pause_until_stopped(session.config.stop.as_deref());
         }
-        let due = processes.index() == 0 && run.journal.due();
+        let due = processes.index() == 0 && session.journal.due();
         traffic.rounds += 1;
-        let mine = [run.progress.should_stop(), due, next_group < n_groups];
+        let mine = [session.progress.should_stop(), due, next_group < n_groups];
         let [stop, due, going, _] =
             processes.sum_each([mine[0] as u64, mine[1] as u64, mine[2] as u64, 0]);
         if stop > 0 {
             return Ok(None);
         }
         if due > 0 {
-            run.journal.under_way(step.table, processes)?;
+            session.journal.under_way(step.table, processes)?;
         }
         if going == 0 {
             break;
@@ -192,12 +193,12 @@ fn deliver<S: StateRanking>(
     step: &Step<'_, S>,
     kernel: Kernel<'_>,
     buffers: &mut Buffers,
-    run: Run<'_>,
+    session: Session<'_>,
     pool: &rayon::ThreadPool,
 ) -> (Level, u64, u64) {
     let (outboxes, mailbox) = (&buffers.outboxes, &mut buffers.items);
     let words = outboxes.items();
-    run.processes.swap(&outboxes.items_by_owner(run.processes.count()), mailbox);
+    session.processes.swap(&outboxes.items_by_owner(session.processes.count()), mailbox);
     let received = &mailbox.received.items;
     let (table, part, next) = (step.table, step.part, step.next);
     let (level, items) = match kernel {
@@ -286,10 +287,10 @@ fn ask<S: StateRanking>(
     step: &Step<'_, S>,
     kernel: Kernel<'_>,
     buffers: &mut Buffers,
-    run: Run<'_>,
+    session: Session<'_>,
     pool: &rayon::ThreadPool,
 ) -> (Level, u64, u64) {
-    let processes = run.processes;
+    let processes = session.processes;
     let outboxes = &buffers.outboxes;
     let questions = outboxes.items();
     processes.swap(&outboxes.items_by_owner(processes.count()), &mut buffers.items);

@@ -215,7 +215,7 @@ pub struct Outcome {
     /// the last level, boards found before the interruption may be missing from them.
     pub antipodes: Vec<u64>,
     /// Every rank this process holds at the largest distance, when the whole distance is at
-    /// most [`KEEP_AT_MOST`] entries, all found in this run (none before a resume).
+    /// most [`KEEP_AT_MOST`] entries, all found in this session (none before a resume).
     pub last_level: Option<Vec<u64>>,
     /// Boards with exactly one shortest solution at each distance (unique searches).
     pub unique_histogram: Option<Vec<u64>>,
@@ -265,10 +265,11 @@ pub const SAMPLE: usize = 10;
 /// Groups of ranks per parallel task: 2^12 groups = 131072 boards.
 pub(crate) const TASK_GROUPS: u64 = 1 << 12;
 
-/// Who runs a search and how it reports: the settings, the progress, the journal and the
-/// processes that share it.
+/// One session of a search (from its start or a resume to its end or a stop): the settings,
+/// the progress, the journal and the processes that share it. ("Runs" are stretches of
+/// ranks.)
 #[derive(Clone, Copy)]
-pub struct Run<'a> {
+pub struct Session<'a> {
     /// Settings.
     pub config: &'a Config,
     /// Where progress goes (and which says when to stop).
@@ -288,7 +289,7 @@ pub trait SearchSpace: Sync {
         &self,
         start: u64,
         table: &DistanceTable,
-        run: Run<'_>,
+        session: Session<'_>,
         pool: &rayon::ThreadPool,
         resume: Option<Outcome>,
     ) -> crate::Result<Outcome>;
@@ -302,11 +303,11 @@ impl<R: StateRanking> SearchSpace for R {
         &self,
         start: u64,
         table: &DistanceTable,
-        run: Run<'_>,
+        session: Session<'_>,
         pool: &rayon::ThreadPool,
         resume: Option<Outcome>,
     ) -> crate::Result<Outcome> {
-        search(self, start, table, run, pool, resume)
+        search(self, start, table, session, pool, resume)
     }
 
     fn deal(&self, parts: usize) -> RankDeal {
@@ -319,15 +320,15 @@ impl SearchSpace for StateSpace {
         &self,
         start: u64,
         table: &DistanceTable,
-        run: Run<'_>,
+        session: Session<'_>,
         pool: &rayon::ThreadPool,
         resume: Option<Outcome>,
     ) -> crate::Result<Outcome> {
         match &self.ranking {
-            Ranking::Layout(l) => search(l, start, table, run, pool, resume),
-            Ranking::Enumerated(e) => search(e, start, table, run, pool, resume),
-            Ranking::Multiset(m) => search(m, start, table, run, pool, resume),
-            Ranking::Classes(c) => search(c, start, table, run, pool, resume),
+            Ranking::Layout(l) => search(l, start, table, session, pool, resume),
+            Ranking::Enumerated(e) => search(e, start, table, session, pool, resume),
+            Ranking::Multiset(m) => search(m, start, table, session, pool, resume),
+            Ranking::Classes(c) => search(c, start, table, session, pool, resume),
         }
     }
 
@@ -389,8 +390,8 @@ pub fn run_in<S: SearchSpace + ?Sized>(
     };
     let pool = processes::agree(processes, local)?;
     let hooked = Hooked { inner: progress, journal, table, stop: config.stop.as_deref() };
-    let run = Run { config, progress: &hooked, journal, processes };
-    space.search_levels(start, table, run, &pool, resume)
+    let session = Session { config, progress: &hooked, journal, processes };
+    space.search_levels(start, table, session, &pool, resume)
 }
 
 /// The level driver (see the module docs), monomorphic in the ranking.
@@ -398,11 +399,11 @@ fn search<S: StateRanking>(
     space: &S,
     start: u64,
     table: &DistanceTable,
-    run: Run<'_>,
+    session: Session<'_>,
     pool: &rayon::ThreadPool,
     resume: Option<Outcome>,
 ) -> crate::Result<Outcome> {
-    let Run { config, progress, journal, processes } = run;
+    let Session { config, progress, journal, processes } = session;
     let refused = if config.unique && space.class_ranking().is_some() {
         Err(crate::Error::Unsupported(
             "unique solutions cannot be counted on a table of symmetry classes".into(),
@@ -494,8 +495,15 @@ fn search<S: StateRanking>(
         progress.level_started(d + 1, frontier, direction);
         let t = Instant::now();
         let step = Step::new(space, table, d, progress, &part);
-        let expanded =
-            exchange::expand_level(&step, kernel, direction, (d, unseen), run, pool, &mut buffers)?;
+        let expanded = exchange::expand_level(
+            &step,
+            kernel,
+            direction,
+            (d, unseen),
+            session,
+            pool,
+            &mut buffers,
+        )?;
         let Some((mut level, traffic)) = expanded else {
             return Ok(out);
         };
@@ -542,12 +550,15 @@ fn search<S: StateRanking>(
 }
 
 /// This process's ranks of a level that found `found` ranks (over all processes, with those
-/// found before a resume), if every process kept them all and they are all of the level.
-/// Collective.
+/// found before a resume), sorted, if every process kept them all and they are all of the
+/// level. Collective.
 fn every_rank_found(kept: KeptRanks, found: u64, processes: &dyn Processes) -> Option<Vec<u64>> {
     let [n, overflowed, _, _] =
         processes.sum_each([kept.len().unwrap_or(0), kept.len().is_none() as u64, 0, 0]);
-    (overflowed == 0 && n == found).then(|| kept.all()).flatten()
+    let mut all = kept.all().filter(|_| overflowed == 0 && n == found)?;
+    // Workers merge in any order; a level's ranks are a set.
+    all.sort_unstable();
+    Some(all)
 }
 
 /// How the boards of a level are expanded: which step kernels run.

@@ -260,3 +260,29 @@ fn unique_dense_spin_3x3() {
     eprintln!("spin 3x3 unique by distance: {u:?}, total {}", u.iter().sum::<u64>());
     assert_eq!(u, unique_by_engine("spin:3x3", None, None).1);
 }
+
+/// A search keeps every rank of a small last distance (the antipodes of a table of classes
+/// are listed from them): by boards with and without runs, and by classes.
+#[test]
+fn a_small_last_distance_is_kept_whole() {
+    use crate::rank::SymmetryMode;
+    let puzzle = Puzzle::parse("nrp:3x3:2", None).unwrap();
+    for (symmetry, runs) in
+        [(SymmetryMode::Off, true), (SymmetryMode::Off, false), (SymmetryMode::On, true)]
+    {
+        let space = StateSpace::for_search(&puzzle, symmetry, false).unwrap();
+        let table = DistanceTable::in_memory(space.n_states()).unwrap();
+        let config = Config { runs, ..Config::new(2) };
+        let out = search_puzzle(&puzzle, &space, &table, &config, &NoProgress).unwrap();
+        let last = out.last_level.clone().expect("the last distance is small");
+        let at_last = *out.histogram.last().unwrap();
+        assert_eq!(last.len() as u64, at_last, "{symmetry:?} runs {runs}");
+        assert!(last.windows(2).all(|w| w[0] < w[1]), "sorted, each once");
+        assert_eq!(last[..out.antipodes.len()], out.antipodes[..], "the sample is the smallest");
+        let g = out.gods_number();
+        assert!(last.iter().all(|&r| table.get(r) == mark_of(g)), "marked as the last distance");
+        if symmetry == SymmetryMode::Off {
+            assert_eq!(at_last, 20);
+        }
+    }
+}

@@ -14,7 +14,7 @@ use twirl::bfs::{
 use twirl::checkpoint::checkpoint_path;
 use twirl::job::outputs::{OutputKind, check_output};
 use twirl::job::parts::part_path;
-use twirl::job::{Finished, Job, Requested, Resumed, RunEnd, RunSettings};
+use twirl::job::{Finished, Job, Requested, Resumed, SessionEnd, SessionSettings};
 use twirl::puzzle::Puzzle;
 use twirl::rank::{StateSpace, SymmetryMode};
 use twirl::report::{Findings, Report};
@@ -61,7 +61,7 @@ pub struct BfsArgs {
     #[arg(long, value_enum, default_value_t = SymmetryArg::Auto)]
     symmetry: SymmetryArg,
     #[command(flatten)]
-    run: RunArgs,
+    session: SessionArgs,
 }
 
 impl BfsArgs {
@@ -99,12 +99,12 @@ pub struct ResumeArgs {
     #[arg(value_name = "FILE")]
     table: PathBuf,
     #[command(flatten)]
-    run: RunArgs,
+    session: SessionArgs,
 }
 
 /// Settings shared by a new and a resumed search.
 #[derive(Args, Clone)]
-pub struct RunArgs {
+pub struct SessionArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -130,7 +130,7 @@ pub struct RunArgs {
     test_pause_after: Option<u32>,
 }
 
-impl RunArgs {
+impl SessionArgs {
     fn threads(&self) -> anyhow::Result<usize> {
         Ok(match self.threads {
             Some(0) => bail!("--threads must be at least 1"),
@@ -139,8 +139,8 @@ impl RunArgs {
         })
     }
 
-    fn settings(&self, board_by_board: bool) -> anyhow::Result<RunSettings> {
-        Ok(RunSettings {
+    fn settings(&self, board_by_board: bool) -> anyhow::Result<SessionSettings> {
+        Ok(SessionSettings {
             threads: self.threads()?,
             runs: !board_by_board,
             checkpoint_interval: Duration::from_secs(self.checkpoint_every),
@@ -184,7 +184,7 @@ enum Plan<'a> {
     Resume {
         path: &'a Path,
         expected: Option<(Puzzle, Requested)>,
-        run: &'a RunArgs,
+        session: &'a SessionArgs,
         board_by_board: bool,
     },
 }
@@ -202,9 +202,9 @@ fn processes() -> Box<dyn Processes> {
 pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     // Catch signals from the start: one that arrives while the table is being made stops the
     // search at its first durable point instead of killing the process mid-creation.
-    stop_flag(args.run.quiet);
+    stop_flag(args.session.quiet);
     let puzzle = args.puzzle.puzzle()?;
-    args.run.check_outputs(args.table.as_deref())?;
+    args.session.check_outputs(args.table.as_deref())?;
     let plan = match &args.table {
         Some(path) if args.resume => Plan::Resume {
             path,
@@ -212,7 +212,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
                 puzzle,
                 Requested { symmetry: args.symmetry.mode(), unique: args.unique },
             )),
-            run: &args.run,
+            session: &args.session,
             board_by_board: args.board_by_board,
         },
         Some(path) => Plan::NewTable(args, puzzle, path),
@@ -223,10 +223,14 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
 
 /// Runs `twirl resume`.
 pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
-    stop_flag(args.run.quiet);
-    args.run.check_outputs(Some(&args.table))?;
-    let plan =
-        Plan::Resume { path: &args.table, expected: None, run: &args.run, board_by_board: false };
+    stop_flag(args.session.quiet);
+    args.session.check_outputs(Some(&args.table))?;
+    let plan = Plan::Resume {
+        path: &args.table,
+        expected: None,
+        session: &args.session,
+        board_by_board: false,
+    };
     plan.execute(&*processes())
 }
 
@@ -236,9 +240,9 @@ impl Plan<'_> {
         let result = match self {
             Plan::InMemory(args, puzzle) => search_in_memory(args, &puzzle, processes),
             Plan::NewTable(args, puzzle, path) => new_table(args, &puzzle, path, processes),
-            Plan::Resume { path, expected, run, board_by_board } => {
+            Plan::Resume { path, expected, session, board_by_board } => {
                 let expected = expected.as_ref().map(|(p, r)| (p, *r));
-                resume_table(path, expected, run, board_by_board, processes)
+                resume_table(path, expected, session, board_by_board, processes)
             }
         };
         said_by_another(processes, result)
@@ -263,7 +267,7 @@ fn said_by_another(processes: &dyn Processes, result: anyhow::Result<i32>) -> an
 /// and prints each finished level, and the traffic of each level between processes.
 struct Rows<'a> {
     bar: &'a Bar,
-    run: &'a RunArgs,
+    session: &'a SessionArgs,
     root: bool,
 }
 
@@ -284,7 +288,7 @@ impl Progress for Rows<'_> {
             Direction::Forward => "forward",
             Direction::Backward => "backward",
         };
-        self.run.say(&format!(
+        self.session.say(&format!(
             "distance {d} ({step}): {} ranks sent between processes ({}) in {} rounds",
             t.ranks_sent,
             human(t.bytes_sent),
@@ -298,7 +302,7 @@ impl Progress for Rows<'_> {
 /// the memory available shared by the job's processes on this machine; says which way
 /// backward steps will go.
 fn frontier_copy_fits(
-    run: &RunArgs,
+    session: &SessionArgs,
     n_states: u64,
     count: usize,
     own: u64,
@@ -309,10 +313,10 @@ fn frontier_copy_fits(
         max_memory.or_else(|| available_memory().map(|m| m / 10 * 9 / processes_on_this_machine()));
     if room.is_none_or(|room| own + bytes <= room) {
         let each = human(bytes);
-        run.say(&format!("backward steps read a copy of the frontier ({each} per process)"));
+        session.say(&format!("backward steps read a copy of the frontier ({each} per process)"));
         true
     } else {
-        run.say(&format!(
+        session.say(&format!(
             "backward steps ask the other processes: a copy of the frontier needs {} per \
              process, beside {} of table, and {} may be used",
             human(bytes),
@@ -332,9 +336,9 @@ fn processes_on_this_machine() -> u64 {
         .max(1)
 }
 
-/// `run` as process 0 of `processes` says it: the others are quiet.
-fn quiet_unless_root(run: &RunArgs, processes: &dyn Processes) -> RunArgs {
-    RunArgs { quiet: run.quiet || processes.index() != 0, ..run.clone() }
+/// `session` as process 0 of `processes` says it: the others are quiet.
+fn quiet_unless_root(session: &SessionArgs, processes: &dyn Processes) -> SessionArgs {
+    SessionArgs { quiet: session.quiet || processes.index() != 0, ..session.clone() }
 }
 
 /// A search with its table in memory: each process keeps the units of ranks dealt to it.
@@ -343,10 +347,10 @@ fn search_in_memory(
     puzzle: &Puzzle,
     processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
-    let threads = args.run.threads()?;
+    let threads = args.session.threads()?;
     let count = processes.count();
     let root = processes.index() == 0;
-    let run = quiet_unless_root(&args.run, processes);
+    let session = quiet_unless_root(&args.session, processes);
     let mut space = StateSpace::for_search(puzzle, args.symmetry.mode(), args.unique)?;
     let limit = args.memory_limit();
     let block_bytes = |space: &StateSpace| {
@@ -367,13 +371,13 @@ fn search_in_memory(
     let bits = if args.unique { "4 bits" } else { "2 bits" };
     let each = block_bytes(&space);
     if count == 1 {
-        run.say(&format!(
+        session.say(&format!(
             "table: {} x {bits} = {} in memory",
             describe_entries(&space),
             human(bytes)
         ));
     } else {
-        run.say(&format!(
+        session.say(&format!(
             "table: {} x {bits} = {} in {count} processes ({} each)",
             describe_entries(&space),
             human(bytes),
@@ -405,8 +409,8 @@ fn search_in_memory(
     };
     let frontier_copy = count > 1
         && !args.unique
-        && frontier_copy_fits(&run, n_states, count, each, args.max_memory);
-    let stop = stop_flag(run.quiet);
+        && frontier_copy_fits(&session, n_states, count, each, args.max_memory);
+    let stop = stop_flag(session.quiet);
     let config = Config {
         runs: !args.board_by_board,
         unique: args.unique,
@@ -414,15 +418,15 @@ fn search_in_memory(
         frontier_copy,
         ..Config::new(threads)
     };
-    let bar = start_output(puzzle, &space, bytes, &run, None, root, count == 1);
-    let rows = Rows { bar: &bar, run: &run, root };
+    let bar = start_output(puzzle, &space, bytes, &session, None, root, count == 1);
+    let rows = Rows { bar: &bar, session: &session, root };
     let t0 = Instant::now();
     let start = space.rank_board(&puzzle.solved())?;
     let outcome = bfs::run_in(&space, start, &table, &config, &rows, &NoJournal, None, processes)?;
     bar.finish();
     if !outcome.complete {
         let what = if count == 1 { "the table was" } else { "the tables were" };
-        run.say(&format!("stopped ({what} in memory; nothing is saved)"));
+        session.say(&format!("stopped ({what} in memory; nothing is saved)"));
         return Ok(INTERRUPTED);
     }
     let elapsed = t0.elapsed().as_secs_f64();
@@ -430,7 +434,7 @@ fn search_in_memory(
     if !root {
         return Ok(0);
     }
-    report_search(puzzle, &space, &outcome, &findings, elapsed, threads * count, &run)
+    report_search(puzzle, &space, &outcome, &findings, elapsed, threads * count, &session)
 }
 
 /// Reports a search that just ended (in memory), `elapsed` seconds long: its outputs and the
@@ -442,7 +446,7 @@ fn report_search(
     findings: &Findings,
     elapsed: f64,
     threads: usize,
-    run: &RunArgs,
+    session: &SessionArgs,
 ) -> anyhow::Result<i32> {
     let report = Report::new(
         puzzle,
@@ -453,7 +457,7 @@ fn report_search(
         threads,
         table_bytes(space.n_states()),
     );
-    write_outputs(&report, run)?;
+    write_outputs(&report, session)?;
     print_summary(&report, false)?;
     Ok(0)
 }
@@ -467,14 +471,14 @@ fn new_table(
 ) -> anyhow::Result<i32> {
     let mode = args.symmetry.mode();
     let job = Job::start_in(processes, path, puzzle, mode, args.unique, args.force)?;
-    run_job(job, path, &args.run, args.board_by_board, processes)
+    run_job(job, path, &args.session, args.board_by_board, processes)
 }
 
 /// Continues the search in a table file (its parts under mpirun).
 fn resume_table(
     path: &Path,
     expected: Option<(&Puzzle, Requested)>,
-    run: &RunArgs,
+    session: &SessionArgs,
     board_by_board: bool,
     processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
@@ -483,7 +487,7 @@ fn resume_table(
     match Job::resume_in(processes, path, puzzle, requested)? {
         // Process 0 reports.
         Resumed::Complete(finished) if processes.index() == 0 => {
-            report_complete(path, &finished, run.threads()? * count, run)
+            report_complete(path, &finished, session.threads()? * count, session)
         }
         Resumed::Complete(_) => Ok(0),
         Resumed::Continue(job) => {
@@ -497,13 +501,13 @@ fn resume_table(
             } else {
                 format!("; {partial} {unit} of distance {d} were found before the stop")
             };
-            quiet_unless_root(run, processes).say(&format!(
+            quiet_unless_root(session, processes).say(&format!(
                 "resuming {spec} {metric}{across}: distances 0..{} finished ({} of {} {unit}){found}",
                 d - 1,
                 r.states(),
                 job.space().n_reachable(),
             ));
-            run_job(*job, path, run, board_by_board, processes)
+            run_job(*job, path, session, board_by_board, processes)
         }
     }
 }
@@ -527,17 +531,17 @@ fn describe_entries(space: &StateSpace) -> String {
 fn run_job(
     job: Job,
     path: &Path,
-    run: &RunArgs,
+    session: &SessionArgs,
     board_by_board: bool,
     processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
     let (count, root) = (processes.count(), processes.index() == 0);
-    let run = quiet_unless_root(run, processes);
-    let mut settings = run.settings(board_by_board)?;
+    let session = quiet_unless_root(session, processes);
+    let mut settings = session.settings(board_by_board)?;
     let n_states = job.space().n_states();
     // The tables are mapped files, read through the page cache.
     settings.frontier_copy =
-        count > 1 && !job.unique() && frontier_copy_fits(&run, n_states, count, 0, None);
+        count > 1 && !job.unique() && frontier_copy_fits(&session, n_states, count, 0, None);
     let bytes = table_bytes(n_states) + if job.unique() { unique_bytes(n_states) } else { 0 };
     if job.resumed_from().is_none() {
         let bits = if job.unique() { "4 bits" } else { "2 bits" };
@@ -551,7 +555,7 @@ fn run_job(
                     .replace(".part-0-of-", ".part-*-of-")
             ),
         };
-        run.say(&format!(
+        session.say(&format!(
             "table: {} x {bits} = {} in {files}",
             describe_entries(job.space()),
             human(bytes)
@@ -561,31 +565,31 @@ fn run_job(
         job.puzzle(),
         job.space(),
         table_bytes(n_states),
-        &run,
+        &session,
         job.resumed_from(),
         root,
         count == 1,
     );
-    let rows = Rows { bar: &bar, run: &run, root };
-    let stop = stop_flag(run.quiet);
+    let rows = Rows { bar: &bar, session: &session, root };
+    let stop = stop_flag(session.quiet);
     let end = job.run(&settings, &rows, stop);
     bar.finish();
     match end? {
-        RunEnd::Stopped { levels_done } => {
+        SessionEnd::Stopped { levels_done } => {
             let resume = match count {
                 1 => format!("twirl resume {}", path.display()),
                 _ => format!("mpirun -np {count} twirl resume {}", path.display()),
             };
-            run.say(&format!(
+            session.say(&format!(
                 "stopped: distances 0..{} are finished and saved. Continue with: {resume}",
                 levels_done.saturating_sub(1),
             ));
             Ok(INTERRUPTED)
         }
-        RunEnd::Finished(finished) if root => {
-            report_finished(&finished, settings.threads * count, &run)
+        SessionEnd::Finished(finished) if root => {
+            report_finished(&finished, settings.threads * count, &session)
         }
-        RunEnd::Finished(_) => Ok(0),
+        SessionEnd::Finished(_) => Ok(0),
     }
 }
 
@@ -594,27 +598,31 @@ fn report_complete(
     path: &Path,
     finished: &Finished,
     threads: usize,
-    run: &RunArgs,
+    session: &SessionArgs,
 ) -> anyhow::Result<i32> {
-    run.say(&format!("{}: the search is already complete", path.display()));
+    session.say(&format!("{}: the search is already complete", path.display()));
     print_head(&finished.puzzle, &finished.space, table_bytes(finished.space.n_states()));
     print_histogram_rows(finished.outcome.board_histogram());
-    report_finished(finished, threads, run)
+    report_finished(finished, threads, session)
 }
 
-fn report_finished(finished: &Finished, threads: usize, run: &RunArgs) -> anyhow::Result<i32> {
+fn report_finished(
+    finished: &Finished,
+    threads: usize,
+    session: &SessionArgs,
+) -> anyhow::Result<i32> {
     let report = finished.report(threads);
-    write_outputs(&report, run)?;
+    write_outputs(&report, session)?;
     print_summary(&report, finished.already_complete)?;
     Ok(0)
 }
 
-fn write_outputs(report: &Report, run: &RunArgs) -> anyhow::Result<()> {
-    if let Some(path) = &run.json {
+fn write_outputs(report: &Report, session: &SessionArgs) -> anyhow::Result<()> {
+    if let Some(path) = &session.json {
         write_json(path, report)?;
     }
-    if let Some(path) = &run.plot {
-        super::plot::write_plot(path, report, run.log_scale)?;
+    if let Some(path) = &session.plot {
+        super::plot::write_plot(path, report, session.log_scale)?;
     }
     Ok(())
 }
@@ -644,13 +652,13 @@ fn start_output(
     puzzle: &Puzzle,
     space: &StateSpace,
     bytes: u64,
-    run: &RunArgs,
+    session: &SessionArgs,
     resume: Option<&Outcome>,
     print: bool,
     progress: bool,
 ) -> Bar {
     let unit = if space.classes().is_some() { "entries" } else { "boards" };
-    let bar = Bar::new(space.n_reachable(), unit, progress && !run.quiet);
+    let bar = Bar::new(space.n_reachable(), unit, progress && !session.quiet);
     if !print {
         return bar;
     }

@@ -92,7 +92,7 @@ struct Solved {
 }
 
 impl Solved {
-    /// Whether the record settles this board for a run searching up to `max_depth`: solved,
+    /// Whether the record settles this board for a session searching up to `max_depth`: solved,
     /// or left deeper than that.
     fn settles(&self, max_depth: Option<u32>) -> bool {
         !self.deeper || max_depth.is_some_and(|d| self.distance > d)

@@ -52,7 +52,7 @@ pub struct PatternArgs {
     /// $XDG_CACHE_HOME/twirl/patterns, else ~/.cache/twirl/patterns.
     #[arg(long, value_name = "DIR", conflicts_with = "patterns_in_memory")]
     pub patterns: Option<PathBuf>,
-    /// Build the pattern table in memory for this run only.
+    /// Build the pattern table in memory for this call only.
     #[arg(long)]
     pub patterns_in_memory: bool,
     /// The tiles a pattern table tells apart, e.g. 1-8 or 1,2,5,6 (the others are made

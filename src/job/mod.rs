@@ -26,13 +26,14 @@
 //!
 //! ```
 //! # use std::sync::{Arc, atomic::AtomicBool};
-//! use twirl::job::{Job, Resumed, RunEnd, RunSettings};
+//! use twirl::job::{Job, Resumed, SessionEnd, SessionSettings};
 //! use twirl::puzzle::Puzzle;
 //! let dir = tempfile::tempdir().unwrap();
 //! let path = dir.path().join("t.tbl");
 //! let job = Job::start(&path, &Puzzle::parse("nrp:2x3:2", None).unwrap(), false, false).unwrap();
 //! let stop = Arc::new(AtomicBool::new(false));
-//! let RunEnd::Finished(done) = job.run(&RunSettings::new(1), &twirl::bfs::NoProgress, stop).unwrap()
+//! let settings = SessionSettings::new(1);
+//! let SessionEnd::Finished(done) = job.run(&settings, &twirl::bfs::NoProgress, stop).unwrap()
 //! else { panic!("not stopped") };
 //! assert_eq!(done.outcome.histogram, vec![1, 4, 10, 22, 42, 33, 7, 1]);
 //! let Ok(Resumed::Complete(again)) = Job::resume(&path, None) else { panic!() };
@@ -64,7 +65,7 @@ pub use verified::{VerifiedTable, open_table};
 
 /// How a job runs; none of it is recorded in the table.
 #[derive(Clone, Debug)]
-pub struct RunSettings {
+pub struct SessionSettings {
     /// Worker threads.
     pub threads: usize,
     /// Move runs of ranks at once (see [`Config::runs`]).
@@ -72,17 +73,17 @@ pub struct RunSettings {
     /// Time between checkpoints inside a long distance.
     pub checkpoint_interval: Duration,
     /// Tests only: after finishing this distance, wait (up to a minute) until stopped, so a
-    /// test can interrupt a run at a known point.
+    /// test can interrupt a session at a known point.
     pub pause_after_level: Option<u32>,
     /// Under several processes, backward steps read a copy of the frontier (see
     /// [`Config::frontier_copy`]).
     pub frontier_copy: bool,
 }
 
-impl RunSettings {
+impl SessionSettings {
     /// `threads` workers, runs on, a checkpoint every five minutes.
-    pub fn new(threads: usize) -> RunSettings {
-        RunSettings {
+    pub fn new(threads: usize) -> SessionSettings {
+        SessionSettings {
             threads,
             runs: true,
             checkpoint_interval: Duration::from_secs(300),
@@ -133,7 +134,7 @@ pub enum Resumed<'p> {
 }
 
 /// How [`Job::run`] ended.
-pub enum RunEnd {
+pub enum SessionEnd {
     /// The search is complete and its table sealed with a checksum.
     Finished(Box<Finished>),
     /// Stopped at a durable point: distances `0..levels_done` are saved.
@@ -151,7 +152,7 @@ pub struct Finished {
     pub space: StateSpace,
     /// Histogram, antipodes, unique counts (level timings only for a search run now).
     pub outcome: Outcome,
-    /// Wall-clock seconds of the search over every run.
+    /// Wall-clock seconds of the search over every session.
     pub elapsed_seconds: f64,
     /// Whether the table was already complete (nothing was searched now).
     pub already_complete: bool,
@@ -295,10 +296,10 @@ impl<'p> Job<'p> {
     /// Collective.
     pub fn run(
         mut self,
-        settings: &RunSettings,
+        settings: &SessionSettings,
         progress: &dyn Progress,
         stop: Arc<AtomicBool>,
-    ) -> Result<RunEnd> {
+    ) -> Result<SessionEnd> {
         let processes = self.processes;
         let mut journal = FileJournal::new(
             self.ck_path.clone(),
@@ -328,7 +329,7 @@ impl<'p> Job<'p> {
             bfs::run_in(&self.space, start, table, &config, &pausing, &journal, resume, processes)?;
         if !outcome.complete {
             journal.save_under_way(table, processes)?;
-            return Ok(RunEnd::Stopped { levels_done: outcome.histogram.len() });
+            return Ok(SessionEnd::Stopped { levels_done: outcome.histogram.len() });
         }
         if outcome.states() != self.space.n_reachable() {
             return Err(Error::BadTable {
@@ -350,7 +351,7 @@ impl<'p> Job<'p> {
         agree(processes, removed)?;
         let findings =
             Findings::of_search(&self.puzzle, &self.space, &outcome, &self.file.table, processes)?;
-        Ok(RunEnd::Finished(Box::new(Finished {
+        Ok(SessionEnd::Finished(Box::new(Finished {
             puzzle: self.puzzle,
             space: self.space,
             outcome,
@@ -441,7 +442,7 @@ pub(super) fn start_again_hint(file: &TableFile) -> String {
 }
 
 /// The caller's progress; pauses after one level for tests (see
-/// [`RunSettings::pause_after_level`]).
+/// [`SessionSettings::pause_after_level`]).
 struct Pausing<'a> {
     inner: &'a dyn Progress,
     after: Option<u32>,

@@ -20,7 +20,7 @@
 //! moves it maps onto each other are searched once ([`Solver::root_moves`]).
 //!
 //! An iteration is split into subtrees a few moves deep, searched in parallel; the first
-//! solution found stops the others. The split is the same on every run, so a journal
+//! solution found stops the others. The split is the same in every session, so a journal
 //! ([`SearchJournal`]) can record the finished subtrees of a search that takes hours.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -412,7 +412,7 @@ impl<'a> Solver<'a> {
         keep
     }
 
-    /// One iteration split into `split` tasks a few moves deep (the same tasks on every run,
+    /// One iteration split into `split` tasks a few moves deep (the same tasks in every session,
     /// so a journal can name them), searched by `threads` workers.
     fn split_iteration(
         &self,

@@ -1,7 +1,7 @@
 //! A record of an optimal search's finished work, so that a search of hours continues where
 //! an interruption (Ctrl-C, SIGTERM, a crash, the end of a session) left it.
 //!
-//! An iteration of IDA* is split into the same tasks on every run ([`SearchJournal::split`]
+//! An iteration of IDA* is split into the same tasks in every session ([`SearchJournal::split`]
 //! fixes how many; `tasks LIMIT COUNT DIGEST` records the split, checked on every later run),
 //! and each finished task is appended as one line, `task LIMIT INDEX NODES`: written at once,
 //! so a killed process loses none; synced with the next line written a second or more after

@@ -27,7 +27,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::bfs::{Config, Progress, search_puzzle};
 use crate::group::invariants::Invariants;
-use crate::job::{Job, Resumed, RunEnd, RunSettings, open_table};
+use crate::job::{Job, Resumed, SessionEnd, SessionSettings, open_table};
 use crate::puzzle::defined::Defined;
 use crate::puzzle::definition::{ANY_ORIENTATION, Definition, MoveDef, SetDef, SetMove, SetState};
 use crate::puzzle::{Board, Metric, Puzzle, PuzzleSpec};
@@ -43,7 +43,7 @@ const NO_BYTE: u8 = u8::MAX;
 /// Where a pattern table is kept.
 #[derive(Clone, Debug)]
 pub enum Store {
-    /// Built in memory for this run.
+    /// Built in memory for this session.
     Memory,
     /// Stored in this directory (created if missing) and reused by later runs.
     Dir(PathBuf),
@@ -91,7 +91,7 @@ pub struct PatternTable {
     pub source: String,
     /// The largest pattern distance.
     pub max_distance: u32,
-    /// Seconds spent obtaining the table in this run (building it, or reading and verifying
+    /// Seconds spent obtaining the table in this session (building it, or reading and verifying
     /// a stored one).
     pub build_seconds: f64,
     multiset: Multiset,
@@ -473,7 +473,7 @@ fn build_or_open(
     progress: &dyn Progress,
     stop: Arc<AtomicBool>,
 ) -> Result<crate::job::VerifiedTable> {
-    let settings = RunSettings::new(threads);
+    let settings = SessionSettings::new(threads);
     let job = if tbl.exists() {
         match Job::resume(tbl, None)? {
             Resumed::Complete(_) => return open_table(tbl),
@@ -484,8 +484,8 @@ fn build_or_open(
         Job::start(tbl, &puzzle, false, false)?
     };
     match job.run(&settings, progress, stop)? {
-        RunEnd::Finished(_) => open_table(tbl),
-        RunEnd::Stopped { .. } => Err(Error::Interrupted),
+        SessionEnd::Finished(_) => open_table(tbl),
+        SessionEnd::Stopped { .. } => Err(Error::Interrupted),
     }
 }
 
