@@ -67,8 +67,10 @@ fn processes_find_the_histogram_of_the_local_engine() {
         &["nrp:3x3:2"],
         &["nrp:3x3:2", "--metric", "cw"],
         &["nrp:3x3:2", "--symmetry", "off"],
-        // By classes (`auto`), with more antipode entries than a search keeps: the processes
-        // gather the whole table to list the smallest boards, as the local engine does.
+        // By classes (`auto`), with more antipode entries than the ten a search samples: the
+        // processes list the smallest boards of every entry of the last distance (26 here);
+        // spin:2x4's last distance (27,486 entries) is more than a level keeps, so there
+        // they gather the whole table to scan it, as the local engine scans its own.
         &["nrp:2x4:2:orient"],
         &["nrp:2x4:2:orient", "--symmetry", "off"],
         &["spin:2x4"],
@@ -308,4 +310,57 @@ fn a_signal_to_one_process_stops_them_all() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130), "{rest:?}");
     assert!(rest.iter().any(|l| l.contains("nothing is saved")), "{rest:?}");
+}
+
+/// `twirl join` makes one table of a finished job's parts, the local engine's table byte for
+/// byte after the header, which `distance` and `resume` read; it refuses a job still
+/// searching, a damaged or missing part and a table already there.
+#[test]
+fn the_parts_of_a_finished_job_join_into_one_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (local, t) = (path("local.tbl"), path("t.tbl"));
+    let o = twirl(&["bfs", "nrp:3x3:2", "--table", &local, "-q", "--json", &path("local.json")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = under_mpirun(3, &["bfs", "nrp:3x3:2", "--table", &t, "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = twirl(&["join", &t]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("3 parts joined, God's number 11"), "{}", stdout(&o));
+    let body = |p: &str| std::fs::read(p).unwrap().split_off(1 << 16);
+    assert!(body(&t) == body(&local), "the joined body differs from the local table's");
+    for board in ["9 8 7 / 6 5 4 / 3 2 1", "2 1 3 / 4 5 6 / 7 8 9", "1 2 3 / 4 5 6 / 7 8 9"] {
+        let (a, b) = (twirl(&["distance", &t, board]), twirl(&["distance", &local, board]));
+        assert!(a.status.success(), "{}", stderr(&a));
+        assert_eq!(stdout(&a), stdout(&b), "{board}");
+    }
+    let o = twirl(&["resume", &t, "-q", "--json", &path("again.json")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (want, got) = (json(Path::new(&path("local.json"))), json(Path::new(&path("again.json"))));
+    for key in ["histogram", "states", "gods_number", "antipodes", "antipode_boards", "symmetry"] {
+        assert_eq!(got[key], want[key], "{key}");
+    }
+    // Refused, exit 2, one line each: a table already there; a damaged part (nothing is left
+    // beside the parts); a job still searching; a missing part.
+    let refused = |needle: &str| {
+        let o = twirl(&["join", &t]);
+        assert_eq!(o.status.code(), Some(2), "{needle}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle) && stderr(&o).lines().count() == 1, "{}", stderr(&o));
+    };
+    refused("--force");
+    std::fs::remove_file(&t).unwrap();
+    let part = path("t.tbl.part-1-of-3");
+    let mut bytes = std::fs::read(&part).unwrap();
+    bytes[(1 << 16) + 5] ^= 1;
+    std::fs::write(&part, &bytes).unwrap();
+    refused("corrupted");
+    assert!(!Path::new(&t).exists() && !Path::new(&path("t.tbl.partial")).exists());
+    bytes[(1 << 16) + 5] ^= 1;
+    std::fs::write(&part, &bytes).unwrap();
+    std::fs::write(path("t.tbl.checkpoint"), "{}").unwrap();
+    refused("not done");
+    std::fs::remove_file(path("t.tbl.checkpoint")).unwrap();
+    std::fs::remove_file(path("t.tbl.part-2-of-3")).unwrap();
+    refused("t.tbl.part-2-of-3");
+    assert!(!Path::new(&t).exists());
 }

@@ -685,6 +685,8 @@ fn outputs_never_replace_inputs_and_are_checked_before_the_work() {
     // import over an existing table, or over its own archive.
     refused(&["import", s(&zst), s(&table)], &["--force"]);
     refused(&["import", s(&zst), s(&zst)], &["an input"]);
+    // join with no parts of an MPI job beside the name (tests/mpi.rs joins real parts).
+    refused(&["join", s(&table)], &["expected the parts of an MPI job", "found none"]);
     assert_eq!(std::fs::read(&table).unwrap(), before);
     let names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()

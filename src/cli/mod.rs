@@ -74,6 +74,10 @@ enum Command {
     Export(table::ExportArgs),
     /// Decompress an exported table, checking its header and checksum.
     Import(table::ImportArgs),
+    /// Join the parts of a finished MPI job (`TABLE.part-P-of-N`) into one table file TABLE,
+    /// which `distance`, `solve`, `export` and `resume` read. Every part's checksum, and the
+    /// whole table's marks, histogram and antipodes, are checked before it is kept.
+    Join(table::JoinArgs),
     /// Draw the distance histogram of a saved result (`twirl bfs --json`) as SVG.
     Plot(plot::PlotArgs),
     /// Show a puzzle's moves, the orbits and constraints found in them, the number of
@@ -204,6 +208,7 @@ pub fn main() -> i32 {
         Command::Sample(args) => sample::run(args),
         Command::Export(args) => table::run_export(args).map(|()| 0),
         Command::Import(args) => table::run_import(args).map(|()| 0),
+        Command::Join(args) => table::run_join(args).map(|()| 0),
         Command::Plot(args) => plot::run(args).map(|()| 0),
         Command::Info(args) => info::run(args).map(|()| 0),
         Command::Check(args) => check::run_check(args).map(|solvable| if solvable { 0 } else { 1 }),

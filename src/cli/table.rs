@@ -54,6 +54,18 @@ pub struct ExportArgs {
     force: bool,
 }
 
+/// Arguments of `twirl join`.
+#[derive(Args)]
+pub struct JoinArgs {
+    /// The table name the MPI job was given (`--table TABLE`): its parts
+    /// `TABLE.part-P-of-N` lie beside it, and the whole table is written as TABLE.
+    #[arg(value_name = "TABLE")]
+    table: PathBuf,
+    /// Replace an existing TABLE.
+    #[arg(long)]
+    force: bool,
+}
+
 /// Arguments of `twirl import`.
 #[derive(Args)]
 pub struct ImportArgs {
@@ -194,6 +206,21 @@ pub fn run_export(args: &ExportArgs) -> anyhow::Result<()> {
         human(done.table_bytes),
         human(done.archive_bytes),
         done.table_bytes as f64 / done.archive_bytes.max(1) as f64
+    );
+    Ok(())
+}
+
+/// Runs `twirl join`.
+pub fn run_join(args: &JoinArgs) -> anyhow::Result<()> {
+    let stop = stop_flag(false);
+    let (h, parts) = twirl::job::join::join_parts(&args.table, args.force, &stop)?;
+    println!(
+        "{}: {} {}, {} parts joined, God's number {}, checksum verified",
+        args.table.display(),
+        h.puzzle,
+        h.metric,
+        parts,
+        h.histogram.len().saturating_sub(1)
     );
     Ok(())
 }

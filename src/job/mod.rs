@@ -40,6 +40,7 @@
 //! assert_eq!(again.outcome.histogram, done.outcome.histogram);
 //! ```
 
+pub mod join;
 pub mod outputs;
 pub mod parts;
 pub(crate) mod resume;
