@@ -412,14 +412,15 @@ fn describe_existing(path: &Path) -> String {
             let state = if t.header.complete { "a finished" } else { "an unfinished" };
             let name = path.display().to_string();
             let base = name.strip_suffix(&format!(".part-{}-of-{}", p.index, p.count));
+            let base = base.unwrap_or("TABLE");
+            let join = match t.header.complete {
+                true => format!(", or make one table of its parts with `twirl join {base}`"),
+                false => String::new(),
+            };
             format!(
                 "holds part {} of {} of {state} search of {} by an MPI job; continue or report \
-                 it with `mpirun -np {} twirl resume {}`",
-                p.index,
-                p.count,
-                t.header.puzzle,
-                p.count,
-                base.unwrap_or("TABLE")
+                 it with `mpirun -np {} twirl resume {base}`{join}",
+                p.index, p.count, t.header.puzzle, p.count
             )
         }
         Ok(t) if !t.header.complete => format!(

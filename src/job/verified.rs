@@ -79,12 +79,17 @@ pub(crate) fn refuse_part(file: &TableFile) -> Result<()> {
         reason: format!(
             "expected a whole table, found part {} of {} of a table searched by {} MPI \
              processes ({}); continue or report that search with `mpirun -np {} twirl \
-             resume` on the table's name",
+             resume` on the table's name{}",
             p.index,
             p.count,
             p.count,
             p.describe(),
-            p.count
+            p.count,
+            if file.header.complete {
+                ", or make one table of its parts with `twirl join` on the table's name"
+            } else {
+                ""
+            }
         ),
     })
 }
