@@ -112,7 +112,7 @@ fn count_parts(table: &Path) -> Result<usize> {
             path: table.into(),
             reason: format!(
                 "expected the parts of an MPI job beside it ({}), found none",
-                part_path(table, 0, 2).display().to_string().replace("-of-2", "-of-N")
+                with_suffix(table, ".part-P-of-N").display()
             ),
         }),
         _ => Err(Error::Refused {

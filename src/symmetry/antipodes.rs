@@ -57,9 +57,9 @@ pub fn smallest_antipodes(
 }
 
 /// The antipodes a finished search lists ([`smallest_antipodes`]), `table` being this
-/// process's table of it. Processes that each hold a part gather the whole table where
-/// [`reads_the_table`], each scans the entries dealt to it, and the smallest boards of all
-/// are merged. Collective.
+/// process's table of it. Processes that each hold a part list the boards of their share of
+/// a kept last distance, or else gather the whole table where [`reads_the_table`] and each
+/// scan the entries dealt to it; the smallest boards of all are merged. Collective.
 pub fn antipodes_of_search(
     puzzle: &Puzzle,
     space: &StateSpace,
@@ -71,21 +71,19 @@ pub fn antipodes_of_search(
     if count == 1 {
         return smallest_antipodes(puzzle, space, outcome, Some(table));
     }
-    if space.classes().is_some() && outcome.last_level.is_some() {
-        // Each process holds its own share of the last distance.
-        let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
-        let ranks = smallest_board_ranks(puzzle, space, outcome, None, &boards, &|_| true);
-        let ranks = agree(processes, ranks)?;
-        return Ok(processes.smallest(&ranks).into_iter().map(|r| boards.board(r)).collect());
-    }
-    if !reads_the_table(space, outcome) {
+    let scan = reads_the_table(space, outcome);
+    if space.classes().is_none() || (outcome.last_level.is_none() && !scan) {
         return smallest_antipodes(puzzle, space, outcome, None);
     }
     let deal = space.deal(count);
-    let whole = agree(processes, gather_table(table, &deal, processes))?;
+    let whole = match scan {
+        true => Some(agree(processes, gather_table(table, &deal, processes))?),
+        false => None,
+    };
     let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
+    // A kept last distance holds this process's own entries only, all of them dealt to it.
     let mine = |e: u64| deal.owner(e) == me;
-    let ranks = smallest_board_ranks(puzzle, space, outcome, Some(&whole), &boards, &mine);
+    let ranks = smallest_board_ranks(puzzle, space, outcome, whole.as_ref(), &boards, &mine);
     let ranks = agree(processes, ranks)?;
     Ok(processes.smallest(&ranks).into_iter().map(|r| boards.board(r)).collect())
 }
