@@ -3,14 +3,15 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use anyhow::bail;
 use clap::Args;
 use serde::Serialize;
 
 use twirl::group::cycles::{CycleStructure, format_cycles};
 use twirl::puzzle::sequence::{Env, Order};
 
-use super::PuzzleArgs;
 use super::bfs::write_json;
+use super::{PuzzleArgs, argument_text};
 
 /// Arguments of `twirl apply`.
 #[derive(Args)]
@@ -62,8 +63,39 @@ struct ApplyJson {
 
 /// Runs `twirl apply`.
 pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
-    let puzzle = args.puzzle.puzzle()?;
     let order = if args.right_to_left { Order::RightToLeft } else { Order::LeftToRight };
+    let sequence = argument_text(&args.sequence)?;
+    let board = args.board.as_deref().map(argument_text).transpose()?;
+    if let Some((large, _)) = args.puzzle.large()? {
+        if !args.bind.is_empty() || !args.define.is_empty() {
+            bail!(
+                "--bind and --define are evaluated on boards of at most {} cells; on {} write \
+                 block names (R2C3), groups and powers",
+                super::large::MAX_BOARD_CELLS,
+                large.spec()
+            );
+        }
+        let applied = super::large::apply(&large, &sequence, board.as_deref(), order)?;
+        let st = super::large::print_applied(&large, &sequence, order, &applied)?;
+        if let Some(path) = &args.json {
+            let json = ApplyJson {
+                puzzle: large.spec(),
+                sequence: sequence.to_string(),
+                order: order.name().into(),
+                start: large.format_board(&applied.start),
+                result: large.format_board(&applied.result),
+                cycles: format_cycles(&st.cycles),
+                cycle_type: st.cycle_type(),
+                even_class_cycles: st.by_colour.as_ref().map(|(e, _)| format_cycles(e)),
+                odd_class_cycles: st.by_colour.as_ref().map(|(_, o)| format_cycles(o)),
+                turned: st.turned.iter().map(|&(c, _)| c + 1).collect(),
+                summary: st.summary(),
+            };
+            write_json(path, &json)?;
+        }
+        return Ok(());
+    }
+    let puzzle = args.puzzle.puzzle()?;
     let mut env = Env::new().with_order(order);
     for list in &args.bind {
         env.bind_list(&puzzle, list)?;
@@ -71,16 +103,16 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
     for list in &args.define {
         env.define_list(list)?;
     }
-    let start = match &args.board {
+    let start = match &board {
         Some(b) => puzzle.parse_board(b)?,
         None => puzzle.solved(),
     };
-    let element = env.eval_text(&puzzle, &args.sequence)?;
+    let element = env.eval_text(&puzzle, &sequence)?;
     let result = puzzle.apply(&start, &element);
     let st = CycleStructure::of(&puzzle, &element);
     let mut out = std::io::stdout().lock();
     writeln!(out, "puzzle:   {}", puzzle.spec)?;
-    writeln!(out, "sequence: {} (read {})", args.sequence, order.name())?;
+    writeln!(out, "sequence: {} (read {})", sequence, order.name())?;
     writeln!(out, "start:    {}", puzzle.format_board(&start))?;
     writeln!(out, "result:   {}", puzzle.format_board(&result))?;
     writeln!(out, "cycles:   {}", format_cycles(&st.cycles))?;
@@ -98,7 +130,7 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.json {
         let json = ApplyJson {
             puzzle: puzzle.spec.to_string(),
-            sequence: args.sequence.clone(),
+            sequence: sequence.to_string(),
             order: order.name().into(),
             start: puzzle.format_board(&start),
             result: puzzle.format_board(&result),

@@ -8,7 +8,7 @@ use clap::Args;
 use twirl::group::analysis::Analysis;
 use twirl::group::solvable::{Checker, Verdict};
 
-use super::PuzzleArgs;
+use super::{PuzzleArgs, argument_text};
 
 /// Arguments of `twirl check`.
 #[derive(Args)]
@@ -23,8 +23,12 @@ pub struct CheckArgs {
 
 /// Runs `twirl check`; returns whether the board is solvable.
 pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
+    let text = argument_text(&args.board)?;
+    if let Some((large, _)) = args.puzzle.large()? {
+        return super::large::check(&large, &text);
+    }
     let puzzle = args.puzzle.puzzle()?;
-    let board = puzzle.parse_board(&args.board)?;
+    let board = puzzle.parse_board(&text)?;
     let checker = Checker::new(&puzzle)?;
     let mut out = std::io::stdout().lock();
     match checker.check(&board) {
@@ -44,6 +48,9 @@ pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
 
 /// Runs `twirl order`.
 pub fn run_order(args: &PuzzleArgs) -> anyhow::Result<()> {
+    if let Some((large, metric)) = args.large()? {
+        return super::large::order(&large, metric);
+    }
     let puzzle = args.puzzle()?;
     let analysis = Analysis::of(&puzzle)?;
     let (model, order) = (&analysis.model_order, &analysis.group_order);

@@ -12,6 +12,9 @@ use super::sizes::human;
 
 /// Runs `twirl info`.
 pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
+    if let Some((large, metric)) = args.large()? {
+        return super::large::info(&large, metric);
+    }
     let puzzle = args.puzzle()?;
     // The invariants and the group order exist for any board; a ranking only for those a
     // table can hold, so its failure is reported, not fatal.

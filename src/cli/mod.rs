@@ -13,6 +13,7 @@ mod claims;
 mod constructive;
 mod export_def;
 mod info;
+mod large;
 mod plot;
 mod progress;
 mod sample;
@@ -272,6 +273,30 @@ pub fn stop_flag(quiet: bool) -> Arc<AtomicBool> {
         stop
     })
     .clone()
+}
+
+/// The text of an argument that may be long: `-` reads standard input, `@FILE` a file (a
+/// board of 10,000 tiles or a solution of 100,000 moves passes the 128 KiB one argument may
+/// hold); anything else is the text itself.
+pub fn argument_text(value: &str) -> anyhow::Result<std::borrow::Cow<'_, str>> {
+    use anyhow::Context;
+    use std::io::Read;
+    if value == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading standard input (`-`: a board or sequence expected there)")?;
+        return Ok(text.into());
+    }
+    match value.strip_prefix('@') {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| {
+                format!("{path}: cannot read it (`@FILE`: a board or sequence expected there)")
+            })?;
+            Ok(text.into())
+        }
+        None => Ok(value.into()),
+    }
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -22,7 +22,8 @@ use twirl::rank::StateSpace;
 use twirl::solvers::constructive::Shape;
 use twirl::table::table_bytes;
 
-use super::constructive::{MAX_BOARD_CELLS, solve_constructive};
+use super::constructive::solve_constructive;
+use super::large::MAX_BOARD_CELLS;
 use super::sizes::{available_memory, human, parse_size};
 use super::table::{load_in_memory, load_source, read_board, report_unsolvable};
 use super::{PuzzleArgs, stop_flag};

@@ -33,11 +33,11 @@ impl Colour {
 
 /// The non-trivial cycles of a permutation of cells (`perm[i]` is where the tile on cell `i`
 /// goes), each starting at its smallest cell, ordered by that cell. 0-based.
-pub fn cycles(perm: &[u8]) -> Vec<Vec<usize>> {
+pub fn cycles<T: Copy + Into<usize>>(perm: &[T]) -> Vec<Vec<usize>> {
     let mut seen = vec![false; perm.len()];
     let mut out = Vec::new();
     for start in 0..perm.len() {
-        if seen[start] || perm[start] as usize == start {
+        if seen[start] || perm[start].into() == start {
             continue;
         }
         let mut cycle = Vec::new();
@@ -45,7 +45,7 @@ pub fn cycles(perm: &[u8]) -> Vec<Vec<usize>> {
         while !seen[i] {
             seen[i] = true;
             cycle.push(i);
-            i = perm[i] as usize;
+            i = perm[i].into();
         }
         out.push(cycle);
     }
@@ -54,7 +54,7 @@ pub fn cycles(perm: &[u8]) -> Vec<Vec<usize>> {
 
 /// The lengths of the non-trivial cycles, longest first: `[]` identity, `[2]` a
 /// transposition, `[3]` a 3-cycle.
-pub fn cycle_type(perm: &[u8]) -> Vec<usize> {
+pub fn cycle_type<T: Copy + Into<usize>>(perm: &[T]) -> Vec<usize> {
     let mut t: Vec<usize> = cycles(perm).iter().map(|c| c.len()).collect();
     t.sort_unstable_by(|a, b| b.cmp(a));
     t
@@ -96,20 +96,32 @@ pub struct CycleStructure {
 impl CycleStructure {
     /// The structure of `m` on `puzzle`.
     pub fn of(puzzle: &Puzzle, m: &Move) -> CycleStructure {
-        let cycles = cycles(&m.perm);
         let keeps_colours = matches!(puzzle.spec, PuzzleSpec::Nrp { block, .. } if block % 2 == 1);
-        let by_colour = keeps_colours.then(|| {
-            let cols = puzzle.cols;
+        let colour_cols = keeps_colours.then_some(puzzle.cols);
+        CycleStructure::of_parts(&m.perm, &m.twist, puzzle.orient_mod, colour_cols)
+    }
+
+    /// The structure of an element given as where each cell's tile goes (`perm`) and how
+    /// much it turns on the way (`twist`, modulo `orient_mod`). With `colour_cols`, the
+    /// cycles are also split by checkerboard colour of a board of that many columns.
+    pub fn of_parts<T: Copy + Into<usize>>(
+        perm: &[T],
+        twist: &[u8],
+        orient_mod: u8,
+        colour_cols: Option<usize>,
+    ) -> CycleStructure {
+        let cycles = cycles(perm);
+        let by_colour = colour_cols.map(|cols| {
             let (even, odd): (Vec<_>, Vec<_>) =
                 cycles.iter().cloned().partition(|c| Colour::of(c[0], cols) == Colour::Even);
             (even, odd)
         });
-        let mut turned: Vec<(usize, u8)> = (0..m.perm.len())
-            .filter(|&i| !m.twist[i].is_multiple_of(puzzle.orient_mod))
-            .map(|i| (m.perm[i] as usize, m.twist[i] % puzzle.orient_mod))
+        let mut turned: Vec<(usize, u8)> = (0..perm.len())
+            .filter(|&i| !twist[i].is_multiple_of(orient_mod))
+            .map(|i| (perm[i].into(), twist[i] % orient_mod))
             .collect();
         turned.sort_unstable();
-        CycleStructure { cycles, by_colour, turned, orient_mod: puzzle.orient_mod }
+        CycleStructure { cycles, by_colour, turned, orient_mod }
     }
 
     /// Lengths of the non-trivial cycles, longest first.
@@ -199,7 +211,7 @@ mod tests {
         assert_eq!(cycle_type(&perm), vec![3, 2]);
         assert_eq!(format_cycles(&cycles(&perm)), "(1 5 9)(2 4)");
         assert_eq!(format_cycles(&[]), "()");
-        assert_eq!(cycle_type(&[0, 1, 2]), Vec::<usize>::new());
+        assert_eq!(cycle_type(&[0u8, 1, 2]), Vec::<usize>::new());
     }
 
     #[test]

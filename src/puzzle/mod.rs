@@ -10,6 +10,7 @@
 pub mod board;
 pub mod defined;
 pub mod definition;
+pub mod large;
 pub mod nrp;
 pub mod sequence;
 pub mod spec;

@@ -112,25 +112,13 @@ pub struct Factor {
 pub struct Exponent(BigUint);
 
 impl Exponent {
-    /// A multiple of every element's order: the lcm of 1..=256 squared. An element's order is
-    /// the lcm over its cycles of `length * turns`, where a cycle has at most 256 cells
-    /// (cells are bytes) and its turns divide the orientation count (at most 256), so each
-    /// term divides lcm(1..=256)^2.
+    /// A multiple of every element's order: lcm(1..=65,536) x lcm(1..=256). An element's
+    /// order is the lcm over its cycles of `length * turns`, where a cycle has at most
+    /// 65,536 cells (NRP boards of any size hold at most that many) and its turns divide the
+    /// orientation count (at most 256), so each term divides the product.
     pub fn period() -> &'static BigUint {
         static PERIOD: OnceLock<BigUint> = OnceLock::new();
-        PERIOD.get_or_init(|| {
-            let mut lcm = BigUint::from(1u32);
-            for p in 2u32..=256 {
-                if (2..p).take_while(|q| q * q <= p).all(|q| p % q != 0) {
-                    let mut power = p;
-                    while power * p <= 256 {
-                        power *= p;
-                    }
-                    lcm *= power;
-                }
-            }
-            &lcm * &lcm
-        })
+        PERIOD.get_or_init(|| lcm_up_to(MAX_CYCLE) * lcm_up_to(256))
     }
 
     /// The exponent `k`.
@@ -163,9 +151,38 @@ impl Exponent {
 
     /// The exponent modulo `order`, as a number between 0 and `order - 1`.
     pub fn modulo(&self, order: u128) -> u128 {
-        let r = &self.0 % BigUint::from(order);
+        let r = self.residue(&BigUint::from(order));
         r.iter_u64_digits().rev().fold(0u128, |acc, d| (acc << 64) | u128::from(d))
     }
+
+    /// The exponent modulo an order of any size (`order > 0`).
+    pub fn residue(&self, order: &BigUint) -> BigUint {
+        &self.0 % order
+    }
+}
+
+/// The longest cycle [`Exponent::period`] provides for: the cells of the largest board.
+const MAX_CYCLE: u32 = 1 << 16;
+
+/// lcm(1..=n): the product of the largest power of each prime up to `n` (a sieve).
+fn lcm_up_to(n: u32) -> BigUint {
+    let n = n as usize;
+    let mut composite = vec![false; n + 1];
+    let mut lcm = BigUint::from(1u32);
+    for p in 2..=n {
+        if composite[p] {
+            continue;
+        }
+        for multiple in (p * p..=n).step_by(p) {
+            composite[multiple] = true;
+        }
+        let mut power = p;
+        while power * p <= n {
+            power *= p;
+        }
+        lcm *= power;
+    }
+    lcm
 }
 
 /// A parsed sequence: a product of factors.

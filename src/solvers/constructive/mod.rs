@@ -32,7 +32,8 @@ mod tests;
 #[cfg(test)]
 mod oriented_tests;
 
-pub use turns::{Shape, Turn, apply, apply_oriented, qtm_length};
+pub use rules::{colour_parities, reachable_boards};
+pub use turns::{Shape, Turn, apply, apply_in_place, apply_oriented, qtm_length};
 
 /// Why [`solve`] returns no solution.
 #[derive(Clone, Debug, PartialEq, Eq)]

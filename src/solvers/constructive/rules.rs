@@ -9,7 +9,10 @@
 //! small exceptional groups (`b = 1`, `b = n = m`, `(2,3,2)`, `(3,4,3)`) these are the only
 //! constraints.
 
+use num_bigint::BigUint;
+
 use super::Shape;
+use crate::group::invariants::factorial;
 
 /// What the moves keep invariant on a board that is not one of the small exceptions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +105,12 @@ pub(super) fn parities(shape: &Shape, tiles: &[u32], by_colour: bool) -> [usize;
     out
 }
 
+/// The parity (1 = odd) of the permutation the tiles make on each checkerboard colour class,
+/// on a board whose tiles all stand on their own colour (odd blocks).
+pub fn colour_parities(shape: &Shape, tiles: &[u32]) -> [usize; 2] {
+    parities(shape, tiles, true)
+}
+
 /// Whether a board (not of a small group) is solvable, and if not, why.
 pub(super) fn check(shape: &Shape, tiles: &[u32]) -> Result<(), String> {
     let b = shape.block;
@@ -133,4 +142,52 @@ pub(super) fn check(shape: &Shape, tiles: &[u32]) -> Result<(), String> {
         )),
         _ => Ok(()),
     }
+}
+
+/// The number of boards the moves reach, with the case of the rules that gives it: Lam's
+/// Theorem 1.1 with the even-permutation condition for `b = 3`, times the orientations
+/// [`super::orientation_rules`] allows when tiles turn. twirl's exact group orders (stabilizer
+/// chains) confirm every case where they run (`tests` and `twirl order`).
+pub fn reachable_boards(shape: &Shape, oriented: bool) -> (BigUint, String) {
+    let (n, m, b) = (shape.rows, shape.cols, shape.block);
+    let cells = n * m;
+    let pair = (n.min(m), n.max(m));
+    let (arrangements, case) = if b == 1 {
+        (BigUint::from(1u32), "b = 1: no turn moves a tile".to_string())
+    } else if b == n && b == m {
+        // Every tile turns with the board: the orientations add nothing.
+        return (BigUint::from(4u32), "b = n = m: the four rotations of the board".into());
+    } else if b == 2 && pair == (2, 3) {
+        (BigUint::from(120u32), "(2,3,2): 120 arrangements".into())
+    } else if b == 3 && pair == (3, 4) {
+        (factorial(6), "(3,4,3): 6! arrangements".into())
+    } else {
+        let colours = factorial(cells.div_ceil(2)) * factorial(cells / 2);
+        match Parity::of(b) {
+            Parity::Free => (factorial(cells), format!("b = {b}: every arrangement")),
+            Parity::Even => (factorial(cells) / 2u32, format!("b = {b}: even arrangements")),
+            Parity::ColoursAlike => (
+                colours / 2u32,
+                format!(
+                    "b = {b}: tiles on their checkerboard colour, both colours' parities alike"
+                ),
+            ),
+            Parity::ColoursEven => (
+                colours / 4u32,
+                format!("b = {b}: tiles on their checkerboard colour, each colour even"),
+            ),
+        }
+    };
+    if !oriented {
+        return (arrangements, case);
+    }
+    let quarters = 2 * cells as u32;
+    let (orientations, how) = if b % 2 == 0 {
+        (BigUint::from(2u32).pow(cells as u32 - 1), "2^(nm-1) orientations")
+    } else if matches!(b % 8, 3 | 5) {
+        (BigUint::from(2u32).pow(quarters - 1), "4^(nm)/2 orientations")
+    } else {
+        (BigUint::from(2u32).pow(quarters), "4^(nm) orientations")
+    };
+    (arrangements * orientations, format!("{case}; times {how}"))
 }

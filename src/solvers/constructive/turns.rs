@@ -76,6 +76,25 @@ pub fn apply_oriented(
     (out, turned)
 }
 
+/// Applies `turns` to a board in place, and to its orientations when given (as
+/// [`apply_oriented`] does, without copying the board: a block turn costs `b^2`).
+///
+/// # Panics
+/// If a turn's block does not fit the board.
+pub fn apply_in_place(
+    shape: &Shape,
+    tiles: &mut [u16],
+    mut orient: Option<&mut [u8]>,
+    turns: &[Turn],
+) {
+    for t in turns {
+        turn_in_place(shape, tiles, *t);
+        if let Some(o) = orient.as_deref_mut() {
+            turn_oriented_in_place(shape, o, *t);
+        }
+    }
+}
+
 /// Turns one block of a row-major orientation array in place: the orientations move with
 /// their tiles and gain the turn's quarters.
 pub(super) fn turn_oriented_in_place(shape: &Shape, orient: &mut [u8], turn: Turn) {
