@@ -26,10 +26,16 @@ pub enum VerifyCommand {
     Lam(LamArgs),
 }
 
+/// The largest `--max` of `verify lam`: boards past 255 cells are checked by stabilizer
+/// chains of up to 1,024 points (4 points per cell with --orient), seconds each.
+const MAX_SIDE: usize = 32;
+
 /// Arguments of `twirl verify lam`.
 #[derive(Args)]
 pub struct LamArgs {
-    /// Largest board side.
+    /// Largest board side (at most 32; 16 with --orient). Boards past 255 cells are
+    /// checked against the stabilizer chain of their block turns alone (no search); a sweep
+    /// to 20 takes minutes.
     #[arg(long, value_name = "N")]
     max: usize,
     /// Search boards whose group has at most this many elements.
@@ -99,8 +105,8 @@ fn run_lam(args: &LamArgs) -> anyhow::Result<bool> {
         run_lam_orient(args)?;
         return Ok(true);
     }
-    if args.max == 0 || args.max > 16 {
-        anyhow::bail!("--max must be between 1 and 16");
+    if args.max == 0 || args.max > MAX_SIDE {
+        anyhow::bail!("--max must be between 1 and {MAX_SIDE}, found {}", args.max);
     }
     let threads = args.threads.unwrap_or_else(super::default_threads);
     let rows = lam::sweep(args.max, args.bfs_limit, threads)?;
@@ -153,6 +159,13 @@ fn run_lam(args: &LamArgs) -> anyhow::Result<bool> {
 }
 
 fn run_lam_orient(args: &LamArgs) -> anyhow::Result<()> {
+    if args.max == 0 || args.max > MAX_SIDE / 2 {
+        anyhow::bail!(
+            "--max with --orient must be between 1 and {}, found {}",
+            MAX_SIDE / 2,
+            args.max
+        );
+    }
     let rows = lam::orientation_sweep(args.max)?;
     let mut out = std::io::stdout().lock();
     writeln!(out, "# NRP with orientation: exact group orders (n <= m <= {})\n", args.max)?;
