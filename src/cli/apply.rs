@@ -21,12 +21,14 @@ pub struct ApplyArgs {
     /// The sequence: block names `R2C3` (counter-clockwise), `R2C3'` (clockwise), `R2C3^2`;
     /// spins `[1,6]`; letters bound with --bind or --define; `(...)^k`, `^-1`, `^{-1}`.
     /// For def:<file>, twsearch's notation: the file's move names and their powers
-    /// (`R U2 R'`), no letters. Quote it.
+    /// (`R U2 R'`), no letters. Quote it. `-` reads it from standard input, `@FILE` from a
+    /// file (long solutions); NRP boards past 255 cells take block names, groups and powers.
     #[arg(value_name = "SEQUENCE")]
     sequence: String,
     /// Start board (default: solved), rows separated by `/`: "4 1 3 / 6 2 9 / 7 5 8";
     /// Spinpossible writes upside-down tiles negative: "-5 -4 -9 / -2 -1 -6 / 7 8 -3".
     /// For def:<file>, the file's state layout: "CORNERS 2 1 3 4 / 0 0 1 2 ; EDGES ...".
+    /// `-` reads it from standard input, `@FILE` from a file.
     #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
     board: Option<String>,
     /// Bind letters to moves: X=R2C1,Y=R1C2,Z=R2C2 (a value may be any letter-free

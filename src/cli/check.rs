@@ -17,6 +17,8 @@ pub struct CheckArgs {
     puzzle: PuzzleArgs,
     /// The board, rows separated by `/`: "4 1 3 / 6 2 9 / 7 5 8" (quote it). For
     /// def:<file>: its state layout ("CORNERS 2 1 3 4 / 0 0 1 2") or a move sequence.
+    /// `-` reads it from standard input, `@FILE` from a file. NRP boards of any size (up to
+    /// 65,535 cells) are judged by Lam's conditions.
     #[arg(value_name = "BOARD", allow_hyphen_values = true)]
     board: String,
 }

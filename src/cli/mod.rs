@@ -286,14 +286,14 @@ pub fn argument_text(value: &str) -> anyhow::Result<std::borrow::Cow<'_, str>> {
         std::io::stdin()
             .read_to_string(&mut text)
             .context("reading standard input (`-`: a board or sequence expected there)")?;
-        return Ok(text.into());
+        return Ok(text.trim_end().to_string().into());
     }
     match value.strip_prefix('@') {
         Some(path) => {
             let text = std::fs::read_to_string(path).with_context(|| {
                 format!("{path}: cannot read it (`@FILE`: a board or sequence expected there)")
             })?;
-            Ok(text.into())
+            Ok(text.trim_end().to_string().into())
         }
         None => Ok(value.into()),
     }

@@ -26,7 +26,8 @@ pub struct DistanceArgs {
     #[arg(value_name = "TABLE|PUZZLE")]
     source: String,
     /// The board, rows separated by `/` (quote it). For a definition: its state layout
-    /// (`CORNERS 2 1 3 4 / 0 0 1 2`) or a move sequence from solved (`R U R'`).
+    /// (`CORNERS 2 1 3 4 / 0 0 1 2`) or a move sequence from solved (`R U R'`). `-` reads
+    /// it from standard input, `@FILE` from a file.
     #[arg(value_name = "BOARD", allow_hyphen_values = true)]
     board: String,
     /// With a puzzle: which moves count as one (qtm, htm, cw).
@@ -174,9 +175,10 @@ pub(super) fn report_unsolvable(text: &str, reasons: &[String]) -> anyhow::Resul
 /// Runs `twirl distance`; returns the exit code.
 pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
     let l = load_source(&args.source, &args.metric, args.orient)?;
-    let (board, rank) = match read_board(&l, &args.board)? {
+    let text = super::argument_text(&args.board)?;
+    let (board, rank) = match read_board(&l, &text)? {
         Ok(found) => found,
-        Err(reasons) => return report_unsolvable(&args.board, &reasons),
+        Err(reasons) => return report_unsolvable(&text, &reasons),
     };
     let moves = l.solve(&board)?;
     // The descent's length is the distance; the mark must agree with it.

@@ -258,7 +258,16 @@ fn parse_nrp(
     if parts.len() < 3 || parts.len() > 4 {
         return Err(bad("expected nrp:<rows>x<cols>:<block>, e.g. nrp:3x3:2".into()));
     }
-    let (rows, cols) = parse_dims(parts[1], limit).map_err(bad)?;
+    let (rows, cols) = parse_dims(parts[1], limit).map_err(|reason| {
+        if limit.is_some() && reason.contains("more than") {
+            bad(format!(
+                "{reason}: a search ranks at most that many; check, apply, info, order and solve \
+                 --method constructive take NRP boards of any size"
+            ))
+        } else {
+            bad(reason)
+        }
+    })?;
     let block: usize = parts[2]
         .parse()
         .map_err(|_| bad(format!("block size `{}` is not a number", escaped(parts[2]))))?;
