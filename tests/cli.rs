@@ -21,6 +21,12 @@ fn bad_inputs_get_clean_errors() {
     assert_rejected(&["bfs", "nrp:3x3:2", "--max-memory", "lots"], "not a size");
     assert_rejected(&["bfs", "nrp:3x3:2", "--bogus"], "unexpected argument");
     assert_rejected(&["bfs", "spin:8x8:1x1"], "too many combinations");
+    // clap's errors keep their substance: the missing argument, the near miss, the
+    // subcommand's help.
+    assert_rejected(&["bfs"], "not provided: <PUZZLE> (see twirl bfs --help)");
+    assert_rejected(&["bfs", "nrp:3x3:2", "--thread", "2"], "similar argument exists: '--threads'");
+    assert_rejected(&["frob"], "unrecognized subcommand 'frob' (see twirl --help)");
+    assert_rejected(&["bfs", "nrp:16x25:9"], "check, apply, info, order and solve");
 }
 
 #[test]

@@ -26,7 +26,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use twirl::puzzle::{Metric, Puzzle};
 
@@ -190,14 +190,7 @@ pub fn main() -> i32 {
                     0
                 };
             }
-            // clap's message, without its usage block: one line, like every other error.
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            let _ = writeln!(
-                std::io::stderr(),
-                "twirl: {} (see twirl --help)",
-                first.trim_start_matches("error: ")
-            );
+            let _ = writeln!(std::io::stderr(), "twirl: {}", one_line_usage_error(&e));
             return 2;
         }
     };
@@ -237,6 +230,28 @@ pub fn main() -> i32 {
             );
             2
         }
+    }
+}
+
+/// clap's message as one line, like every other error: what it says before its usage block
+/// (the missing argument's name, the near miss it suggests), then the help of the
+/// subcommand the user typed.
+fn one_line_usage_error(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let said: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let said = said.join(" ").replace("error: ", "").replace(" tip: ", "; ");
+    let said = if said.is_empty() { "invalid arguments".to_string() } else { said };
+    let command = std::env::args()
+        .nth(1)
+        .filter(|a| Cli::command().get_subcommands().any(|c| c.get_name() == a));
+    match command {
+        Some(c) => format!("{said} (see twirl {c} --help)"),
+        None => format!("{said} (see twirl --help)"),
     }
 }
 
