@@ -694,6 +694,10 @@ pub fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<
 fn print_summary(r: &Report, earlier: bool) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "# God's number: {} ({} antipodes)", r.gods_number, r.antipodes)?;
+    let listed = r.antipode_boards.len() as u64;
+    if listed > 0 && listed < r.antipodes {
+        writeln!(out, "# antipodes listed below: {listed} of {}", r.antipodes)?;
+    }
     for b in &r.antipode_boards {
         writeln!(out, "# antipode: {b}")?;
     }

@@ -14,7 +14,7 @@ use twirl::puzzle::spec::parse_nrp_any_size;
 use super::PuzzleArgs;
 
 /// The most cells of twirl's puzzles (tiles in bytes); larger NRP boards take this path.
-pub const MAX_BOARD_CELLS: usize = 255;
+pub use twirl::puzzle::spec::MAX_CELLS as MAX_BOARD_CELLS;
 
 impl PuzzleArgs {
     /// The puzzle as an NRP board of any size, when it is one past [`MAX_BOARD_CELLS`].

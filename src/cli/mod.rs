@@ -30,7 +30,8 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use twirl::puzzle::{Metric, Puzzle};
 
-/// Exhaustive state-space search of rotation puzzles (NRP/Twiddle, Spinpossible).
+/// Exhaustive state-space search of rotation puzzles (NRP/Twiddle, Spinpossible) and of any
+/// permutation puzzle given as a ksolve/twsearch definition (def:FILE).
 #[derive(Parser)]
 #[command(
     name = "twirl",

@@ -94,8 +94,9 @@ pub enum PuzzleSpec {
     Def(Arc<Defined>),
 }
 
-/// The most cells a board may have: tiles are stored in bytes.
-const MAX_CELLS: usize = 255;
+/// The most cells a [`super::Puzzle`] may have: tiles are stored in bytes. NRP boards past
+/// it are handled by [`super::large`].
+pub const MAX_CELLS: usize = 255;
 
 impl PuzzleSpec {
     /// Parses `nrp:3x3:2`, `nrp:3x3:2:orient`, `spin:3x3`, `spin:3x3:1x1,1x2` or `def:FILE`

@@ -14,8 +14,8 @@ use crate::bfs::{Config, NoProgress, run, search_puzzle};
 use crate::group::analysis::{Analysis, self_verified_order};
 use crate::group::invariants::factorial;
 use crate::puzzle::large::LargeNrp;
+use crate::puzzle::spec::MAX_CELLS;
 use crate::puzzle::{Metric, Puzzle, PuzzleSpec};
-use crate::rank::layout::MAX_CELLS;
 use crate::rank::{Enumerated, StateSpace};
 use crate::table::DistanceTable;
 
