@@ -317,7 +317,16 @@ fn an_interrupted_pattern_build_says_what_it_kept() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // Stopped once the table exists (the build has begun), however busy the machine.
+    let started = std::time::Instant::now();
+    let has_table = || {
+        std::fs::read_dir(&patterns)
+            .is_ok_and(|d| d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "tbl")))
+    };
+    while !has_table() && started.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
     std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
