@@ -40,6 +40,12 @@ impl TempPath {
         &self.path
     }
 
+    /// Gives the file up without removing it: another process made it (under the same
+    /// name) and owns it.
+    pub fn disown(mut self) {
+        self.done = true;
+    }
+
     /// Renames the file to `dest` and syncs the directory, so the rename is durable.
     pub fn persist(mut self, dest: &Path) -> Result<()> {
         std::fs::rename(&self.path, dest).map_err(|e| Error::io(dest, e))?;
@@ -93,11 +99,47 @@ pub fn free_disk(path: &Path) -> Option<u64> {
 
 /// Writes `text` to `path` durably and atomically: a temporary file next to it, fsync,
 /// rename, fsync of the directory. A reader sees the old file or the new one, never half.
+///
+/// The temporary name is this process's and this call's (`FILE.PID-N.tmp`): two processes
+/// writing one file at once each rename their own whole file, the last one stays.
 pub fn write_atomically(path: &Path, text: &[u8]) -> Result<()> {
-    let tmp = TempPath::new(with_suffix(path, ".tmp"));
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = TempPath::new(with_suffix(path, &format!(".{}-{call}.tmp", std::process::id())));
     let mut f = std::fs::File::create(tmp.path()).map_err(|e| Error::io(tmp.path(), e))?;
     f.write_all(text).map_err(|e| Error::io(tmp.path(), e))?;
     f.sync_all().map_err(|e| Error::io(tmp.path(), e))?;
     drop(f);
     tmp.persist(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Processes (here threads) writing one file at once: each renames its own temporary
+    /// file. With one fixed temporary name, a writer's rename found the file already renamed
+    /// by another (4 of 12 pattern caches made at once failed so).
+    #[test]
+    fn writers_of_one_file_at_once_all_succeed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        std::thread::scope(|s| {
+            for t in 0..4u8 {
+                let path = &path;
+                s.spawn(move || {
+                    for _ in 0..200 {
+                        write_atomically(path, &[b'a' + t; 4096]).unwrap();
+                    }
+                });
+            }
+        });
+        let text = std::fs::read(&path).unwrap();
+        assert!(
+            text.len() == 4096 && text.iter().all(|&b| b == text[0]),
+            "one writer's whole file"
+        );
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file left");
+    }
 }

@@ -68,6 +68,9 @@ pub enum Error {
     /// Stopped by Ctrl-C or SIGTERM; the work done so far is saved where the job allows.
     #[error("interrupted")]
     Interrupted,
+    /// Stopped by Ctrl-C or SIGTERM after work was kept: what was kept and how to continue.
+    #[error("interrupted; {0}")]
+    InterruptedKept(String),
     /// A file a job refuses to read or write: an output that would replace an input or an
     /// existing table, a checkpoint that disagrees with its table, an archive larger than it
     /// declares.

@@ -181,3 +181,44 @@ fn groups_smaller_than_their_invariants_are_searched_in_their_space() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("unsolvable board"), "{}", stderr(&o));
 }
+
+/// A definition of one move, disjoint cycles of the primes 2 to 37 (197 pieces, 1.2 KB): its
+/// order is their product, 7,420,738,134,810. In htm every power is a move: listing them
+/// asked for 118 TB and aborted (exit 134). Refused up front; qtm keeps two moves.
+#[test]
+fn a_move_of_huge_order_is_refused_in_htm_with_its_order() {
+    let primes = [2usize, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
+    let n: usize = primes.iter().sum();
+    let mut perm = Vec::new();
+    let mut start = 1;
+    for p in primes {
+        // A cycle over start..start + p: each position takes the next one's piece.
+        perm.extend((0..p).map(|i| start + (i + 1) % p));
+        start += p;
+    }
+    let line = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+    let text = format!(
+        "Name Huge\nSet P {n} 1\nSolved\nP\n{}\nEnd\nMove X\nP\n{}\nEnd\n",
+        line(&(1..=n).collect::<Vec<_>>()),
+        line(&perm)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.tws");
+    std::fs::write(&path, &text).unwrap();
+    let spec = def(&path);
+    let why = "move X has order 7420738134810; htm makes every power a move: expected at most \
+               4096 powers of a move, found 7420738134809; use --metric qtm";
+    let started = std::time::Instant::now();
+    for cmd in ["info", "order", "bfs"] {
+        assert_rejected(&[cmd, &spec], why);
+    }
+    assert_rejected(&["apply", &spec, "X"], why);
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+    // In qtm the move and its inverse are the moves; powers still read by name.
+    let o = twirl(&["apply", &spec, "X1000000 X'", "--metric", "qtm"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = twirl(&["apply", &spec, "X3710369067405", "--metric", "qtm"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = twirl(&["apply", &spec, "X3710369067405'", "--metric", "qtm"]);
+    assert_eq!(o.status.code(), Some(2), "past half the order: {}", stderr(&o));
+}

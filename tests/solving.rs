@@ -209,6 +209,41 @@ fn journal_continues_a_search_and_refuses_another() {
 }
 
 #[test]
+fn an_edited_journal_entry_is_refused_not_trusted() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("search.journal");
+    let j = journal.to_str().unwrap();
+    let board = "3 2 1 / 6 5 4 / 9 8 7";
+    let args = ["solve", "nrp:3x3:2", board, "--method", "optimal", "--patterns-in-memory"];
+    let args = [&args[..], &["--track", "1-3", "--journal", j, "--json"]].concat();
+    let first = twirl(&args);
+    assert!(first.status.success(), "{}", stderr(&first));
+    let v: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
+    let length = v["length"].as_u64().unwrap();
+    // The last iteration searched in full, edited to claim the optimal depth searched: read
+    // as written, the search would skip it and call a longer solution shortest.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let last = text.lines().rfind(|l| l.starts_with("exhausted ")).unwrap();
+    let words: Vec<&str> = last.split(' ').collect();
+    let edited = format!("exhausted {length} {}", words[2..].join(" "));
+    std::fs::write(&journal, text.replace(last, &edited)).unwrap();
+    let o = twirl(&args);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("expected an entry ending in ` #` and its checksum"), "{err}");
+    // One line of error (after the pattern table's progress lines), no panic.
+    assert_eq!(err.lines().filter(|l| l.starts_with("twirl:")).count(), 1, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // A cut last entry (a kill between writes) is dropped; the finished ones are kept.
+    std::fs::write(&journal, format!("{text}task {length} 3")).unwrap();
+    let again = twirl(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let w: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(w["length"].as_u64().unwrap(), length);
+    assert!(stderr(&again).contains("journal: no solution within"), "{}", stderr(&again));
+}
+
+#[test]
 fn sigterm_stops_a_deep_search_at_once_and_the_journal_keeps_its_work() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("a5.journal");
@@ -229,7 +264,85 @@ fn sigterm_stops_a_deep_search_at_once_and_the_journal_keeps_its_work() {
     let text = std::fs::read_to_string(&journal).unwrap();
     // Every quarter turn moves four tiles one step; their distances add up to 120: no
     // iteration below 30 moves is searched.
-    assert!(text.starts_with("twirl search journal 1\npuzzle nrp:5x5:2 qtm (moves "), "{text}");
+    assert!(text.starts_with("twirl search journal 2\npuzzle nrp:5x5:2 qtm (moves "), "{text}");
     let early = ["task 2", "tasks 2", "exhausted 2"];
     assert!(!text.lines().any(|l| early.iter().any(|e| l.starts_with(e))), "{text}");
+}
+
+const SOLVED_4X4: &str = "1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 14 15 16";
+
+/// Processes making the same pattern table at once: each waits for the one building it and
+/// reads it (before, the loser removed the winner's `.partial`, and a fixed temporary name
+/// for the pattern's definition made one rename fail: 6 of 12 trials failed).
+#[test]
+fn processes_making_one_pattern_table_at_once_all_succeed() {
+    for trial in 0..4 {
+        let dir = tempfile::tempdir().unwrap();
+        let patterns = dir.path().join("patterns");
+        let children: Vec<_> = (0..3)
+            .map(|_| {
+                common::bin()
+                    .args(["solve", "nrp:4x4:2", SOLVED_4X4, "--method", "optimal", "--quiet"])
+                    .args(["--track", "1-5", "--threads", "1", "--patterns"])
+                    .arg(&patterns)
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let o = child.wait_with_output().unwrap();
+            assert!(o.status.success(), "trial {trial}: {}", stderr(&o));
+        }
+        let names: Vec<String> = std::fs::read_dir(&patterns)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(!names.iter().any(|n| n.contains(".tmp") || n.contains(".partial")), "{names:?}");
+        assert_eq!(names.iter().filter(|n| n.ends_with(".tbl")).count(), 1, "{names:?}");
+    }
+}
+
+/// A pattern build stopped by SIGTERM keeps its table to continue, and says so.
+#[test]
+fn an_interrupted_pattern_build_says_what_it_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let patterns = dir.path().join("patterns");
+    let child = common::bin()
+        .args(["solve", "nrp:4x4:2", SOLVED_4X4, "--method", "optimal"])
+        .args(["--track", "1-7", "--threads", "1", "--patterns"])
+        .arg(&patterns)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Stopped once the table exists (the build has begun), however busy the machine.
+    let started = std::time::Instant::now();
+    let has_table = || {
+        std::fs::read_dir(&patterns)
+            .is_ok_and(|d| d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "tbl")))
+    };
+    while !has_table() && started.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(!err.contains("nothing was written"), "{err}");
+    let last = err.trim_end().lines().last().unwrap_or("");
+    assert!(
+        last.starts_with("twirl: interrupted; the pattern table built so far is kept in "),
+        "{err}"
+    );
+    assert!(last.contains("run the same command to continue building it"), "{err}");
+    let kept: Vec<_> = std::fs::read_dir(&patterns)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tbl"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{err}");
+    assert!(last.contains(&kept[0].display().to_string()), "{err}");
 }

@@ -86,6 +86,8 @@ pub trait Progress: Sync {
     }
     /// A task finished (the journal may flush).
     fn task_done(&self) {}
+    /// The work waits for another process (`what` says for what).
+    fn waiting(&self, _what: &str) {}
     /// What a level sent between processes, summed over all of them (searches over more
     /// than one process).
     fn level_traffic(&self, _distance: u32, _traffic: &Traffic) {}

@@ -223,6 +223,10 @@ pub fn main() -> i32 {
                 let _ = writeln!(std::io::stderr(), "twirl: interrupted; nothing was written");
                 return INTERRUPTED;
             }
+            if let Some(twirl::Error::InterruptedKept(kept)) = e.downcast_ref::<twirl::Error>() {
+                let _ = writeln!(std::io::stderr(), "twirl: interrupted; {kept}");
+                return INTERRUPTED;
+            }
             // One line whatever the message repeats (a path or an input with a newline).
             let _ = writeln!(
                 std::io::stderr(),

@@ -42,7 +42,7 @@ pub fn join_parts(table: &Path, force: bool, stop: &AtomicBool) -> Result<(Heade
     for (p, part) in parts.iter().enumerate() {
         check_part(part, p, count, &parts[0].header)?;
     }
-    let (puzzle, space) = puzzle_and_space(&parts[0])?;
+    let (puzzle, space) = puzzle_and_space(&parts[0], None)?;
     let deal = space.deal(count);
     for (p, part) in parts.iter().enumerate() {
         let held = part.header.part.expect("checked: a part");

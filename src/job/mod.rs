@@ -62,7 +62,7 @@ use crate::table::format::{HEADER_BYTES, Header};
 use crate::table::{TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
 
-pub use verified::{VerifiedTable, open_table};
+pub use verified::{VerifiedTable, open_table, open_table_as};
 
 /// How a job runs; none of it is recorded in the table.
 #[derive(Clone, Debug)]
@@ -191,6 +191,12 @@ impl Job<'static> {
     pub fn resume(path: &Path, expected: Option<&Puzzle>) -> Result<Resumed<'static>> {
         Job::resume_in(&Single, path, expected, None)
     }
+
+    /// [`Job::resume`] of a table of `puzzle`, whatever file its header names the puzzle by:
+    /// the ranking record (holding a definition's digest) must be `puzzle`'s.
+    pub fn resume_as(path: &Path, puzzle: &Puzzle) -> Result<Resumed<'static>> {
+        Job::resume_of(&Single, path, Some(resume::Expected::Known(puzzle)), None)
+    }
 }
 
 impl<'p> Job<'p> {
@@ -251,9 +257,19 @@ impl<'p> Job<'p> {
         let created = (|| {
             let tmp = TempPath::new(with_suffix(&my_path, ".partial"));
             let ranking = space.ranking_record();
-            let mut file = match part {
-                Some(p) => TableFile::create_part(tmp.path(), puzzle, ranking, p, unique)?,
-                None => TableFile::create(tmp.path(), puzzle, ranking, unique)?,
+            let made = match part {
+                Some(p) => TableFile::create_part(tmp.path(), puzzle, ranking, p, unique),
+                None => TableFile::create(tmp.path(), puzzle, ranking, unique),
+            };
+            let mut file = match made {
+                Ok(f) => f,
+                // Another process is making this table under the same temporary name: the
+                // file is its own, not ours to remove.
+                Err(e) if crate::table::file::is_locked(&e) => {
+                    tmp.disown();
+                    return Err(e);
+                }
+                Err(e) => return Err(e),
             };
             tmp.persist(&my_path)?;
             file.path = my_path.clone();
@@ -475,5 +491,28 @@ impl Progress for Pausing<'_> {
     }
     fn level_traffic(&self, distance: u32, traffic: &bfs::Traffic) {
         self.inner.level_traffic(distance, traffic)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search started while another process makes the same table: refused, and the other's
+    /// `FILE.partial` is left to it (it was removed, and the other's rename then failed).
+    #[test]
+    fn a_start_refused_by_a_lock_leaves_the_others_partial_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tbl");
+        let partial = with_suffix(&path, ".partial");
+        let theirs = crate::table::Storage::create_file(&partial, 64).unwrap();
+        let puzzle = Puzzle::parse("nrp:2x3:2", None).unwrap();
+        let err = Job::start(&path, &puzzle, false, false).err().expect("locked");
+        assert!(crate::table::file::is_locked(&err), "{err}");
+        assert!(partial.exists(), "the other process's table was removed");
+        drop(theirs);
+        // Once it is gone (a stale partial), a start makes the table.
+        Job::start(&path, &puzzle, false, false).unwrap();
+        assert!(path.exists() && !partial.exists());
     }
 }

@@ -19,6 +19,15 @@ use crate::report::Findings;
 use crate::table::TableFile;
 use crate::{Error, Result};
 
+/// The puzzle a resumed table must be of.
+#[derive(Clone, Copy)]
+pub(crate) enum Expected<'a> {
+    /// The puzzle the table's header names, checked by name.
+    Named(&'a Puzzle),
+    /// This puzzle, whatever file the header names it by: its ranking record decides.
+    Known(&'a Puzzle),
+}
+
 impl<'p> Job<'p> {
     /// Opens the search kept at `path` to continue it over `processes` (as many as started
     /// it), after checking every table file against the job's record and the marks of all
@@ -29,6 +38,16 @@ impl<'p> Job<'p> {
         processes: &'p dyn Processes,
         path: &Path,
         expected: Option<&Puzzle>,
+        requested: Option<Requested>,
+    ) -> Result<Resumed<'p>> {
+        Job::resume_of(processes, path, expected.map(Expected::Named), requested)
+    }
+
+    /// [`Job::resume_in`], the puzzle expected as `expected` says.
+    pub(crate) fn resume_of(
+        processes: &'p dyn Processes,
+        path: &Path,
+        expected: Option<Expected>,
         requested: Option<Requested>,
     ) -> Result<Resumed<'p>> {
         let count = processes.count();
@@ -43,13 +62,17 @@ impl<'p> Job<'p> {
                 return Err(parts::missing_file(path, processes));
             }
             let file = TableFile::open(&my_path, true)?;
-            if let Some(p) = expected {
+            if let Some(Expected::Named(p)) = expected {
                 file.check_puzzle(p)?;
             }
             if let Some(r) = requested {
                 check_requested(&file, r)?;
             }
-            let (puzzle, space) = puzzle_and_space(&file)?;
+            let known = match expected {
+                Some(Expected::Known(p)) => Some(p),
+                _ => None,
+            };
+            let (puzzle, space) = puzzle_and_space(&file, known)?;
             parts::check_part(&file, &space, processes)?;
             Ok((file, puzzle, space))
         })();

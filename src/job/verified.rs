@@ -28,6 +28,16 @@ pub struct VerifiedTable {
 /// the body's checksum, and the header's numbers against the marks (every board marked, the
 /// boards per mark equal to the histogram's, the antipodes real boards at the last distance).
 pub fn open_table(path: &Path) -> Result<VerifiedTable> {
+    open_table_of(path, None)
+}
+
+/// [`open_table`] for a table of `puzzle`, whatever file its header names the puzzle by
+/// (a cache moved elsewhere): the ranking record, which holds a definition's digest, decides.
+pub fn open_table_as(path: &Path, puzzle: &Puzzle) -> Result<VerifiedTable> {
+    open_table_of(path, Some(puzzle))
+}
+
+fn open_table_of(path: &Path, known: Option<&Puzzle>) -> Result<VerifiedTable> {
     let file = TableFile::open(path, false)?;
     refuse_part(&file)?;
     if !file.header.complete {
@@ -40,7 +50,7 @@ pub fn open_table(path: &Path) -> Result<VerifiedTable> {
             ),
         });
     }
-    let (puzzle, space) = puzzle_and_space(&file)?;
+    let (puzzle, space) = puzzle_and_space(&file, known)?;
     verify_finished(&file, &space, &Single)?;
     Ok(VerifiedTable { file, puzzle, space })
 }
@@ -94,10 +104,27 @@ pub(crate) fn refuse_part(file: &TableFile) -> Result<()> {
     })
 }
 
-/// The puzzle a table names and this build's ranking of it, refused unless the ranking is
-/// the one the table records.
-pub(crate) fn puzzle_and_space(file: &TableFile) -> Result<(Puzzle, StateSpace)> {
-    let puzzle = file.puzzle()?;
+/// The puzzle a table names (or `known`, in the table's metric) and this build's ranking of
+/// it, refused unless the ranking is the one the table records.
+pub(crate) fn puzzle_and_space(
+    file: &TableFile,
+    known: Option<&Puzzle>,
+) -> Result<(Puzzle, StateSpace)> {
+    let puzzle = match known {
+        Some(p) if p.metric.name() != file.header.metric => {
+            return Err(Error::BadTable {
+                path: file.path.clone(),
+                reason: format!(
+                    "expected a table of {} in {}, found one in {}",
+                    p.spec,
+                    p.metric.name(),
+                    crate::error::escaped(&file.header.metric)
+                ),
+            });
+        }
+        Some(p) => p.clone(),
+        None => file.puzzle()?,
+    };
     let space = if file.header.ranking.kind.starts_with(CLASSES) {
         StateSpace::for_search(&puzzle, SymmetryMode::On, false)?
     } else {

@@ -3,13 +3,19 @@
 //!
 //! An iteration of IDA* is split into the same tasks in every session ([`SearchJournal::split`]
 //! fixes how many; `tasks LIMIT COUNT DIGEST` records the split, checked on every later run),
-//! and each finished task is appended as one line, `task LIMIT INDEX NODES`: written at once,
-//! so a killed process loses none; synced with the next line written a second or more after
-//! the last sync, and at the end of each iteration (a power cut may lose the tasks finished
-//! since). An iteration searched in full without a solution adds `exhausted LIMIT NODES`
-//! (nodes over every iteration so far). A run given the journal skips
-//! the iterations and tasks it lists. The header names the puzzle, the board and the tables;
-//! a journal of another search is refused. A line cut by a crash is dropped on reading.
+//! and each finished task is appended as one line, `task LIMIT INDEX NODES`: written whole in
+//! one write, so a killed process loses none; synced with the next line written a second or
+//! more after the last sync, and at the end of each iteration (a power cut may lose the tasks
+//! finished since). An iteration searched in full without a solution adds `exhausted LIMIT
+//! NODES` (nodes over every iteration so far). A run given the journal skips the iterations
+//! and tasks it lists. The header names the puzzle, the board and the tables; a journal of
+//! another search is refused.
+//!
+//! Every entry ends with ` #` and its checksum, the xxh3-64 of the entry seeded by the
+//! header's: an entry edited, damaged, or copied from another search's journal is refused (a
+//! skipped iteration would make a longer solution look shortest). Only a last line without its
+//! newline (a kill between writes) is dropped on reading. One process at a time: the file is
+//! locked while a journal is open. Journals of version 1 (no checksums) are refused.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -23,7 +29,9 @@ use super::pattern::PatternTable;
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
 
-const MAGIC: &str = "twirl search journal 1";
+const MAGIC: &str = "twirl search journal 2";
+/// The first line of journals without checksums, refused.
+const MAGIC_1: &str = "twirl search journal 1";
 /// Most tasks an iteration may be split into.
 const MAX_SPLIT: usize = 1 << 20;
 /// Least time between two syncs of task lines.
@@ -32,47 +40,78 @@ const SYNC_EVERY: Duration = Duration::from_secs(1);
 /// The finished work of one search, and the file that records more.
 pub struct SearchJournal {
     path: PathBuf,
-    /// The file and when it was last synced.
+    /// The file (locked while open) and when it was last synced.
     file: Mutex<(File, Instant)>,
     /// Set once a write failed: nothing more is appended (a half-written line stays last).
     failed: AtomicBool,
     split: usize,
+    /// Seed of the entries' checksums: the digest of the header.
+    seed: u64,
     exhausted: Option<(u32, u64)>,
     finished: HashMap<u32, HashMap<usize, u64>>,
     /// Per iteration, its number of tasks and their digest.
     task_lists: Mutex<HashMap<u32, (u64, u64)>>,
 }
 
+/// An entry as written: its text, ` #`, its checksum (seeded by the header), a newline.
+fn entry_line(entry: &str, seed: u64) -> String {
+    format!("{entry} #{:016x}\n", xxhash_rust::xxh3::xxh3_64_with_seed(entry.as_bytes(), seed))
+}
+
+/// The entry of a line whose checksum holds.
+fn checked_entry(line: &str, seed: u64) -> Option<&str> {
+    let (entry, sum) = line.rsplit_once(" #")?;
+    (sum.len() == 16 && entry_line(entry, seed).strip_suffix('\n')? == line).then_some(entry)
+}
+
 impl SearchJournal {
     /// Opens (or starts) the journal at `path` for the search named by `identity` (lines
     /// naming the puzzle, board and tables). A new journal splits iterations into `split`
-    /// tasks; an existing one keeps its own split.
+    /// tasks; an existing one keeps its own split. Refused while another process has it open.
     pub fn open(path: &Path, identity: &str, split: usize) -> Result<SearchJournal> {
         let io = |e| Error::io(path, e);
         let mut file =
             OpenOptions::new().read(true).append(true).create(true).open(path).map_err(io)?;
+        let refused = |reason: String| Error::Refused { path: path.into(), reason };
+        // Before anything is read: another process may be appending.
+        if file.try_lock().is_err() {
+            return Err(refused(
+                "another twirl process is writing this journal (one search per journal)".into(),
+            ));
+        }
         let mut text = String::new();
         file.read_to_string(&mut text).map_err(|_| Error::Refused {
             path: path.into(),
             reason: "expected a search journal (text), found binary data".into(),
         })?;
-        let refused = |reason: String| Error::Refused { path: path.into(), reason };
-        let header = format!("{MAGIC}\n{}\nsplit {split}\n", identity.trim_end());
+        if text.starts_with(&format!("{MAGIC_1}\n")) {
+            return Err(refused(format!(
+                "expected a journal of version 2 (`{MAGIC}`, with checksums), found one of \
+                 version 1 written by an older twirl; remove it and run again to start the \
+                 search afresh"
+            )));
+        }
+        let stem = format!("{MAGIC}\n{}\n", identity.trim_end());
+        let header = format!("{stem}split {split}\n");
         let wanted: Vec<&str> = header.lines().collect();
         let head = wanted.len() - 1; // all but the split line must match
         // Only whole lines count: a crash can leave the last one cut.
         let complete = text.rfind('\n').map_or(0, |i| i + 1);
         let lines: Vec<&str> = text[..complete].lines().collect();
         // Nothing, or this search's header cut by a crash while it was written: start afresh.
-        let stem = format!("{MAGIC}\n{}\nsplit ", identity.trim_end());
-        let cut_header = stem.starts_with(&text)
-            || text.strip_prefix(&stem).is_some_and(|r| r.bytes().all(|b| b.is_ascii_digit()));
+        let cut_split = |r: &str| {
+            "split ".starts_with(r)
+                || r.strip_prefix("split ").is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+        };
+        let cut_header = stem.starts_with(&text) || text.strip_prefix(&stem).is_some_and(cut_split);
         if cut_header {
             file.set_len(0).map_err(io)?;
             file.write_all(header.as_bytes()).map_err(io)?;
             file.sync_all().map_err(io)?;
             crate::durable::sync_parent(path);
-            return Ok(SearchJournal::new(path, file, split, None, HashMap::new(), HashMap::new()));
+            let seed = xxhash_rust::xxh3::xxh3_64(header.as_bytes());
+            let none = HashMap::new();
+            return Ok(SearchJournal::new(path, file, split, seed, None, none, HashMap::new()));
         }
         // The file is checked before anything in it is changed.
         for (i, want) in wanted[..head].iter().enumerate() {
@@ -95,17 +134,27 @@ impl SearchJournal {
                     head + 1
                 ))
             })?;
+        let seed = xxhash_rust::xxh3::xxh3_64(format!("{stem}{split_line}\n").as_bytes());
         let mut exhausted = None;
         let mut finished: HashMap<u32, HashMap<usize, u64>> = HashMap::new();
         let mut task_lists = HashMap::new();
         for (i, line) in lines.iter().enumerate().skip(head + 1) {
-            let words: Vec<&str> = line.split(' ').collect();
+            let shown = crate::error::escaped(line);
+            let Some(entry) = checked_entry(line, seed) else {
+                return Err(refused(format!(
+                    "line {}: expected an entry ending in ` #` and its checksum, found `{shown}` \
+                     (edited, damaged or from another journal); remove the journal and run \
+                     again to start the search afresh",
+                    i + 1
+                )));
+            };
+            let words: Vec<&str> = entry.split(' ').collect();
             let num = |k: usize| words.get(k).and_then(|w| w.parse::<u64>().ok());
             let limit = num(1).and_then(|l| u32::try_from(l).ok());
             let bad = || {
                 refused(format!(
                     "line {}: expected `tasks LIMIT COUNT DIGEST`, `task LIMIT INDEX NODES` or \
-                     `exhausted LIMIT NODES`, found `{line}`",
+                     `exhausted LIMIT NODES`, found `{shown}`",
                     i + 1
                 ))
             };
@@ -129,13 +178,14 @@ impl SearchJournal {
             file.set_len(complete as u64).map_err(io)?;
             file.seek(SeekFrom::End(0)).map_err(io)?;
         }
-        Ok(SearchJournal::new(path, file, split, exhausted, finished, task_lists))
+        Ok(SearchJournal::new(path, file, split, seed, exhausted, finished, task_lists))
     }
 
     fn new(
         path: &Path,
         file: File,
         split: usize,
+        seed: u64,
         exhausted: Option<(u32, u64)>,
         finished: HashMap<u32, HashMap<usize, u64>>,
         task_lists: HashMap<u32, (u64, u64)>,
@@ -145,6 +195,7 @@ impl SearchJournal {
             file: Mutex::new((file, Instant::now())),
             failed: AtomicBool::new(false),
             split,
+            seed,
             exhausted,
             finished,
             task_lists: Mutex::new(task_lists),
@@ -167,7 +218,7 @@ impl SearchJournal {
                 ),
             }),
             None => {
-                self.append(&format!("tasks {limit} {count} {digest}\n"), true)?;
+                self.append(&format!("tasks {limit} {count} {digest}"), true)?;
                 lists.insert(limit, (count, digest));
                 Ok(())
             }
@@ -215,12 +266,12 @@ impl SearchJournal {
 
     /// Records task `task` of iteration `limit` as searched (without a solution).
     pub fn task_done(&self, limit: u32, task: usize, nodes: u64) -> Result<()> {
-        self.append(&format!("task {limit} {task} {nodes}\n"), false)
+        self.append(&format!("task {limit} {task} {nodes}"), false)
     }
 
     /// Records iteration `limit` as searched in full, `nodes` visited so far.
     pub fn limit_done(&self, limit: u32, nodes: u64) -> Result<()> {
-        self.append(&format!("exhausted {limit} {nodes}\n"), true)
+        self.append(&format!("exhausted {limit} {nodes}"), true)
     }
 
     /// Syncs what was written.
@@ -228,13 +279,27 @@ impl SearchJournal {
         self.append("", true)
     }
 
-    fn append(&self, line: &str, sync_now: bool) -> Result<()> {
+    /// Appends `entry` (none if empty) with its checksum, in one write.
+    fn append(&self, entry: &str, sync_now: bool) -> Result<()> {
+        let line = if entry.is_empty() { String::new() } else { entry_line(entry, self.seed) };
         let mut guard = self.file.lock().unwrap_or_else(|e| e.into_inner());
         if self.failed.load(Ordering::Relaxed) {
             return Err(Error::io(&self.path, std::io::Error::other("an earlier write failed")));
         }
         let (file, synced) = &mut *guard;
-        let written = file.write_all(line.as_bytes()).and_then(|()| {
+        // One write: a kill leaves the entry whole or cut (dropped on reading), and no other
+        // writer can come between its parts.
+        let whole = match line.is_empty() {
+            true => Ok(()),
+            false => file.write(line.as_bytes()).and_then(|n| match n == line.len() {
+                true => Ok(()),
+                false => Err(std::io::Error::other(format!(
+                    "wrote {n} of the {} bytes of an entry (disk full?)",
+                    line.len()
+                ))),
+            }),
+        };
+        let written = whole.and_then(|()| {
             if sync_now || synced.elapsed() >= SYNC_EVERY {
                 file.sync_data()?;
                 *synced = Instant::now();
@@ -252,6 +317,12 @@ impl SearchJournal {
 mod tests {
     use super::*;
 
+    /// Appends raw bytes, as a crash or an editor would.
+    fn append_raw(path: &Path, bytes: &[u8]) {
+        let mut f = OpenOptions::new().append(true).open(path).unwrap();
+        f.write_all(bytes).unwrap();
+    }
+
     #[test]
     fn records_survive_reopening_and_a_cut_line() {
         let dir = tempfile::tempdir().unwrap();
@@ -262,16 +333,74 @@ mod tests {
         j.limit_done(20, 5000).unwrap();
         j.task_done(22, 7, 42).unwrap();
         drop(j);
-        // A crash in the middle of a line.
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"task 22 9 1").unwrap();
-        drop(f);
+        // A kill in the middle of a line: the cut line goes, every finished one stays.
+        let whole = std::fs::read_to_string(&path).unwrap();
+        let last = whole.lines().last().unwrap().to_string();
+        assert!(last.starts_with("task 22 7 42 #"), "{whole}");
+        append_raw(&path, &last.as_bytes()[..last.len() - 3]);
         // Reopened with another split: the journal's own is kept.
         let j = SearchJournal::open(&path, id, 1024).unwrap();
         assert_eq!(j.split(), 64);
         assert_eq!(j.exhausted(), Some((20, 5000)));
         assert_eq!(j.finished(22), HashMap::from([(7, 42)]));
-        assert!(std::fs::read_to_string(&path).unwrap().ends_with("task 22 7 42\n"));
+        assert_eq!(j.finished(20), HashMap::from([(3, 100)]));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
+    }
+
+    #[test]
+    fn edited_damaged_or_foreign_entries_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j.txt");
+        let id = "puzzle nrp:4x4:2 qtm\nboard 1 2 / 3 4";
+        let j = SearchJournal::open(&path, id, 64).unwrap();
+        j.limit_done(18, 5000).unwrap();
+        drop(j);
+        let good = std::fs::read_to_string(&path).unwrap();
+        let refused = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            let err = SearchJournal::open(&path, id, 64).err().expect("refused").to_string();
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "left as it was");
+            err
+        };
+        // An iteration claimed searched that was not: 18 edited to 20.
+        let err = refused(&good.replace("exhausted 18 ", "exhausted 20 "));
+        assert!(err.contains("line 5: expected an entry ending in ` #` and its checksum"), "{err}");
+        assert!(err.contains("found `exhausted 20 5000 #"), "{err}");
+        // A line without a checksum, one with a flipped bit, and one from another search.
+        let err = refused(&format!("{good}exhausted 20 6000\n"));
+        assert!(err.contains("line 6: expected an entry ending in ` #`"), "{err}");
+        let mut bytes = good.clone().into_bytes();
+        let at = bytes.len() - 5;
+        bytes[at] ^= 1;
+        let err = refused(&String::from_utf8(bytes).unwrap());
+        assert!(err.contains("line 5:"), "{err}");
+        let other = dir.path().join("other.txt");
+        let j = SearchJournal::open(&other, "puzzle nrp:4x4:2 qtm\nboard 2 1 / 3 4", 64).unwrap();
+        j.limit_done(20, 1).unwrap();
+        drop(j);
+        let foreign = std::fs::read_to_string(&other).unwrap();
+        let err = refused(&format!("{good}{}\n", foreign.lines().last().unwrap()));
+        assert!(err.contains("line 6:"), "{err}");
+        // Another split line makes every entry another journal's.
+        let err = refused(&good.replace("split 64", "split 32"));
+        assert!(err.contains("line 5:"), "{err}");
+        // A journal of version 1 (no checksums).
+        let err = refused("twirl search journal 1\npuzzle nrp:4x4:2 qtm\nsplit 8\nexhausted 9 1\n");
+        assert!(err.contains("found one of version 1"), "{err}");
+    }
+
+    #[test]
+    fn one_process_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j.txt");
+        let j = SearchJournal::open(&path, "puzzle p", 8).unwrap();
+        // A second open (as by another process: locks are per open file) is refused.
+        let err = SearchJournal::open(&path, "puzzle p", 8).err().expect("locked").to_string();
+        assert!(err.contains("another twirl process is writing this journal"), "{err}");
+        j.task_done(3, 1, 5).unwrap();
+        drop(j);
+        let j = SearchJournal::open(&path, "puzzle p", 8).unwrap();
+        assert_eq!(j.finished(3), HashMap::from([(1, 5)]));
     }
 
     #[test]
@@ -285,9 +414,7 @@ mod tests {
         let text = err.to_string();
         assert!(text.contains("line 3 expected `board B`, found `board A`"), "{text}");
         // Refused files are left as they were, a cut last line included.
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"task 9 1").unwrap();
-        drop(f);
+        append_raw(&path, b"task 9 1");
         let before = std::fs::read(&path).unwrap();
         assert!(SearchJournal::open(&path, "puzzle nrp:4x4:2 qtm\nboard B", 64).is_err());
         assert_eq!(std::fs::read(&path).unwrap(), before);
@@ -295,7 +422,9 @@ mod tests {
         std::fs::write(&other, "my notes, no newline").unwrap();
         assert!(SearchJournal::open(&other, "puzzle p", 8).is_err());
         assert_eq!(std::fs::read_to_string(&other).unwrap(), "my notes, no newline");
-        std::fs::write(&path, format!("{MAGIC}\npuzzle p\nsplit 8\nnonsense\n")).unwrap();
+        let header = format!("{MAGIC}\npuzzle p\nsplit 8\n");
+        let seed = xxhash_rust::xxh3::xxh3_64(header.as_bytes());
+        std::fs::write(&path, format!("{header}{}", entry_line("nonsense", seed))).unwrap();
         let err = SearchJournal::open(&path, "puzzle p", 8).err().expect("bad line");
         assert!(err.to_string().contains("line 4: expected `tasks"), "{err}");
     }

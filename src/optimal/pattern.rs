@@ -27,7 +27,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::bfs::{Config, Progress, search_puzzle};
 use crate::group::invariants::Invariants;
-use crate::job::{Job, Resumed, SessionEnd, SessionSettings, open_table};
+use crate::job::{Job, Resumed, SessionEnd, SessionSettings, open_table_as};
 use crate::puzzle::defined::Defined;
 use crate::puzzle::definition::{ANY_ORIENTATION, Definition, MoveDef, SetDef, SetMove, SetState};
 use crate::puzzle::{Board, Metric, Puzzle, PuzzleSpec};
@@ -135,8 +135,7 @@ impl PatternTable {
                 (puzzle, space, Marks::Memory(table), "in memory".to_string(), out.gods_number())
             }
             Store::Dir(dir) => {
-                let (tws, tbl) = stored_paths(dir, &definition)?;
-                let t = build_or_open(base, definition, &tws, &tbl, threads, progress, stop)?;
+                let (t, tbl) = obtain_stored(base, definition, dir, threads, progress, stop)?;
                 let source = tbl.display().to_string();
                 let gods = t.gods_number();
                 (t.puzzle, t.space, Marks::File(t.file), source, gods)
@@ -439,15 +438,27 @@ fn pattern_puzzle(base: &Puzzle, definition: Definition, path: &str) -> Result<P
     Ok(puzzle)
 }
 
-/// The definition and table files of a pattern in a store directory, named by a digest of
-/// the definition (its moves and solved labels: the whole pattern).
-fn stored_paths(dir: &Path, definition: &Definition) -> Result<(PathBuf, PathBuf)> {
+/// The files of a pattern in a store directory, all named by the digest of its definition
+/// (its moves and solved labels: the whole pattern): `pattern-D.tws`, the definition;
+/// `pattern-D.tbl`, the table (its header names the definition by that file name alone, so
+/// the directory can be moved or copied); `pattern-D.lock`, locked by the process that makes
+/// or reads the table (kept: removing a lock file another process waits on would let a third
+/// take the name).
+fn obtain_stored(
+    base: &Puzzle,
+    definition: Definition,
+    dir: &Path,
+    threads: usize,
+    progress: &dyn Progress,
+    stop: Arc<AtomicBool>,
+) -> Result<(crate::job::VerifiedTable, PathBuf)> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let dir = dir.canonicalize().map_err(|e| Error::io(dir, e))?;
     let text = definition.to_tws();
     let digest = xxhash_rust::xxh3::xxh3_64(text.as_bytes());
-    let tws = dir.join(format!("pattern-{digest:016x}.tws"));
-    let tbl = dir.join(format!("pattern-{digest:016x}.tbl"));
+    let name = format!("pattern-{digest:016x}");
+    let (tws, tbl) = (dir.join(format!("{name}.tws")), dir.join(format!("{name}.tbl")));
+    let _lock = lock_pattern(&dir.join(format!("{name}.lock")), progress, &stop)?;
     match std::fs::read_to_string(&tws) {
         Ok(existing) if existing == text => {}
         Ok(_) => {
@@ -460,32 +471,97 @@ fn stored_paths(dir: &Path, definition: &Definition) -> Result<(PathBuf, PathBuf
         }
         Err(_) => crate::durable::write_atomically(&tws, text.as_bytes())?,
     }
-    Ok((tws, tbl))
-}
-
-/// Opens the finished table, continues an interrupted build, or starts one.
-fn build_or_open(
-    base: &Puzzle,
-    definition: Definition,
-    tws: &Path,
-    tbl: &Path,
-    threads: usize,
-    progress: &dyn Progress,
-    stop: Arc<AtomicBool>,
-) -> Result<crate::job::VerifiedTable> {
+    // Named by the file alone: what the header records, wherever the cache is.
+    let puzzle = pattern_puzzle(base, definition, &format!("{name}.tws"))?;
     let settings = SessionSettings::new(threads);
     let job = if tbl.exists() {
-        match Job::resume(tbl, None)? {
-            Resumed::Complete(_) => return open_table(tbl),
+        check_pattern_header(&tbl, &name)?;
+        match Job::resume_as(&tbl, &puzzle).map_err(|e| rebuild_hint(e, &tbl))? {
+            Resumed::Complete(_) => {
+                return Ok((open_table_as(&tbl, &puzzle).map_err(|e| rebuild_hint(e, &tbl))?, tbl));
+            }
             Resumed::Continue(job) => *job,
         }
     } else {
-        let puzzle = pattern_puzzle(base, definition, &tws.display().to_string())?;
-        Job::start(tbl, &puzzle, false, false)?
+        Job::start(&tbl, &puzzle, false, false)?
     };
     match job.run(&settings, progress, stop)? {
-        SessionEnd::Finished(_) => open_table(tbl),
-        SessionEnd::Stopped { .. } => Err(Error::Interrupted),
+        SessionEnd::Finished(_) => Ok((open_table_as(&tbl, &puzzle)?, tbl)),
+        SessionEnd::Stopped { levels_done } => Err(Error::InterruptedKept(format!(
+            "the pattern table built so far is kept in {} ({}): run the same command to \
+             continue building it",
+            tbl.display(),
+            match levels_done {
+                0 => "no distance finished yet".to_string(),
+                n => format!("distances 0 to {} finished", n - 1),
+            }
+        ))),
+    }
+}
+
+/// Takes the lock of a pattern's files, waiting while another process holds it (it is
+/// building or reading the table); gives up when asked to stop.
+fn lock_pattern(path: &Path, progress: &dyn Progress, stop: &AtomicBool) -> Result<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    let mut told = false;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(std::fs::TryLockError::WouldBlock) => {}
+            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(path, e)),
+        }
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(Error::Interrupted);
+        }
+        if !told {
+            progress.waiting(&format!(
+                "waiting for another twirl process that holds {} (building or reading the same \
+                 pattern table)",
+                path.display()
+            ));
+            told = true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// Refuses a table under a pattern's name whose header names another pattern (a file copied
+/// or renamed into the cache): its ranks would be read as this pattern's.
+fn check_pattern_header(tbl: &Path, name: &str) -> Result<()> {
+    let mut f = std::fs::File::open(tbl).map_err(|e| Error::io(tbl, e))?;
+    let header = crate::table::format::Header::read_from(&mut f, tbl)?;
+    let file_name = header
+        .puzzle
+        .strip_prefix("def:")
+        .and_then(|p| Path::new(p).file_name())
+        .and_then(|f| f.to_str());
+    if file_name != Some(&format!("{name}.tws")) {
+        return Err(Error::Refused {
+            path: tbl.into(),
+            reason: format!(
+                "expected the table of the pattern {name}.tws, found a table of `{}`; remove \
+                 it to build the pattern table again",
+                crate::error::escaped(&header.puzzle)
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Adds to a refused cached table that removing it makes the table built again.
+fn rebuild_hint(e: Error, tbl: &Path) -> Error {
+    match e {
+        Error::BadTable { path, reason } if !crate::table::file::is_locked_reason(&reason) => {
+            let reason =
+                format!("{reason}; remove {} to build the pattern table again", tbl.display());
+            Error::BadTable { path, reason }
+        }
+        other => other,
     }
 }
 

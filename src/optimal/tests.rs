@@ -319,3 +319,76 @@ fn several_tables_agree_with_the_full_table() {
 fn spinpossible_3x3_with_unseen_flips() {
     agrees_with_full_table("spin:3x3", None, &[0, 1, 2, 3, 4], 300);
 }
+
+/// Counts the distances a pattern build finishes (none when a stored table is read).
+#[derive(Default)]
+struct Levels(std::sync::atomic::AtomicUsize);
+
+impl crate::bfs::Progress for Levels {
+    fn level_done(&self, _distance: u32, _boards: u64, _seconds: f64) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+fn obtain_in(
+    p: &Puzzle,
+    tracked: &[u8],
+    dir: &std::path::Path,
+) -> (crate::Result<PatternTable>, usize) {
+    let levels = Levels::default();
+    let stop = Arc::new(AtomicBool::new(false));
+    let t = PatternTable::obtain(p, tracked, &Store::Dir(dir.into()), 2, &levels, stop);
+    (t, levels.0.into_inner())
+}
+
+/// The table file of the one pattern stored in `dir`.
+fn stored_table(dir: &std::path::Path) -> std::path::PathBuf {
+    let tables: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "tbl"))
+        .collect();
+    assert_eq!(tables.len(), 1, "{tables:?}");
+    tables[0].clone()
+}
+
+/// A cache directory moved elsewhere is read where it is, not built again (its tables named
+/// the old absolute path of their definition and could not be opened).
+#[test]
+fn a_moved_pattern_cache_is_read_where_it_is() {
+    let p = Puzzle::parse("nrp:3x3:2", None).unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let (a, b) = (root.path().join("a"), root.path().join("b"));
+    let (t, built) = obtain_in(&p, &[0, 1, 2], &a);
+    let max = t.unwrap().max_distance;
+    assert!(built > 0);
+    std::fs::rename(&a, &b).unwrap();
+    let (t, built) = obtain_in(&p, &[0, 1, 2], &b);
+    let t = t.unwrap();
+    assert_eq!((built, t.max_distance), (0, max), "read, not built again");
+    assert_eq!(t.views().len(), 8);
+}
+
+/// A valid table of another pattern under a cached pattern's name is refused with one line
+/// (it was read as the other pattern: index out of bounds, or no views).
+#[test]
+fn a_table_of_another_pattern_under_a_cached_name_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let (small, large) = (root.path().join("small"), root.path().join("large"));
+    let p = Puzzle::parse("nrp:3x3:2", None).unwrap();
+    obtain_in(&p, &[0, 1, 2], &small).0.unwrap();
+    let spin = Puzzle::parse("spin:2x3", None).unwrap();
+    obtain_in(&spin, &[0, 1, 2, 3], &large).0.unwrap();
+    obtain_in(&p, &[0, 1, 2, 3], &large).0.unwrap();
+    for other in std::fs::read_dir(&large).unwrap().map(|e| e.unwrap().path()) {
+        if other.extension().is_none_or(|e| e != "tbl") {
+            continue;
+        }
+        let name = stored_table(&small);
+        std::fs::copy(&other, &name).unwrap();
+        let err = obtain_in(&p, &[0, 1, 2], &small).0.err().expect("refused").to_string();
+        assert!(err.contains("expected the table of the pattern pattern-"), "{err}");
+        assert!(err.contains("remove it to build the pattern table again"), "{err}");
+        assert!(!err.contains('\n'), "{err}");
+    }
+}

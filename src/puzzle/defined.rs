@@ -24,7 +24,7 @@
 
 use std::collections::HashMap;
 
-use super::definition::{ANY_ORIENTATION, Definition, power_name};
+use super::definition::{ANY_ORIENTATION, Definition, power_name, suffix_power};
 use super::{Board, Metric, Move};
 use crate::error::escaped;
 use crate::{Error, Result};
@@ -33,6 +33,12 @@ use crate::{Error, Result};
 const MAX_CELLS: usize = 255;
 /// The largest orientation modulus: sums of two orientations must fit a byte.
 const MAX_ORIENT_MOD: u64 = 127;
+/// Most powers `htm` makes moves of, per declared move (its order less one). A move of 197
+/// pieces in cycles of coprime lengths has order 7.4e12: listing its powers would take
+/// 118 TB, and thousands of moves already make every node of a search slow.
+pub const MAX_HTM_POWERS: u128 = 4096;
+/// Most moves a metric may make of a definition, all declared moves together.
+pub const MAX_MOVES: usize = 1 << 16;
 
 /// A definition and the cell layout twirl puts it in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,18 +194,50 @@ impl Defined {
         Board { tiles: self.tile_of.clone(), orient: vec![0; self.n_cells()] }
     }
 
-    /// The moves of a metric (see the module docs), named as twsearch names them.
-    pub fn moves(&self, metric: Metric) -> Vec<Move> {
+    /// The moves of a metric (see the module docs), named as twsearch names them. Refused
+    /// when there would be too many ([`MAX_HTM_POWERS`] powers of one move in `htm`,
+    /// [`MAX_MOVES`] in all), before any is made.
+    pub fn moves(&self, metric: Metric) -> Result<Vec<Move>> {
         let k = self.orient_mod;
-        let mut out = Vec::new();
+        let bad = |reason: String| Error::InvalidPuzzle {
+            spec: escaped(&format!("def:{}", self.path)),
+            reason,
+        };
+        let mut plan = Vec::with_capacity(self.base_moves.len());
+        let mut total: u128 = 0;
         for base in &self.base_moves {
             // An identity move is kept as one move: twsearch would drop it, but a declared
             // move that does nothing changes no distance.
             let order = base.order(k).max(2);
-            let powers: Vec<u128> = match metric {
-                Metric::Htm => (1..order).collect(),
-                Metric::Qtm if order > 2 => vec![1, order - 1],
-                Metric::Qtm | Metric::Cw => vec![1],
+            let count = match metric {
+                Metric::Htm => order - 1,
+                Metric::Qtm if order > 2 => 2,
+                Metric::Qtm | Metric::Cw => 1,
+            };
+            if count > MAX_HTM_POWERS {
+                return Err(bad(format!(
+                    "move {} has order {order}; htm makes every power a move: expected at most \
+                     {MAX_HTM_POWERS} powers of a move, found {count}; use --metric qtm (the \
+                     move and its inverse) or cw",
+                    escaped(&base.name)
+                )));
+            }
+            total += count;
+            plan.push((base, order, count));
+        }
+        if total > MAX_MOVES as u128 {
+            return Err(bad(format!(
+                "expected at most {MAX_MOVES} moves in {metric}, found {total} ({} declared \
+                 moves and their powers)",
+                self.base_moves.len()
+            )));
+        }
+        let mut out = Vec::with_capacity(total as usize);
+        for (base, order, count) in plan {
+            let powers: Vec<u128> = match count {
+                1 => vec![1],
+                2 if metric == Metric::Qtm => vec![1, order - 1],
+                _ => (1..order).collect(),
             };
             for p in powers {
                 let mut m = base.power_unsigned(p, k);
@@ -207,22 +245,31 @@ impl Defined {
                 out.push(m);
             }
         }
-        out
+        Ok(out)
     }
 
-    /// Every power of every declared move by its twsearch name, for reading sequences.
-    fn named_powers(&self) -> HashMap<String, Move> {
-        self.moves(Metric::Htm).into_iter().map(|m| (m.name.clone(), m)).collect()
+    /// The move named `token`: a declared move or one of its powers, as twsearch names them
+    /// (found without listing the powers, whose number is the order).
+    fn named_power(&self, token: &str) -> Option<Move> {
+        let k = self.orient_mod;
+        // No two powers share a name (the reader refuses such files): the first match is it.
+        self.base_moves.iter().find_map(|base| {
+            let suffix = token.strip_prefix(base.name.as_str())?;
+            let order = base.order(k).max(2);
+            let p = suffix_power(suffix, order)?;
+            let mut m = base.power_unsigned(p, k);
+            m.name = power_name(&base.name, p, order);
+            Some(m)
+        })
     }
 
     /// Reads a move sequence in twsearch's notation: move names separated by spaces or
     /// commas, each a declared move or one of its powers (`R`, `R2`, `R'`). The product is
     /// read left to right.
     pub fn sequence(&self, text: &str) -> Result<Move> {
-        let names = self.named_powers();
         let mut acc = Move::identity(self.n_cells());
         for token in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
-            let m = names.get(token).ok_or_else(|| Error::InvalidSequence {
+            let m = self.named_power(token).ok_or_else(|| Error::InvalidSequence {
                 text: escaped(text),
                 reason: format!(
                     "`{}` is not a move of {} (its moves are {}, and their powers written as \
@@ -232,7 +279,7 @@ impl Defined {
                     self.base_moves.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(" ")
                 ),
             })?;
-            acc = acc.then(m, self.orient_mod);
+            acc = acc.then(&m, self.orient_mod);
         }
         Ok(acc)
     }

@@ -738,7 +738,7 @@ fn declared_order(sets: &[SetDef], m: &MoveDef) -> u128 {
 /// The power of a move of order `order` (at least 2) that twsearch names `base` + `suffix`
 /// (see [`power_name`]): `""` is 1, `'` the inverse, `k` power `k` for `2 <= k <= order / 2`,
 /// `k'` the inverse of power `k` for `2 <= k < order / 2`.
-fn suffix_power(suffix: &str, order: u128) -> Option<u128> {
+pub(crate) fn suffix_power(suffix: &str, order: u128) -> Option<u128> {
     let (digits, inverse) = match suffix.strip_suffix('\'') {
         Some(d) => (d, true),
         None => (suffix, false),

@@ -180,7 +180,7 @@ impl Puzzle {
                 spec.check_metric(metric)?;
                 spin::moves(*rows, *cols, types)
             }
-            PuzzleSpec::Def(d) => d.moves(metric),
+            PuzzleSpec::Def(d) => d.moves(metric)?,
         };
         let (rows, cols) = spec.dims();
         let orient_mod = spec.orient_mod();

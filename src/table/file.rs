@@ -147,10 +147,20 @@ impl Storage {
 /// Takes the file's exclusive lock (held while the file stays open): two searches writing one
 /// table would corrupt it.
 fn lock(file: &File, path: &Path) -> Result<()> {
-    file.try_lock().map_err(|_| Error::BadTable {
-        path: path.into(),
-        reason: "another twirl process is writing this table".into(),
-    })
+    file.try_lock().map_err(|_| Error::BadTable { path: path.into(), reason: LOCKED.into() })
+}
+
+/// Why a table is refused while another process holds its lock.
+const LOCKED: &str = "another twirl process is writing this table";
+
+/// Whether `e` refuses a table file because another process holds its lock.
+pub fn is_locked(e: &Error) -> bool {
+    matches!(e, Error::BadTable { reason, .. } if is_locked_reason(reason))
+}
+
+/// Whether a table was refused for this reason because another process holds its lock.
+pub fn is_locked_reason(reason: &str) -> bool {
+    reason == LOCKED
 }
 
 /// The mapping length: at least one word, a multiple of 8.
