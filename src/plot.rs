@@ -39,6 +39,21 @@ const BOTTOM: f64 = 60.0;
 /// and metric; with a unique-solution histogram, its bars drawn inside. `log`: logarithmic
 /// count axis (every count at least 1 shows).
 pub fn histogram_svg(report: &Report, log: bool) -> String {
+    let title = format!("{} ({} metric): boards at each distance", report.puzzle, report.metric);
+    let subtitle = format!(
+        "{} boards, God's number {} ({} antipode{}){}",
+        group_digits(report.states),
+        report.gods_number,
+        group_digits(report.antipodes),
+        if report.antipodes == 1 { "" } else { "s" },
+        if log { ", log scale" } else { "" }
+    );
+    histogram_svg_titled(report, &title, &subtitle, log)
+}
+
+/// [`histogram_svg`] under a title and subtitle of the caller's (a sample's histogram is no
+/// search's: its longest board is not God's number).
+pub fn histogram_svg_titled(report: &Report, title: &str, subtitle: &str, log: bool) -> String {
     let hist = &report.histogram;
     let max = hist.iter().copied().max().unwrap_or(1).max(1);
     let (plot_w, plot_h) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
@@ -55,16 +70,9 @@ pub fn histogram_svg(report: &Report, log: bool) -> String {
 <text x="{}" y="44" text-anchor="middle" fill="#444">{}</text>
 "##,
         WIDTH / 2.0,
-        escape(&format!("{} ({} metric): boards at each distance", report.puzzle, report.metric)),
+        escape(title),
         WIDTH / 2.0,
-        escape(&format!(
-            "{} boards, God's number {} ({} antipode{}){}",
-            group_digits(report.states),
-            report.gods_number,
-            group_digits(report.antipodes),
-            if report.antipodes == 1 { "" } else { "s" },
-            if log { ", log scale" } else { "" }
-        )),
+        escape(subtitle),
     );
     for (value, label) in axis.ticks() {
         let ty = TOP + plot_h * (1.0 - axis.fraction_of(value));
@@ -263,6 +271,14 @@ mod tests {
         assert!(svg.contains(">50</text>") && svg.contains(">0</text>"));
         let log = histogram_svg(&report(), true);
         assert!(log.contains(">100</text>") && log.contains("log scale"));
+    }
+
+    #[test]
+    fn a_titled_histogram_says_only_what_it_is_given() {
+        let svg = histogram_svg_titled(&report(), "a sample", "longest in the sample: 7", false);
+        assert!(svg.contains(">a sample</text>") && svg.contains(">longest in the sample: 7<"));
+        assert!(!svg.contains("God's number") && !svg.contains("antipode"));
+        assert_eq!(svg.matches("<rect x=").count(), 8);
     }
 
     #[test]

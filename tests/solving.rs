@@ -127,9 +127,12 @@ fn a_sample_limited_in_depth_lists_deeper_boards_apart() {
     let record = dir.path().join("s.jsonl");
     let json = dir.path().join("s.json");
     let (r, j) = (record.to_str().unwrap(), json.to_str().unwrap());
-    let base = ["sample", "spin:2x3", "-n", "12", "--seed", "9", "--patterns-in-memory"];
+    // IDA* asked for: distances read from the full table are exact at any depth.
+    let base = ["sample", "spin:2x3", "-n", "12", "--method", "optimal", "--patterns-in-memory"];
     let run = |extra: &[&str]| {
-        let o = twirl(&[&base[..], &["--quiet", "--record", r, "--json", j], extra].concat());
+        let o = twirl(
+            &[&base[..], &["--seed", "9", "--quiet", "--record", r, "--json", j], extra].concat(),
+        );
         assert!(o.status.success(), "{}", stderr(&o));
         let v: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -143,12 +146,15 @@ fn a_sample_limited_in_depth_lists_deeper_boards_apart() {
     assert_eq!(hist.iter().sum::<u64>() + deeper, 12);
     assert_eq!(limited["lower_bound_gods_number"], 5);
     assert!(out.contains(">=5") && out.contains("biased low"), "{out}");
+    assert!(out.contains("# longest in the sample: at least 5 moves ("), "{out}");
+    assert!(!out.contains("God's number"), "{out}");
     // Depth 0 searches nothing: every board is listed with its tables' first bound.
     let other = dir.path().join("zero.jsonl");
     let o = twirl(
         &[
             &base[..],
-            &["--quiet", "--record", other.to_str().unwrap(), "--json", j, "--max-depth", "0"],
+            &["--seed", "9", "--quiet", "--record", other.to_str().unwrap(), "--json", j],
+            &["--max-depth", "0"],
         ]
         .concat(),
     );
@@ -345,4 +351,127 @@ fn an_interrupted_pattern_build_says_what_it_kept() {
         .collect();
     assert_eq!(kept.len(), 1, "{err}");
     assert!(last.contains(&kept[0].display().to_string()), "{err}");
+}
+
+/// The default method keeps its promise: a shortest solution, from IDA* where no full table
+/// is built (Twiddle 3x3 with full tables limited to 1,000 entries stands in for Twiddle 4x4,
+/// whose pattern table takes minutes to build), of the length the full table gives.
+#[test]
+fn the_default_solve_is_shortest_where_no_table_is_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let patterns = dir.path().join("patterns");
+    let p = patterns.to_str().unwrap();
+    for i in 0..4 {
+        let board = format!("random:5:{i}");
+        let table = twirl(&["solve", "nrp:3x3:2", &board, "--method", "table", "--json"]);
+        assert!(table.status.success(), "{}", stderr(&table));
+        let table: serde_json::Value = serde_json::from_slice(&table.stdout).unwrap();
+        let args = ["solve", "nrp:3x3:2", &board, "--table-entries", "1000", "--track", "1-5"];
+        let auto = twirl(&[&args[..], &["--patterns", p]].concat());
+        assert!(auto.status.success(), "{}", stderr(&auto));
+        let (out, err) = (stdout(&auto), stderr(&auto));
+        assert!(err.contains("# auto: IDA* over pattern tables"), "{err}");
+        assert!(out.contains("shortest (IDA* over pattern tables"), "{out}");
+        assert_eq!(solution(&out).len() as u64, table["length"].as_u64().unwrap(), "board {i}");
+        // Without the limit the full table is built in memory: the same length.
+        let o = twirl(&["solve", "nrp:3x3:2", &board, "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!((&v["method"], &v["length"]), (&table["method"], &table["length"]));
+    }
+    // Twiddle 4x4's full table has 2.6e12 classes; IDA* over its default pattern table
+    // (tiles 1-8) is estimated at 4.0e4 nodes: the default is IDA*, said before building.
+    // The 6x6 board is beyond pattern tables: constructive, saying why and "not shortest".
+    let o = twirl(&["solve", "nrp:6x6:2", "random:1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("# not shortest: solved by the constructive method because"), "{out}");
+    assert!(out.contains("36 cells"), "{out}");
+    // Spinpossible 4x4 has no constructive method and IDA* is out of reach: refused, with
+    // the way to search anyway.
+    assert_rejected(&["solve", "spin:4x4", "random:1"], "--method optimal searches anyway");
+}
+
+/// `twirl sample` on a puzzle whose full table fits reads the distances from it (nrp:2x3:2,
+/// whose patterns no multiset ranks: IDA* cannot sample it); each distance is the one
+/// `twirl distance` reads from the table, and no output calls the longest God's number.
+#[test]
+fn a_sample_reads_a_full_table_where_one_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (record, json, plot) = (path("s.jsonl"), path("s.json"), path("s.svg"));
+    let o = twirl(&[
+        "sample",
+        "nrp:2x3:2",
+        "-n",
+        "20",
+        "--record",
+        &record,
+        "--json",
+        &json,
+        "--plot",
+        &plot,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(out.contains("# distances: 20 read from a full table\n"), "{out}");
+    assert!(err.contains("# distances: read from a full table built in memory"), "{err}");
+    assert!(out.contains("# longest in the sample: "), "{out}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let hist: Vec<u64> = serde_json::from_value(summary["histogram"].clone()).unwrap();
+    assert_eq!(hist.iter().sum::<u64>(), 20);
+    assert_eq!(summary["solved_by"]["table"], 20);
+    assert_eq!(summary["longest_in_sample"].as_u64().unwrap() as usize, hist.len() - 1);
+    assert_eq!(summary["lower_bound_gods_number"], summary["longest_in_sample"]);
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("longest in the sample"), "{svg}");
+    for text in [&out, &err, &svg] {
+        assert!(!text.contains("God's number"), "{text}");
+    }
+    // Every recorded distance is the table's, and makes the histogram.
+    let mut counted = vec![0u64; hist.len()];
+    for line in std::fs::read_to_string(&record).unwrap().lines().skip(1) {
+        let s: serde_json::Value = serde_json::from_str(line).unwrap();
+        let d = twirl(&["distance", "nrp:2x3:2", s["board"].as_str().unwrap()]);
+        assert!(d.status.success(), "{}", stderr(&d));
+        assert_eq!(stdout(&d).lines().next().unwrap(), s["distance"].to_string(), "{line}");
+        assert_eq!(s["method"], "table");
+        counted[s["distance"].as_u64().unwrap() as usize] += 1;
+    }
+    assert_eq!(counted, hist);
+    // IDA* is refused in one line (the pattern of an exceptional group is listed, not
+    // ranked), before anything is built or recorded.
+    let other = path("o.jsonl");
+    let args = ["sample", "nrp:2x3:2", "--method", "optimal", "--record", &other, "--quiet"];
+    assert_rejected(&[&args[..], &["--patterns-in-memory"]].concat(), "--method table");
+    assert!(!std::path::Path::new(&other).exists());
+}
+
+/// A sample begun by IDA* and extended from a full table: the boards keep their distances,
+/// the new ones agree with the table, and the output says how many came each way.
+#[test]
+fn a_sample_says_how_its_distances_were_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("s.jsonl");
+    let r = record.to_str().unwrap();
+    let base = ["sample", "nrp:3x3:2", "--seed", "4", "--record", r, "--quiet"];
+    let o =
+        twirl(&[&base[..], &["-n", "6", "--method", "optimal", "--patterns-in-memory"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("# distances: 6 searched by IDA* over pattern tables\n"));
+    let o = twirl(&[&base[..], &["-n", "10"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "# distances: 4 read from a full table, 6 searched by IDA* over pattern tables"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("God's number"), "{out}");
+    for line in std::fs::read_to_string(&record).unwrap().lines().skip(1) {
+        let s: serde_json::Value = serde_json::from_str(line).unwrap();
+        let d = twirl(&["distance", "nrp:3x3:2", s["board"].as_str().unwrap()]);
+        assert_eq!(stdout(&d).lines().next().unwrap(), s["distance"].to_string(), "{line}");
+    }
 }

@@ -513,7 +513,7 @@ fn resume_table(
 }
 
 /// What a table's entries are: boards, or classes of boards and how.
-fn describe_entries(space: &StateSpace) -> String {
+pub(super) fn describe_entries(space: &StateSpace) -> String {
     match space.classes() {
         None if space.n_reachable() < space.n_states() => format!(
             "{} entries (every board the invariants allow; the moves reach {})",

@@ -11,7 +11,6 @@ use twirl::puzzle::large::LargeNrp;
 use twirl::puzzle::{Metric, Puzzle};
 use twirl::solvers::constructive::{self, Shape, Turn, Unsolvable};
 
-use super::argument_text;
 use super::large::MAX_BOARD_CELLS;
 use super::solve::{SolveArgs, random_index};
 use super::table::report_unsolvable;
@@ -22,6 +21,7 @@ use super::table::report_unsolvable;
 /// puzzles hold, with [`Puzzle::apply`] too). Returns the exit code.
 pub fn solve_constructive(
     args: &SolveArgs,
+    text: &str,
     shape: &Shape,
     oriented: bool,
     started: Instant,
@@ -30,10 +30,9 @@ pub fn solve_constructive(
     let large = LargeNrp::new(shape.rows, shape.cols, shape.block, oriented)?;
     let spec = large.spec();
     let cells = shape.rows * shape.cols;
-    let text = argument_text(&args.board)?;
-    let board = match random_index(&text)? {
+    let board = match random_index(text)? {
         Some((seed, index)) => twirl::random::nrp_board(&large, seed, index)?,
-        None => large.parse_board(&text)?,
+        None => large.parse_board(text)?,
     };
     let (tiles, orient) = (board.tiles.clone(), oriented.then(|| board.orient.clone()));
     let solved = match &orient {
@@ -42,7 +41,7 @@ pub fn solve_constructive(
     };
     let turns = match solved {
         Ok(t) => t,
-        Err(Unsolvable::Board(reason)) => return report_unsolvable(&text, &[reason]),
+        Err(Unsolvable::Board(reason)) => return report_unsolvable(text, &[reason]),
         Err(e) => bail!("{e}"),
     };
     let names = metric_names(&turns, metric);
@@ -87,7 +86,7 @@ pub fn solve_constructive(
         names.len(),
         turns.len(),
     )?;
-    if !args.patterns.quiet && args.board.trim().starts_with("random") {
+    if !args.patterns.quiet && text.trim().starts_with("random") {
         eprintln!("# board: {board_text}");
     }
     Ok(0)

@@ -62,15 +62,19 @@ enum Command {
     /// The distance of a board (moves needed to solve it), read from a finished table file.
     /// Exit code 1 if the board is unsolvable (with the reason), 2 if malformed.
     Distance(table::DistanceArgs),
-    /// A shortest solution of a board, checked by applying it: from a finished table file, a
-    /// full table built in memory (small puzzles), or IDA* over pattern tables built once and
-    /// kept (--method optimal; the default where no full table fits). First line: the moves.
-    /// Exit code 1 if the board is unsolvable (with the reason), 2 if malformed.
+    /// A solution of a board, checked by applying it. By default a shortest one where twirl
+    /// can find it: from a finished table file, a full table built in memory (at most 2^28
+    /// entries), or IDA* over pattern tables built once and kept (where it applies and its
+    /// search is in reach); only where none does, an NRP board is solved by Lam's constructive
+    /// method and the output says "not shortest" and why (see --method). First line: the
+    /// moves. Exit code 1 if the board is unsolvable (with the reason), 2 if malformed.
     Solve(solve::SolveArgs),
-    /// The distance distribution of a puzzle too large to enumerate: solves N uniformly random
-    /// boards optimally (IDA* over pattern tables) and prints the histogram of their
-    /// distances; the longest is a lower bound on God's number. Resumable: every solved board
-    /// is recorded at once, and the same command continues the sample.
+    /// The distance distribution of a puzzle estimated from N uniformly random boards, each
+    /// solved optimally: read from a full table where one fits in memory (at most 2^28
+    /// entries), else found by IDA* over pattern tables; prints the histogram, the mean and
+    /// the longest in the sample (a lower bound on the largest distance), and how the
+    /// distances were found. Resumable: every solved board is recorded at once, and the
+    /// same command continues the sample.
     Sample(sample::SampleArgs),
     /// Compress a finished table file with zstd, for archiving and sharing.
     Export(table::ExportArgs),

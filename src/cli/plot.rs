@@ -36,12 +36,17 @@ pub fn run(args: &PlotArgs) -> anyhow::Result<()> {
 
 /// Writes the histogram picture of a result.
 pub fn write_plot(path: &Path, report: &Report, log: bool) -> anyhow::Result<()> {
+    write_svg(path, &histogram_svg(report, log))
+}
+
+/// Writes a picture drawn already.
+pub fn write_svg(path: &Path, svg: &str) -> anyhow::Result<()> {
     if path.extension().and_then(|e| e.to_str()) != Some("svg") {
         bail!(
             "{}: plots are written as SVG; name the file *.svg",
             one_line(&path.display().to_string())
         );
     }
-    std::fs::write(path, histogram_svg(report, log))
+    std::fs::write(path, svg)
         .with_context(|| format!("writing {}", one_line(&path.display().to_string())))
 }

@@ -1,5 +1,6 @@
-//! `twirl sample`: the distance distribution of puzzles too large to enumerate, estimated by
-//! solving uniformly random boards optimally (IDA* over pattern tables).
+//! `twirl sample`: the distance distribution of a puzzle estimated from uniformly random
+//! boards, each solved optimally: read from a full table where one fits in memory (built
+//! once, seconds), else found by IDA* over pattern tables.
 //!
 //! Board `i` of seed `S` is fixed by `(S, i)` ([`twirl::random`]), and every solved board is
 //! appended to a record file (one JSON line, flushed and synced) as soon as it is solved, so
@@ -15,20 +16,38 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use twirl::error::one_line;
 use twirl::job::outputs::{OutputKind, check_output};
-use twirl::optimal::ida::Outcome;
+use twirl::optimal::Prepared;
+use twirl::optimal::ida::{Outcome, Solver};
+use twirl::plot::{group_digits, histogram_svg_titled};
+use twirl::puzzle::Puzzle;
 use twirl::random::RandomBoards;
 use twirl::report::Report;
 
-use super::plot::write_plot;
+use super::bfs::describe_entries;
+use super::plot::write_svg;
+use super::sizes::human;
 use super::solve::PatternArgs;
+use super::table::{AUTO_TABLE_STATES, FullTable, Loaded, build_in_memory, full_table};
 use super::{PuzzleArgs, stop_flag};
+
+/// How `twirl sample` finds the distances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SampleMethod {
+    /// A full table of at most --table-entries entries, as `solve` builds unasked, else IDA*
+    /// over pattern tables.
+    Auto,
+    /// A full table built in memory, whatever its size (refused if it does not fit).
+    Table,
+    /// IDA* over pattern tables (`solve --method optimal`).
+    Optimal,
+}
 
 /// Arguments of `twirl sample`.
 #[derive(Args)]
@@ -56,9 +75,20 @@ pub struct SampleArgs {
     log_scale: bool,
     /// Search each board no deeper than D moves: a board not solved within D is recorded as
     /// needing at least D+1 (listed apart, never in the histogram), and solved again by a
-    /// later run with a larger D. Default: no limit.
+    /// later run with a larger D. Default: no limit. Distances read from a full table are
+    /// exact at any depth: the limit bounds IDA* only.
     #[arg(long, value_name = "D")]
     max_depth: Option<u32>,
+    /// auto: distances read from a full table built in memory when it has at most
+    /// --table-entries entries (classes of boards under the puzzle's symmetries, as `bfs`
+    /// counts them: nrp:3x4:2 in about 25 s), else found by IDA* over pattern tables.
+    /// table: a full table, whatever its size. optimal: IDA* over pattern tables.
+    #[arg(long, value_enum, default_value_t = SampleMethod::Auto)]
+    method: SampleMethod,
+    /// The largest full table --method auto builds in memory, in entries (boards, or classes
+    /// of boards under the puzzle's symmetries; 4 entries a byte).
+    #[arg(long, value_name = "N", default_value_t = AUTO_TABLE_STATES)]
+    table_entries: u64,
     #[command(flatten)]
     patterns: PatternArgs,
 }
@@ -89,6 +119,30 @@ struct Solved {
     /// Not solved: `distance` is only a lower bound (`--max-depth`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     deeper: bool,
+    /// How the distance was found: `table` (read from a full table) or `optimal` (IDA* over
+    /// pattern tables; records written before the field knew no other way).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    method: Option<String>,
+}
+
+impl Solved {
+    /// How the distance was found (see [`Solved::method`]).
+    fn method(&self) -> &str {
+        self.method.as_deref().unwrap_or(OPTIMAL)
+    }
+}
+
+/// The `method` of a board read from a full table.
+const TABLE: &str = "table";
+/// The `method` of a board searched by IDA*.
+const OPTIMAL: &str = "optimal";
+
+/// Where the distances of a session come from.
+enum Distances {
+    /// A full table in memory.
+    Table(Box<Loaded>),
+    /// Pattern tables, for IDA*.
+    Patterns(Prepared),
 }
 
 impl Solved {
@@ -112,9 +166,15 @@ struct Summary<'a> {
     longest: u32,
     /// Boards left unsolved by `--max-depth`: none when every board was solved.
     deeper_boards: u64,
-    /// The largest distance some board is known to need: the longest solved, or a lower
-    /// bound of a board left deeper.
+    /// The largest distance some board of the sample is known to need: the longest solved,
+    /// or a lower bound of a board left deeper. A lower bound on the puzzle's largest
+    /// distance, never that distance itself.
+    longest_in_sample: u32,
+    /// The same value under its first name, kept for readers of older summaries.
     lower_bound_gods_number: u32,
+    /// How many boards' distances were read from a full table (`table`) and found by IDA*
+    /// (`optimal`).
+    solved_by: BTreeMap<String, u64>,
     longest_boards: Vec<&'a Solved>,
     total_nodes: u64,
     solve_seconds: f64,
@@ -154,10 +214,13 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
         );
     }
     if !todo.is_empty() {
-        let prepared = args.patterns.prepare(puzzle.clone())?;
-        let solver = prepared.solver()?;
-        let file = Mutex::new(append_to(&record, &header)?);
         let stop = stop_flag(quiet);
+        let distances = distances(args, &puzzle, &stop)?;
+        let solver = match &distances {
+            Distances::Patterns(prepared) => Some(prepared.solver()?),
+            Distances::Table(_) => None,
+        };
+        let file = Mutex::new(append_to(&record, &header)?);
         let bar = bar(todo.len() as u64, quiet);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(args.patterns.threads()).build()?;
         let results = Mutex::new(Vec::new());
@@ -171,10 +234,12 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
                 let outcome = (|| -> anyhow::Result<Solved> {
                     let board = draw.board(args.seed, index)?;
                     let started = Instant::now();
-                    let depth = args.max_depth.unwrap_or(u32::MAX);
-                    let sol =
-                        match solver.solve_within(&board, depth, 1, &stop, &|_, _| {}, None)? {
-                            Outcome::Solved(sol) => sol,
+                    let (moves, nodes, bound, method) = match (&distances, &solver) {
+                        (Distances::Table(loaded), _) => (loaded.solve(&board)?, 0, None, TABLE),
+                        (_, Some(solver)) => match search(solver, &board, args.max_depth, &stop)? {
+                            Outcome::Solved(sol) => {
+                                (sol.moves, sol.nodes, Some(sol.first_bound), OPTIMAL)
+                            }
                             Outcome::Deeper { at_least, nodes, first_bound } => {
                                 return Ok(Solved {
                                     index,
@@ -185,27 +250,30 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
                                     seconds: started.elapsed().as_secs_f64(),
                                     bound: Some(first_bound),
                                     deeper: true,
+                                    method: Some(OPTIMAL.into()),
                                 });
                             }
-                        };
-                    let end = sol
-                        .moves
+                        },
+                        (Distances::Patterns(_), None) => unreachable!("a solver over patterns"),
+                    };
+                    let end = moves
                         .iter()
                         .fold(board.clone(), |b, &m| puzzle.apply(&b, &puzzle.moves[m]));
                     if end != puzzle.solved() {
                         bail!("internal error: a solution found does not solve its board");
                     }
                     let names: Vec<&str> =
-                        sol.moves.iter().map(|&m| puzzle.moves[m].name.as_str()).collect();
+                        moves.iter().map(|&m| puzzle.moves[m].name.as_str()).collect();
                     Ok(Solved {
                         index,
                         board: puzzle.format_board(&board),
-                        distance: sol.moves.len() as u32,
+                        distance: moves.len() as u32,
                         moves: names.join(" "),
-                        nodes: sol.nodes,
+                        nodes,
                         seconds: started.elapsed().as_secs_f64(),
-                        bound: Some(sol.first_bound),
+                        bound,
                         deeper: false,
+                        method: Some(method.into()),
                     })
                 })();
                 match outcome.and_then(|s| {
@@ -251,6 +319,62 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
     let chosen: Vec<&Solved> = done.values().filter(|s| s.index < args.count).collect();
     report(args, &header, &record, &chosen)?;
     Ok(0)
+}
+
+/// IDA* on one board, no deeper than `max_depth`, on one thread (boards are solved in
+/// parallel).
+fn search(
+    solver: &Solver,
+    board: &twirl::puzzle::Board,
+    max_depth: Option<u32>,
+    stop: &AtomicBool,
+) -> twirl::Result<Outcome> {
+    solver.solve_within(board, max_depth.unwrap_or(u32::MAX), 1, stop, &|_, _| {}, None)
+}
+
+/// The session's source of distances, as `--method` asks: a full table built now, or
+/// pattern tables (built once and stored). Says on stderr which, and why.
+fn distances(
+    args: &SampleArgs,
+    puzzle: &Puzzle,
+    stop: &std::sync::Arc<AtomicBool>,
+) -> anyhow::Result<Distances> {
+    let quiet = args.patterns.quiet;
+    let say = |what: &str| {
+        if !quiet {
+            eprintln!("# distances: {what}");
+        }
+    };
+    let limit = match args.method {
+        SampleMethod::Optimal => {
+            say("found by IDA* over pattern tables (--method optimal)");
+            return Ok(Distances::Patterns(args.patterns.prepare(puzzle.clone())?));
+        }
+        SampleMethod::Auto => args.table_entries,
+        SampleMethod::Table => u64::MAX,
+    };
+    let space = match (full_table(puzzle, limit), args.method) {
+        (FullTable::Fits(space), _) => space,
+        (FullTable::TooLarge(why), SampleMethod::Table) => bail!(
+            "expected a puzzle whose full table fits in memory, found {}: {why} (--method \
+             optimal samples it by IDA*)",
+            puzzle.spec
+        ),
+        (FullTable::TooLarge(why), _) => {
+            say(&format!("found by IDA* over pattern tables ({why})"));
+            return Ok(Distances::Patterns(args.patterns.prepare(puzzle.clone())?));
+        }
+    };
+    let started = Instant::now();
+    let what = format!(
+        "{}, {}",
+        describe_entries(&space),
+        human(twirl::table::table_bytes(space.n_states()))
+    );
+    say(&format!("read from a full table built in memory: {what}..."));
+    let loaded = build_in_memory(puzzle.clone(), *space, Some(stop.clone()))?;
+    say(&format!("full table built in {:.1} s", started.elapsed().as_secs_f64()));
+    Ok(Distances::Table(Box::new(loaded)))
 }
 
 fn default_record(h: &RecordHeader) -> PathBuf {
@@ -402,10 +526,9 @@ fn report(
     let mut longest_boards: Vec<&Solved> =
         solved.iter().copied().filter(|s| s.distance == longest).collect();
     longest_boards.truncate(LISTED);
-    match deeper.len() {
-        _ if n == 0 => {
-            writeln!(out, "# no board solved within --max-depth: God's number is at least {known}")?
-        }
+    let k = deeper.len();
+    match k {
+        _ if n == 0 => writeln!(out, "# no board solved within --max-depth")?,
         0 => writeln!(out, "# mean distance {mean:.3}")?,
         k => writeln!(
             out,
@@ -413,16 +536,41 @@ fn report(
              boards are left out)"
         )?,
     }
-    if n > 0 {
-        let which = if deeper.is_empty() { "longest" } else { "longest solved" };
-        writeln!(
-            out,
-            "# {which}: {longest} moves ({} boards): God's number is at least {known}",
-            histogram[longest as usize]
-        )?;
-    }
+    // A sample's longest board bounds the puzzle's largest distance from below only: the
+    // deepest boards are rare (Twiddle 4x4: 21 in 10,000 boards, where one board needs 24).
+    let count = |c: u64| format!("{c} board{}", if c == 1 { "" } else { "s" });
+    let longest_text = match (n, k) {
+        (_, 0) => format!("{longest} moves ({})", count(histogram[longest as usize])),
+        (0, k) => format!("at least {known} moves ({} deeper than --max-depth)", count(k as u64)),
+        (_, k) => format!(
+            "at least {known} moves ({} deeper than --max-depth; the longest solved needs \
+             {longest}, {})",
+            count(k as u64),
+            count(histogram[longest as usize])
+        ),
+    };
+    writeln!(
+        out,
+        "# longest in the sample: {longest_text}; a lower bound: boards outside the sample may \
+         need more"
+    )?;
     for s in &longest_boards {
         writeln!(out, "# longest board: {} (solution: {})", s.board, s.moves)?;
+    }
+    let mut solved_by: BTreeMap<String, u64> = BTreeMap::new();
+    for s in all {
+        *solved_by.entry(s.method().to_string()).or_default() += 1;
+    }
+    let by = |method: &str, how: &str| {
+        solved_by.get(method).map(|&c| format!("{} {how}", group_digits(c)))
+    };
+    let ways: Vec<String> =
+        [by(TABLE, "read from a full table"), by(OPTIMAL, "searched by IDA* over pattern tables")]
+            .into_iter()
+            .flatten()
+            .collect();
+    if !ways.is_empty() {
+        writeln!(out, "# distances: {}", ways.join(", "))?;
     }
     let summary = Summary {
         puzzle: header.puzzle.clone(),
@@ -432,8 +580,10 @@ fn report(
         histogram: histogram.clone(),
         mean: (n > 0).then_some(mean),
         longest,
-        deeper_boards: deeper.len() as u64,
+        deeper_boards: k as u64,
+        longest_in_sample: known,
         lower_bound_gods_number: known,
+        solved_by,
         longest_boards,
         total_nodes: all.iter().map(|s| s.nodes).sum(),
         solve_seconds: all.iter().map(|s| s.seconds).sum(),
@@ -445,10 +595,7 @@ fn report(
     }
     if let Some(path) = &args.plot {
         let plot = Report {
-            puzzle: match deeper.len() {
-                0 => format!("{} (sample of {n})", header.puzzle),
-                k => format!("{} (sample of {total}: {n} solved, {k} deeper)", header.puzzle),
-            },
+            puzzle: header.puzzle.clone(),
             metric: header.metric.clone(),
             states: n,
             gods_number: longest,
@@ -462,7 +609,24 @@ fn report(
             unique_total: None,
             symmetry: None,
         };
-        write_plot(path, &plot, args.log_scale)?;
+        let title = format!(
+            "{} ({} metric): a sample of {} uniformly random boards (seed {})",
+            header.puzzle,
+            header.metric,
+            group_digits(total),
+            header.seed
+        );
+        let solved = match k {
+            0 => format!("{} solved", group_digits(n)),
+            k => format!("{} solved, {} deeper than --max-depth", group_digits(n), k),
+        };
+        let subtitle = format!(
+            "{solved}; longest in the sample: {}{} moves, a lower bound{}",
+            if k > 0 { "at least " } else { "" },
+            known,
+            if args.log_scale { "; log scale" } else { "" }
+        );
+        write_svg(path, &histogram_svg_titled(&plot, &title, &subtitle, args.log_scale))?;
     }
     Ok(())
 }

@@ -10,32 +10,39 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::{Args, ValueEnum};
+use num_bigint::BigUint;
 
 use twirl::bfs::Progress;
+use twirl::group::analysis::Analysis;
 use twirl::group::solvable::{Checker, Verdict};
-use twirl::optimal::pattern::Store;
+use twirl::optimal::pattern::{Store, default_tracked, pattern_states};
 use twirl::optimal::{Prepared, SearchJournal, ida};
 use twirl::puzzle::spec::parse_nrp_any_size;
 use twirl::puzzle::{Board, Puzzle, PuzzleSpec};
 use twirl::random::RandomBoards;
 use twirl::rank::StateSpace;
 use twirl::solvers::constructive::Shape;
-use twirl::table::table_bytes;
 
 use super::constructive::solve_constructive;
 use super::large::MAX_BOARD_CELLS;
 use super::sizes::{available_memory, human, parse_size};
-use super::table::{load_in_memory, load_source, read_board, report_unsolvable};
-use super::{PuzzleArgs, stop_flag};
+use super::table::{
+    AUTO_TABLE_STATES, FullTable, build_in_memory, full_table, load_in_memory, load_source,
+    read_board, report_unsolvable,
+};
+use super::{PuzzleArgs, argument_text, stop_flag};
 
-/// Largest full table `--method auto` builds in memory for one board (2^28 boards, 64 MiB:
-/// seconds to build); larger puzzles are solved without one.
-const AUTO_TABLE_STATES: u64 = 1 << 28;
+/// Largest search `--method auto` starts by IDA*, in nodes per board as Korf estimates it
+/// (boards / patterns of the largest table). The estimate is rough, so the bar is low:
+/// measured, Twiddle 4x4 (4.0e4) visits 2e3-5e4 nodes a board; nrp:2x8:2 (4.0e4 too)
+/// 2.6e6-3.9e7, seconds to minutes; nrp:3x6:2 (4.0e7) was unsolved after 7 minutes.
+const AUTO_OPTIMAL_NODES: u64 = 1_000_000;
 
 /// How `twirl solve` finds its solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Method {
-    /// A table file or a full table that fits (shortest); otherwise pattern tables (shortest).
+    /// Shortest where twirl can find it: a table file, a full table built in memory, or IDA*
+    /// over pattern tables; else, for NRP, the constructive method (not shortest).
     Auto,
     /// Descend a full distance table: a table file, or one built in memory (small puzzles).
     Table,
@@ -96,6 +103,29 @@ impl PatternArgs {
                 .unwrap_or_else(|| PathBuf::from("twirl-patterns"))
         });
         Store::Dir(dir)
+    }
+
+    /// Korf's estimate of the nodes IDA* visits per board over these pattern tables (the
+    /// boards over the patterns of the largest table), or why the method does not apply.
+    /// Nothing is built.
+    pub fn estimated_nodes(&self, puzzle: &Puzzle) -> anyhow::Result<BigUint> {
+        let max = self.max_memory.unwrap_or(DEFAULT_PATTERN_BYTES);
+        let groups = match self.track.is_empty() {
+            true => vec![default_tracked(puzzle, max)?],
+            false => {
+                self.track.iter().map(|t| parse_tiles(t, puzzle)).collect::<anyhow::Result<_>>()?
+            }
+        };
+        let mut patterns = 1;
+        for g in &groups {
+            patterns = patterns.max(pattern_states(puzzle, g)?);
+        }
+        // Boards as many as a ranking counts them; beyond 64-bit ranks, the group's order.
+        let boards = match StateSpace::build(puzzle) {
+            Ok(space) => space.n_boards(),
+            Err(_) => Analysis::of(puzzle)?.group_order,
+        };
+        Ok(boards / BigUint::from(patterns))
     }
 
     /// The puzzle's pattern tables, built (with progress lines) if they are not stored yet.
@@ -193,6 +223,12 @@ struct BuildNotes {
 }
 
 impl Progress for BuildNotes {
+    fn waiting(&self, what: &str) {
+        if !self.quiet {
+            eprintln!("# waiting: {what}");
+        }
+    }
+
     fn level_done(&self, distance: u32, boards: u64, _seconds: f64) {
         if !self.quiet {
             if !self.announced.swap(true, Ordering::Relaxed) {
@@ -222,14 +258,25 @@ pub struct SolveArgs {
     /// With a puzzle: NRP tiles turn with their block.
     #[arg(long)]
     orient: bool,
-    /// auto: a table file, or a full table when it is small (at most 2^28 boards); else
-    /// constructive for NRP, optimal for the others. table: a full table (a file, or built
-    /// in memory). optimal: IDA* with pattern tables (shortest; moves closed under
-    /// inverses; boards of at most 32 cells). constructive: Lam's method, any NRP board of
-    /// any size (e.g. nrp:20x25:3), not shortest. BOARD may be `random[:SEED[:INDEX]]`: a
-    /// uniformly random solvable board, as `twirl sample` draws them.
+    /// auto: a shortest solution where twirl can find one: from a table file; else from a
+    /// full table built in memory when it has at most --table-entries entries (classes of
+    /// boards under the puzzle's symmetries: nrp:3x4:2, nrp:4x4:3 in about 25 s); else by
+    /// optimal where it applies and Korf's estimate of its search (boards / patterns) is at
+    /// most 10^6 nodes a board (nrp:4x4:2: 4.0e4; its pattern table is built on the first
+    /// call, minutes, and kept). Only where none does, NRP boards are solved by constructive
+    /// and the output says "not shortest" and why (nrp:6x6:2); other puzzles are refused
+    /// (name --method optimal to search anyway). A `# auto:` line on stderr says which way.
+    /// table: a full table (a file, or built in memory). optimal: IDA* with pattern tables
+    /// (shortest; moves closed under inverses; boards of at most 32 cells). constructive:
+    /// Lam's method, any NRP board of any size (e.g. nrp:20x25:3), not shortest. BOARD may
+    /// be `random[:SEED[:INDEX]]`: a uniformly random solvable board, as `twirl sample`
+    /// draws them.
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
+    /// The largest full table --method auto builds in memory, in entries (boards, or classes
+    /// of boards under the puzzle's symmetries; 4 entries a byte).
+    #[arg(long, value_name = "N", default_value_t = AUTO_TABLE_STATES)]
+    table_entries: u64,
     /// Print one JSON object (puzzle, metric, board, method, moves, length, optimal,
     /// nodes, seconds) instead of text.
     #[arg(long)]
@@ -249,12 +296,24 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
     let is_puzzle =
         ["nrp:", "twiddle:", "spin:", "def:"].iter().any(|p| args.source.starts_with(p));
     let started = Instant::now();
+    // Read once: `-` is standard input, which a fallback to another method cannot read again.
+    let text = argument_text(&args.board)?.into_owned();
     if let Some((rows, cols, block, oriented)) = parse_nrp_any_size(&args.source)? {
         let large = rows * cols > MAX_BOARD_CELLS;
         if args.method == Method::Constructive || large {
             no_journal(args, "constructive")?;
             let shape = Shape { rows, cols, block };
-            return solve_constructive(args, &shape, oriented || args.orient, started);
+            let code = solve_constructive(args, &text, &shape, oriented || args.orient, started)?;
+            if large && args.method != Method::Constructive {
+                let why = format!(
+                    "{} has {} cells: boards of more than {MAX_BOARD_CELLS} are solved by the \
+                     constructive method alone",
+                    args.source,
+                    rows * cols
+                );
+                say_not_shortest(args, code, &why)?;
+            }
+            return Ok(code);
         }
     }
     let (puzzle, board, moves, nodes, method) = if !is_puzzle {
@@ -263,9 +322,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
         }
         no_journal(args, "table")?;
         let loaded = load_source(&args.source, &args.metric, args.orient)?;
-        let board = match read_board(&loaded, &args.board)? {
+        let board = match read_board(&loaded, &text)? {
             Ok((b, _)) => b,
-            Err(reasons) => return report_unsolvable(&args.board, &reasons),
+            Err(reasons) => return report_unsolvable(&text, &reasons),
         };
         let moves = loaded.solve(&board)?;
         (loaded.puzzle, board, moves, None, "table")
@@ -276,34 +335,41 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
             orient: args.orient,
         }
         .puzzle()?;
-        let board = match random_index(&args.board)? {
+        let board = match random_index(&text)? {
             Some((seed, index)) => RandomBoards::new(&puzzle)?.board(seed, index)?,
-            None => puzzle.parse_board(&args.board)?,
+            None => puzzle.parse_board(&text)?,
         };
         if let Verdict::Unsolvable(reasons) = Checker::new(&puzzle)?.check(&board) {
-            return report_unsolvable(&args.board, &reasons);
+            return report_unsolvable(&text, &reasons);
         }
         // A journal records an optimal search: asking for one asks for that method.
         let requested = match (args.method, &args.journal) {
             (Method::Auto, Some(_)) => Method::Optimal,
             (m, _) => m,
         };
-        match choose(requested, &puzzle)? {
-            Method::Constructive => {
+        match choose(requested, &puzzle, args)? {
+            Choice::Constructive(why) => {
                 no_journal(args, "constructive")?;
                 let shape = match puzzle.spec {
                     PuzzleSpec::Nrp { rows, cols, block, .. } => Shape { rows, cols, block },
                     _ => bail!("--method constructive solves NRP boards only"),
                 };
-                return solve_constructive(args, &shape, puzzle.orient_mod > 1, started);
+                let code = solve_constructive(args, &text, &shape, puzzle.orient_mod > 1, started)?;
+                if let Some(why) = why {
+                    say_not_shortest(args, code, &why)?;
+                }
+                return Ok(code);
             }
-            Method::Table => {
+            Choice::Table(space) => {
                 no_journal(args, "table")?;
-                let loaded = load_in_memory(puzzle)?;
+                let loaded = match space {
+                    Some(space) => build_in_memory(puzzle, *space, None)?,
+                    None => load_in_memory(puzzle)?,
+                };
                 let moves = loaded.solve(&board)?;
                 (loaded.puzzle, board, moves, None, "table")
             }
-            _ => {
+            Choice::Optimal => {
                 let prepared = args.patterns.prepare(puzzle)?;
                 let solver = prepared.solver()?;
                 let quiet = args.patterns.quiet;
@@ -367,21 +433,95 @@ fn no_journal(args: &SolveArgs, method: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The method `auto` stands for, or the one asked.
-fn choose(method: Method, puzzle: &Puzzle) -> anyhow::Result<Method> {
-    if method != Method::Auto {
-        return Ok(method);
+/// The method a solve takes.
+enum Choice {
+    /// A full table built in memory (with the ranking `auto` already chose, if it did).
+    Table(Option<Box<StateSpace>>),
+    /// IDA* over pattern tables.
+    Optimal,
+    /// Lam's constructive method; under `auto`, why no shortest method was taken.
+    Constructive(Option<String>),
+}
+
+/// The method asked, or the one `auto` stands for: shortest where twirl can find it (a full
+/// table that fits, else IDA* where it applies and its search is in reach), else for NRP the
+/// constructive method, else an error saying why and what to ask for.
+fn choose(method: Method, puzzle: &Puzzle, args: &SolveArgs) -> anyhow::Result<Choice> {
+    let patterns = &args.patterns;
+    match method {
+        Method::Auto => {}
+        Method::Table => return Ok(Choice::Table(None)),
+        Method::Optimal => return Ok(Choice::Optimal),
+        Method::Constructive => return Ok(Choice::Constructive(None)),
     }
-    let small = StateSpace::build(puzzle).is_ok_and(|s| {
-        s.n_states() <= AUTO_TABLE_STATES
-            && available_memory().is_none_or(|m| table_bytes(s.n_states()) < m / 2)
-    });
-    let nrp = matches!(puzzle.spec, PuzzleSpec::Nrp { .. });
-    Ok(match (small, nrp) {
-        (true, _) => Method::Table,
-        (false, true) => Method::Constructive,
-        (false, false) => Method::Optimal,
-    })
+    let say = |what: &str| {
+        if !patterns.quiet {
+            eprintln!("# auto: {what}");
+        }
+    };
+    let no_table = match full_table(puzzle, args.table_entries) {
+        FullTable::Fits(space) => {
+            say(&format!("a full table built in memory ({} entries)", space.n_states()));
+            return Ok(Choice::Table(Some(space)));
+        }
+        FullTable::TooLarge(why) => why,
+    };
+    let (no_optimal, searchable) = match patterns.estimated_nodes(puzzle) {
+        Ok(nodes) if nodes <= BigUint::from(AUTO_OPTIMAL_NODES) => {
+            say(&format!(
+                "IDA* over pattern tables ({no_table}; Korf's estimate of the search: about {} \
+                 nodes a board)",
+                approximately(&nodes)
+            ));
+            return Ok(Choice::Optimal);
+        }
+        Ok(nodes) => (
+            format!(
+                "IDA* over its pattern tables would visit about {} nodes a board (Korf's \
+                 estimate, boards / patterns; auto searches up to {:.0e}; the estimate is rough)",
+                approximately(&nodes),
+                AUTO_OPTIMAL_NODES as f64
+            ),
+            true,
+        ),
+        Err(e) => (format!("{e:#}"), false),
+    };
+    let why = format!("{no_table}; {no_optimal}");
+    if matches!(puzzle.spec, PuzzleSpec::Nrp { .. }) {
+        let hint = if searchable { "; --method optimal searches anyway" } else { "" };
+        return Ok(Choice::Constructive(Some(format!("{why}{hint}"))));
+    }
+    let hint = if searchable {
+        "--method optimal searches anyway"
+    } else {
+        "build its table once with `twirl bfs PUZZLE --table FILE` and solve from the file"
+    };
+    bail!(
+        "expected a puzzle whose shortest solutions twirl can find, found {}: {why}; {hint}",
+        puzzle.spec
+    )
+}
+
+/// A count of any size in a few digits (`4.0e4`).
+fn approximately(n: &BigUint) -> String {
+    let digits = n.to_string();
+    match digits.parse::<f64>() {
+        Ok(v) if v < 1e4 => digits,
+        Ok(v) => format!("{v:.1e}"),
+        Err(_) => digits,
+    }
+}
+
+/// After a constructive solution not asked for: says why no shortest method was taken (a
+/// comment line after the solution; the JSON says `"optimal": false`).
+fn say_not_shortest(args: &SolveArgs, code: i32, why: &str) -> anyhow::Result<()> {
+    if code == 0 && !args.json {
+        writeln!(
+            std::io::stdout().lock(),
+            "# not shortest: solved by the constructive method because {why}"
+        )?;
+    }
+    Ok(())
 }
 
 /// `random` or `random:SEED` (board 0 of the seed), `random:SEED:I` (board I): a uniformly

@@ -4,6 +4,8 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use anyhow::bail;
 use clap::Args;
@@ -12,7 +14,7 @@ use twirl::bfs::{self, Config, NoProgress};
 use twirl::group::solvable::{Checker, Verdict};
 use twirl::job::open_table;
 use twirl::puzzle::{Board, Puzzle};
-use twirl::rank::StateSpace;
+use twirl::rank::{StateSpace, SymmetryMode};
 use twirl::table::{DistanceTable, mark_of, table_bytes};
 
 use super::sizes::{available_memory, human};
@@ -120,23 +122,83 @@ fn load_file(path: &Path) -> anyhow::Result<Loaded> {
     Ok(Loaded { puzzle: t.puzzle, space: t.space, table: t.file.table, gods_number })
 }
 
-/// Builds the table of a small puzzle in memory.
-pub(super) fn load_in_memory(puzzle: Puzzle) -> anyhow::Result<Loaded> {
-    let space = StateSpace::build(&puzzle)?;
-    let bytes = table_bytes(space.n_states());
-    if let Some(free) = available_memory().filter(|&m| bytes > m / 2) {
-        bail!(
-            "the table of {} needs {} (memory available: {}); build it once with \
-             `twirl bfs {} --table FILE` and solve from the file",
-            puzzle.spec,
-            human(bytes),
-            human(free),
-            puzzle.spec
-        );
+/// Largest full table built in memory without being asked (`solve`'s and `sample`'s default
+/// method; `--table-entries`): 2^28 entries, 64 MiB; nrp:3x4:2 by classes (120,199,680
+/// entries) takes 25 s on 2 cores.
+pub(super) const AUTO_TABLE_STATES: u64 = 1 << 28;
+
+/// Whether a full table of a puzzle can be built in memory, and its ranking if so.
+pub(super) enum FullTable {
+    /// The ranking to build it with.
+    Fits(Box<StateSpace>),
+    /// Why not (too many entries, too little memory, or no ranking), in a few words.
+    TooLarge(String),
+}
+
+/// The ranking of a full table of `puzzle` in memory, chosen as `twirl bfs` chooses it
+/// (boards or classes of boards under the puzzle's symmetries, whichever searches faster,
+/// classes where only they fit), if it has at most `max_states` entries and takes at most
+/// half the memory available.
+pub(super) fn full_table(puzzle: &Puzzle, max_states: u64) -> FullTable {
+    let fits = |s: &StateSpace| {
+        s.n_states() <= max_states
+            && available_memory().is_none_or(|m| table_bytes(s.n_states()) <= m / 2)
+    };
+    let space = match StateSpace::for_search(puzzle, SymmetryMode::Auto, false) {
+        Ok(s) => s,
+        Err(e) => return FullTable::TooLarge(format!("no full table ({e})")),
+    };
+    if fits(&space) {
+        return FullTable::Fits(Box::new(space));
     }
+    let space = match space.classes() {
+        Some(_) => space,
+        // Boards were chosen for speed; classes are a fraction of them.
+        None => match StateSpace::for_search(puzzle, SymmetryMode::On, false) {
+            Ok(classes) if fits(&classes) => return FullTable::Fits(Box::new(classes)),
+            Ok(classes) => classes,
+            Err(_) => space,
+        },
+    };
+    let (n, bytes) = (space.n_states(), table_bytes(space.n_states()));
+    FullTable::TooLarge(match available_memory() {
+        Some(free) if n <= max_states => format!(
+            "its full table of {n} entries needs {} (memory available: {})",
+            human(bytes),
+            human(free)
+        ),
+        _ => format!("its full table has {n} entries, more than --table-entries ({max_states})"),
+    })
+}
+
+/// Builds the table of a small puzzle in memory (by classes of boards where the puzzle has
+/// symmetries and only they fit, see [`full_table`]).
+pub(super) fn load_in_memory(puzzle: Puzzle) -> anyhow::Result<Loaded> {
+    match full_table(&puzzle, u64::MAX) {
+        FullTable::Fits(space) => Ok(build_in_memory(puzzle, *space, None)?),
+        FullTable::TooLarge(why) => bail!(
+            "expected a puzzle whose full table fits in memory, found {}: {why}; build it once \
+             with `twirl bfs {} --table FILE` and solve from the file",
+            puzzle.spec,
+            puzzle.spec
+        ),
+    }
+}
+
+/// Searches every board of `puzzle` into a table in memory ranked by `space`; `stop` ends
+/// the search early with [`twirl::Error::Interrupted`].
+pub(super) fn build_in_memory(
+    puzzle: Puzzle,
+    space: StateSpace,
+    stop: Option<Arc<AtomicBool>>,
+) -> twirl::Result<Loaded> {
     let table = DistanceTable::in_memory(space.n_states())?;
     let threads = super::default_threads();
-    let out = bfs::search_puzzle(&puzzle, &space, &table, &Config::new(threads), &NoProgress)?;
+    let config = Config { stop, ..Config::new(threads) };
+    let out = bfs::search_puzzle(&puzzle, &space, &table, &config, &NoProgress)?;
+    if !out.complete {
+        return Err(twirl::Error::Interrupted);
+    }
     Ok(Loaded { puzzle, space, table, gods_number: out.gods_number() })
 }
 

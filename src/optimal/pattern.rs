@@ -118,7 +118,8 @@ impl PatternTable {
         stop: Arc<AtomicBool>,
     ) -> Result<PatternTable> {
         let n = base.n_positions();
-        check_base(base)?;
+        // Refuses a pattern the multiset ranking cannot hold before building it.
+        pattern_states(base, tracked)?;
         let label_of = labels(base, tracked)?;
         let definition = pattern_definition(base, &label_of, tracked);
         let started = std::time::Instant::now();
@@ -600,7 +601,24 @@ pub fn pattern_states(base: &Puzzle, tracked: &[u8]) -> Result<u64> {
     }
     let label_of = labels(base, tracked)?;
     let puzzle = pattern_puzzle(base, pattern_definition(base, &label_of, tracked), "(sizing)")?;
-    Ok(StateSpace::build(&puzzle)?.n_states())
+    let space = StateSpace::build(&puzzle)?;
+    if !matches!(space.ranking, Ranking::Multiset(_)) {
+        let why = if puzzle.has_identical_pieces() {
+            // The exceptional small groups (nrp:2x3:2): their patterns are listed, not ranked.
+            "the moves generate fewer boards than their orbits and parities allow, so its \
+             patterns are listed one by one (a full table solves it: --method table)"
+        } else {
+            "no two untracked tiles share an orbit, so no tiles are identical (track fewer)"
+        };
+        return Err(Error::Unsupported(format!(
+            "expected a pattern of {} ranked as a multiset (pattern tables need it), found \
+             one tracking {} tile{} where {why}",
+            base.spec,
+            tracked.len(),
+            if tracked.len() == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(space.n_states())
 }
 
 /// The tracked tiles by default: the first `k` tiles in book order, `k` the largest whose
@@ -613,6 +631,8 @@ pub fn default_tracked(base: &Puzzle, max_bytes: u64) -> Result<Vec<u8>> {
         let tracked: Vec<u8> = (0..k as u8).collect();
         match pattern_states(base, &tracked) {
             Ok(states) if table_bytes(states) <= max_bytes => best = Some(tracked),
+            // Not even one tracked tile: no pattern of this puzzle is ranked as a multiset.
+            Err(e @ Error::Unsupported(_)) if best.is_none() => return Err(e),
             _ => break,
         }
     }

@@ -184,6 +184,24 @@ fn default_pattern_fits_the_budget() {
     assert_eq!(t.len(), 8);
 }
 
+/// Patterns the multiset ranking cannot hold are refused before anything is built: those of
+/// an exceptional group (listed, not ranked), and those that leave no two untracked tiles in
+/// one orbit (NRP b = 3 keeps two colours: tracking 14 of 16 tiles leaves one of each). The
+/// default then tracks fewer tiles, or says why there is no pattern.
+#[test]
+fn patterns_no_multiset_ranks_are_refused_before_building() {
+    let p = Puzzle::parse("nrp:2x3:2", None).unwrap();
+    let err = super::pattern::pattern_states(&p, &[0]).unwrap_err().to_string();
+    assert!(err.contains("expected a pattern of nrp:2x3:2 ranked as a multiset"), "{err}");
+    assert!(err.contains("--method table"), "{err}");
+    let err = default_tracked(&p, 1 << 30).unwrap_err().to_string();
+    assert!(err.contains("listed one by one"), "{err}");
+    let p = Puzzle::parse("nrp:4x4:3", None).unwrap();
+    let err = super::pattern::pattern_states(&p, &(0..14).collect::<Vec<u8>>()).unwrap_err();
+    assert!(err.to_string().contains("no two untracked tiles share an orbit"), "{err}");
+    assert_eq!(default_tracked(&p, 256 << 20).unwrap().len(), 13);
+}
+
 /// A pattern forgets the untracked tiles' flips: its size is the tracked tiles' places and
 /// flips times the arrangements of the rest, nothing for their flips.
 #[test]
