@@ -63,6 +63,32 @@ struct ApplyJson {
     summary: String,
 }
 
+impl ApplyJson {
+    /// The result of a sequence read in `order`: the puzzle, the start and result boards as
+    /// written, and the element's cycle structure.
+    fn new(
+        puzzle: String,
+        sequence: &str,
+        order: Order,
+        [start, result]: [String; 2],
+        st: &CycleStructure,
+    ) -> ApplyJson {
+        ApplyJson {
+            puzzle,
+            sequence: sequence.to_string(),
+            order: order.name().into(),
+            start,
+            result,
+            cycles: format_cycles(&st.cycles),
+            cycle_type: st.cycle_type(),
+            even_class_cycles: st.by_colour.as_ref().map(|(e, _)| format_cycles(e)),
+            odd_class_cycles: st.by_colour.as_ref().map(|(_, o)| format_cycles(o)),
+            turned: st.turned.iter().map(|&(c, _)| c + 1).collect(),
+            summary: st.summary(),
+        }
+    }
+}
+
 /// Runs `twirl apply`.
 pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
     let order = if args.right_to_left { Order::RightToLeft } else { Order::LeftToRight };
@@ -80,20 +106,8 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
         let applied = super::large::apply(&large, &sequence, board.as_deref(), order)?;
         let st = super::large::print_applied(&large, &sequence, order, &applied)?;
         if let Some(path) = &args.json {
-            let json = ApplyJson {
-                puzzle: large.spec(),
-                sequence: sequence.to_string(),
-                order: order.name().into(),
-                start: large.format_board(&applied.start),
-                result: large.format_board(&applied.result),
-                cycles: format_cycles(&st.cycles),
-                cycle_type: st.cycle_type(),
-                even_class_cycles: st.by_colour.as_ref().map(|(e, _)| format_cycles(e)),
-                odd_class_cycles: st.by_colour.as_ref().map(|(_, o)| format_cycles(o)),
-                turned: st.turned.iter().map(|&(c, _)| c + 1).collect(),
-                summary: st.summary(),
-            };
-            write_json(path, &json)?;
+            let boards = [large.format_board(&applied.start), large.format_board(&applied.result)];
+            write_json(path, &ApplyJson::new(large.spec(), &sequence, order, boards, &st))?;
         }
         return Ok(());
     }
@@ -130,20 +144,8 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
     writeln!(out, "type:     {:?}", st.cycle_type())?;
     writeln!(out, "summary:  {}", st.summary())?;
     if let Some(path) = &args.json {
-        let json = ApplyJson {
-            puzzle: puzzle.spec.to_string(),
-            sequence: sequence.to_string(),
-            order: order.name().into(),
-            start: puzzle.format_board(&start),
-            result: puzzle.format_board(&result),
-            cycles: format_cycles(&st.cycles),
-            cycle_type: st.cycle_type(),
-            even_class_cycles: st.by_colour.as_ref().map(|(e, _)| format_cycles(e)),
-            odd_class_cycles: st.by_colour.as_ref().map(|(_, o)| format_cycles(o)),
-            turned: st.turned.iter().map(|&(c, _)| c + 1).collect(),
-            summary: st.summary(),
-        };
-        write_json(path, &json)?;
+        let boards = [puzzle.format_board(&start), puzzle.format_board(&result)];
+        write_json(path, &ApplyJson::new(puzzle.spec.to_string(), &sequence, order, boards, &st))?;
     }
     Ok(())
 }

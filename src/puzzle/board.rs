@@ -20,6 +20,59 @@ pub enum BoardStyle {
     Quarter,
 }
 
+/// Reads the tiles of a `rows x cols` board of any size, as [`Board::parse`] describes: the
+/// tiles 0-based in book order, and their orientations.
+pub fn parse_tiles(
+    text: &str,
+    rows: usize,
+    cols: usize,
+    style: BoardStyle,
+) -> Result<(Vec<usize>, Vec<u8>)> {
+    let n = rows * cols;
+    let bad = |msg: String| Error::InvalidBoard(msg);
+    let row_texts: Vec<&str> =
+        if text.contains('/') { text.split('/').collect() } else { vec![text] };
+    if row_texts.len() > 1 && row_texts.len() != rows {
+        return Err(bad(format!(
+            "expected {rows} rows separated by `/`, found {}",
+            row_texts.len()
+        )));
+    }
+    let mut tokens = Vec::with_capacity(n);
+    for (r, row) in row_texts.iter().enumerate() {
+        let row_tokens: Vec<&str> = row.split_whitespace().collect();
+        if row_texts.len() > 1 && row_tokens.len() != cols {
+            return Err(bad(format!(
+                "row {} has {} tiles, expected {cols}",
+                r + 1,
+                row_tokens.len()
+            )));
+        }
+        tokens.extend(row_tokens);
+    }
+    if tokens.len() != n {
+        return Err(bad(format!("expected {n} tiles ({rows}x{cols}), found {}", tokens.len())));
+    }
+    let mut tiles = Vec::with_capacity(n);
+    let mut orient = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    for tok in tokens {
+        let (number, o) = split_orientation(tok, style)
+            .ok_or_else(|| bad(format!("`{}` is not a tile of this puzzle", escaped(tok))))?;
+        let k: usize =
+            number.parse().map_err(|_| bad(format!("`{}` is not a tile number", escaped(tok))))?;
+        if k == 0 || k > n {
+            return Err(bad(format!("tile {k} is out of range 1..{n}")));
+        }
+        if std::mem::replace(&mut seen[k - 1], true) {
+            return Err(bad(format!("tile {k} appears twice")));
+        }
+        tiles.push(k - 1);
+        orient.push(o);
+    }
+    Ok((tiles, orient))
+}
+
 /// How quarter turns are written after a tile number: upright (may be left out), a quarter
 /// counter-clockwise, upside-down, a quarter clockwise.
 pub const QUARTER_MARKS: [char; 4] = ['^', '<', 'v', '>'];
@@ -43,50 +96,8 @@ impl Board {
     /// Reads a board of `rows x cols` tiles. Rows are separated by `/`; without any `/`, the
     /// tiles are read in book order.
     pub fn parse(text: &str, rows: usize, cols: usize, style: BoardStyle) -> Result<Board> {
-        let n = rows * cols;
-        let bad = |msg: String| Error::InvalidBoard(msg);
-        let row_texts: Vec<&str> =
-            if text.contains('/') { text.split('/').collect() } else { vec![text] };
-        if row_texts.len() > 1 && row_texts.len() != rows {
-            return Err(bad(format!(
-                "expected {rows} rows separated by `/`, found {}",
-                row_texts.len()
-            )));
-        }
-        let mut tokens = Vec::with_capacity(n);
-        for (r, row) in row_texts.iter().enumerate() {
-            let row_tokens: Vec<&str> = row.split_whitespace().collect();
-            if row_texts.len() > 1 && row_tokens.len() != cols {
-                return Err(bad(format!(
-                    "row {} has {} tiles, expected {cols}",
-                    r + 1,
-                    row_tokens.len()
-                )));
-            }
-            tokens.extend(row_tokens);
-        }
-        if tokens.len() != n {
-            return Err(bad(format!("expected {n} tiles ({rows}x{cols}), found {}", tokens.len())));
-        }
-        let mut tiles = Vec::with_capacity(n);
-        let mut orient = Vec::with_capacity(n);
-        let mut seen = vec![false; n];
-        for tok in tokens {
-            let (number, o) = split_orientation(tok, style)
-                .ok_or_else(|| bad(format!("`{}` is not a tile of this puzzle", escaped(tok))))?;
-            let k: usize = number
-                .parse()
-                .map_err(|_| bad(format!("`{}` is not a tile number", escaped(tok))))?;
-            if k == 0 || k > n {
-                return Err(bad(format!("tile {k} is out of range 1..{n}")));
-            }
-            if std::mem::replace(&mut seen[k - 1], true) {
-                return Err(bad(format!("tile {k} appears twice")));
-            }
-            tiles.push((k - 1) as u8);
-            orient.push(o);
-        }
-        Ok(Board { tiles, orient })
+        let (tiles, orient) = parse_tiles(text, rows, cols, style)?;
+        Ok(Board { tiles: tiles.iter().map(|&t| t as u8).collect(), orient })
     }
 
     /// Writes the board, rows separated by ` / `.

@@ -12,7 +12,7 @@
 
 use num_bigint::BigUint;
 
-use super::board::QUARTER_MARKS;
+use super::board::{BoardStyle, QUARTER_MARKS, parse_tiles};
 use super::sequence::{Exponent, Factor, Order, Sequence, Term};
 use crate::error::escaped;
 use crate::group::cycles::CycleStructure;
@@ -83,54 +83,9 @@ impl LargeNrp {
     /// Reads a board: tiles 1..rows*cols in book order, rows separated by `/` (or none), with
     /// orientation marks (`5<`) when tiles turn.
     pub fn parse_board(&self, text: &str) -> Result<WideBoard> {
-        let (rows, cols, n) = (self.shape.rows, self.shape.cols, self.n_cells());
-        let bad = |msg: String| Error::InvalidBoard(msg);
-        let row_texts: Vec<&str> =
-            if text.contains('/') { text.split('/').collect() } else { vec![text] };
-        if row_texts.len() > 1 && row_texts.len() != rows {
-            return Err(bad(format!(
-                "expected {rows} rows separated by `/`, found {}",
-                row_texts.len()
-            )));
-        }
-        let mut board = WideBoard { tiles: Vec::with_capacity(n), orient: Vec::with_capacity(n) };
-        let mut seen = vec![false; n];
-        for (r, row) in row_texts.iter().enumerate() {
-            let tokens: Vec<&str> = row.split_whitespace().collect();
-            if row_texts.len() > 1 && tokens.len() != cols {
-                return Err(bad(format!(
-                    "row {} has {} tiles, expected {cols}",
-                    r + 1,
-                    tokens.len()
-                )));
-            }
-            for tok in tokens {
-                let (number, turn) = match tok.char_indices().last() {
-                    Some((i, c)) if self.oriented && QUARTER_MARKS.contains(&c) => {
-                        (&tok[..i], QUARTER_MARKS.iter().position(|&m| m == c).unwrap_or(0) as u8)
-                    }
-                    _ => (tok, 0),
-                };
-                let k: usize = number
-                    .parse()
-                    .map_err(|_| bad(format!("`{}` is not a tile number", escaped(tok))))?;
-                if k == 0 || k > n {
-                    return Err(bad(format!("tile {k} is out of range 1..{n}")));
-                }
-                if std::mem::replace(&mut seen[k - 1], true) {
-                    return Err(bad(format!("tile {k} appears twice")));
-                }
-                board.tiles.push((k - 1) as u16);
-                board.orient.push(turn);
-            }
-        }
-        if board.tiles.len() != n {
-            return Err(bad(format!(
-                "expected {n} tiles ({rows}x{cols}), found {}",
-                board.tiles.len()
-            )));
-        }
-        Ok(board)
+        let style = if self.oriented { BoardStyle::Quarter } else { BoardStyle::Plain };
+        let (tiles, orient) = parse_tiles(text, self.shape.rows, self.shape.cols, style)?;
+        Ok(WideBoard { tiles: tiles.iter().map(|&t| t as u16).collect(), orient })
     }
 
     /// Writes a board as [`LargeNrp::parse_board`] reads it.
