@@ -11,8 +11,9 @@
 //!
 //! With tile orientation ([`solve_oriented`]) the rules of [`orientation_rules`] add to Lam's;
 //! tiles are placed as above, then turned upright by pair twists found by search
-//! ([`twists`], [`orienting`]). The macro search can fail for `b >= 7` (then an
-//! [`Unsolvable::Internal`] error says so; the verdict of [`check_oriented`] still holds).
+//! ([`twists`], [`orienting`]); for odd `b` the orientation sum of each colour is set first by
+//! macros that change it (for `b >= 7` made by scrambling a small window and placing its tiles
+//! back).
 //!
 //! Boards are row-major, 0-based: tile `k` (written `k+1`) belongs on cell `k`.
 

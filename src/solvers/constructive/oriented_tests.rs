@@ -256,3 +256,21 @@ fn unsolvable_oriented_boards_name_their_reason() {
     ));
     assert!(matches!(solve_oriented(&s, &solved(&s), &[0; 8]), Err(Unsolvable::Invalid(_))));
 }
+
+/// Blocks of 7 and 9 (no orientation constraint): one tile turned, any cell, and random
+/// allowed boards; each solution is applied back (the sum-changing macros made by placement).
+#[test]
+fn blocks_of_seven_and_nine_turn_single_tiles() {
+    let mut rng = Rng(79);
+    for (n, m, b) in [(8, 8, 7), (9, 10, 9), (15, 15, 7), (7, 9, 7)] {
+        let s = shape(n, m, b);
+        for (cell, q) in [(0, 1), (n * m / 2, 2), (n * m - 1, 3), (m + 1, 1)] {
+            let mut o = upright(&s);
+            o[cell] = q;
+            assert_solves(&s, &solved(&s), &o);
+        }
+        let tiles = random_solvable(&s, &mut rng);
+        let orient = allowed_orientations(&s, &tiles, &mut rng);
+        assert_solves(&s, &tiles, &orient);
+    }
+}

@@ -9,7 +9,7 @@ use std::collections::{HashMap, VecDeque};
 
 use super::grid::{Grid, PositionSearch};
 use super::turns::{inverse, turn_oriented_in_place};
-use super::twists::{TwistMacros, Twister};
+use super::twists::{TwistMacros, Twister, colour_change};
 use super::{Shape, Turn};
 
 /// The turns that make every tile upright, given a board whose tiles all stand home with
@@ -76,14 +76,7 @@ fn colour_sums(grid: &Grid, orient: &[u8], macros: &TwistMacros) -> Result<Vec<T
     while let Some(s) = frontier.pop() {
         let (cost, used) = best[&s].clone();
         for (i, z) in macros.sums.iter().enumerate() {
-            let mut d = (0u8, 0u8);
-            for &((r, c), a) in &z.twists {
-                if (r + c) % 2 == 0 {
-                    d.0 = (d.0 + a) % 4;
-                } else {
-                    d.1 = (d.1 + a) % 4;
-                }
-            }
+            let d = colour_change(z);
             let next = ((s.0 + d.0) % 4, (s.1 + d.1) % 4);
             if best.get(&next).is_none_or(|(c, _)| *c > cost + z.qtm) {
                 let mut u = used.clone();

@@ -2,6 +2,11 @@
 //! by opposite amounts (`+t` and `-t`), found by search on a small window; and, for odd blocks,
 //! one that leaves every tile on its cell and changes the orientation sum.
 //!
+//! Sum-changing macros come from powers of short words where those have them (`b = 3, 5`);
+//! for `b >= 7` every such power changes the sums by a multiple of 4, so they are made by
+//! scrambling a `(b+1) x (b+1)` window and bringing its tiles home with the placement solver
+//! ([`placed_sums`]): long (about a thousand turns) but needed at most a few times per board.
+//!
 //! A pair twist is a commutator `M g M^-1 g^-1` (the cube solver's corner twist): `M` keeps
 //! cell `p` in place while turning its tile by `t`, and `g` is a block turn that moves `p` but
 //! touches nothing else `M` moves or turns. Then the tile of `p` gains `t`, the tile `g` brings
@@ -74,7 +79,16 @@ pub(super) fn twist_macros(
             break;
         }
     }
-    if pairs.is_empty() || (need_sum && sums.is_empty()) {
+    if need_sum && !reaches_every_sum(&sums, block) {
+        // The power trick finds no pure word with an odd change for b >= 7 (a word's k-th
+        // power changes the sums k times over): turn one block, re-place every tile.
+        sums.extend(placed_sums(rows.min(block + 1), cols.min(block + 1), block));
+    }
+    if pairs.is_empty() {
+        // Two blocks of 9 (a board one block high) leave the power trick nothing short.
+        pairs = placed_pairs(rows.min(block + 1), cols.min(block + 1), block);
+    }
+    if pairs.is_empty() || (need_sum && !reaches_every_sum(&sums, block)) {
         return Err(format!("no twist macro found on ({rows},{cols},{block}) by the search"));
     }
     let found = Arc::new(TwistMacros { pairs: with_images(pairs), sums: flipped(sums) });
@@ -300,6 +314,145 @@ fn search(grid: &Grid) -> (Vec<Twister>, Vec<Twister>) {
     // Kept on the whole window (a macro's colours are those of its window's top-left).
     let sums = sums.into_values().filter_map(|w| measured(grid.rows, grid.cols, b, w)).collect();
     (pairs, sums)
+}
+
+/// What a macro adds to the orientation sums of the two colour classes (colour 0: the cells
+/// `(r, c)` with `r + c` even, counted on the macro's own window).
+pub(super) fn colour_change(t: &Twister) -> (u8, u8) {
+    let mut d = (0u8, 0u8);
+    for &((r, c), a) in &t.twists {
+        if (r + c).is_multiple_of(2) {
+            d.0 = (d.0 + a) % 4;
+        } else {
+            d.1 = (d.1 + a) % 4;
+        }
+    }
+    d
+}
+
+/// Whether the macros' changes generate every change a pure word can make to the colour sums
+/// of an odd block: all 16 for `b = 1, 7 (mod 8)`, the 8 of even total for `b = 3, 5`
+/// (a pure word leaves both colours even permutations, and the rules tie the total's parity
+/// to theirs).
+fn reaches_every_sum(sums: &[Twister], b: usize) -> bool {
+    let mut reached = HashSet::from([(0u8, 0u8)]);
+    let mut stack = vec![(0u8, 0u8)];
+    while let Some(s) = stack.pop() {
+        for t in sums {
+            let d = colour_change(t);
+            let next = ((s.0 + d.0) % 4, (s.1 + d.1) % 4);
+            if reached.insert(next) {
+                stack.push(next);
+            }
+        }
+    }
+    reached.len() == if matches!(b % 8, 3 | 5) { 8 } else { 16 }
+}
+
+/// Sum-changing macros on a `height x width` window made by scrambling it and carrying every
+/// tile home again with the placement solver (which moves tiles without regard to their turns,
+/// so the pair changes the sums by whatever its turns add up to): the shortest for each
+/// change, from scrambles of growing length (seeded, so every run finds the same macros)
+/// until they reach every change.
+fn placed_sums(height: usize, width: usize, b: usize) -> Vec<Twister> {
+    let shape = super::Shape { rows: height, cols: width, block: b };
+    let blocks: Vec<(usize, usize)> =
+        (0..=height - b).flat_map(|top| (0..=width - b).map(move |left| (top, left))).collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = |below: usize| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) % below as u64) as usize
+    };
+    let mut best: HashMap<(u8, u8), Twister> = HashMap::new();
+    for attempt in 0..64 {
+        let scramble: Vec<Turn> = (0..2 + attempt / 4)
+            .map(|_| {
+                let (top, left) = blocks[next(blocks.len())];
+                Turn { top, left, quarters: 1 + next(3) as u8 }
+            })
+            .collect();
+        let Some(t) = placed_pure_word(&shape, scramble) else { continue };
+        let change = colour_change(&t);
+        if change != (0, 0) && best.get(&change).is_none_or(|old| old.qtm > t.qtm) {
+            best.insert(change, t);
+        }
+        let found: Vec<Twister> = best.values().cloned().collect();
+        if reaches_every_sum(&found, b) {
+            return found;
+        }
+    }
+    best.into_values().collect()
+}
+
+/// A pure word from a scramble of the window and the placement solver's way back (`None` if
+/// the placement solver undid the scramble turn for turn).
+fn placed_pure_word(shape: &super::Shape, scramble: Vec<Turn>) -> Option<Twister> {
+    let solved: Vec<u16> = (0..(shape.rows * shape.cols) as u16).collect();
+    let board = super::apply(shape, &solved, &scramble);
+    let back = super::solve(shape, &board).ok()?;
+    let mut word = scramble;
+    word.extend(back);
+    measured(shape.rows, shape.cols, shape.block, simplify(word)).filter(|t| !t.turns.is_empty())
+}
+
+/// Pair twists on a `height x width` window where the power trick finds none, as commutators
+/// of pure words: if `P` turns the tile of each cell `x` by `τ[x]` and `Q` moves tiles in a
+/// 3-cycle `x -> y -> z` of one colour, `Q P Q^-1 P^-1` leaves every tile in place and turns
+/// the three by `τ[y] - τ[x]`, `τ[z] - τ[y]`, `τ[x] - τ[z]`: a pair twist where `τ[x] = τ[z]`
+/// (odd for odd `b`, which a pair needs to reach every orientation). `P` comes from a scramble
+/// and the placement solver, `Q` from the placement solver on the 3-cycled board.
+fn placed_pairs(height: usize, width: usize, b: usize) -> Vec<Twister> {
+    let shape = super::Shape { rows: height, cols: width, block: b };
+    let cells = height * width;
+    let solved: Vec<u16> = (0..cells as u16).collect();
+    let colour = |x: usize| if b % 2 == 1 { (x / width + x % width) % 2 } else { 0 };
+    let near =
+        |x: usize, y: usize| (x / width).abs_diff(y / width) + (x % width).abs_diff(y % width);
+    let blocks: Vec<(usize, usize)> =
+        (0..=height - b).flat_map(|top| (0..=width - b).map(move |left| (top, left))).collect();
+    for attempt in 0..blocks.len() * 3 {
+        let (top, left) = blocks[attempt / 3];
+        let scramble = vec![
+            Turn { top, left, quarters: 1 + (attempt % 3) as u8 },
+            Turn { top: blocks[0].0, left: blocks[0].1, quarters: 1 },
+            Turn { top: blocks[blocks.len() - 1].0, left: blocks[blocks.len() - 1].1, quarters: 3 },
+        ];
+        let Some(p) = placed_pure_word(&shape, scramble) else { continue };
+        let mut tau = vec![0u8; cells];
+        for &((r, c), a) in &p.twists {
+            tau[r * width + c] = a;
+        }
+        // The closest triple (x, y, z) of one colour with τ[x] = τ[z] and a usable τ[y] - τ[x].
+        let mut best: Option<(usize, [usize; 3])> = None;
+        for y in 0..cells {
+            for x in (0..cells).filter(|&x| x != y && colour(x) == colour(y)) {
+                let d = (tau[y] + 4 - tau[x]) % 4;
+                if d == 0 || (b % 2 == 1 && d % 2 == 0) {
+                    continue;
+                }
+                for z in (0..cells).filter(|&z| z != x && z != y && colour(z) == colour(y)) {
+                    let spread = near(x, y) + near(y, z) + near(x, z);
+                    if tau[z] == tau[x] && best.is_none_or(|(s, _)| s > spread) {
+                        best = Some((spread, [x, y, z]));
+                    }
+                }
+            }
+        }
+        let Some((_, [x, y, z])) = best else { continue };
+        let mut cycled = solved.clone();
+        (cycled[x], cycled[y], cycled[z]) = (solved[z], solved[x], solved[y]);
+        let Ok(q) = super::solve(&shape, &cycled) else { continue };
+        let mut word = q.clone();
+        word.extend(p.turns.iter().copied());
+        word.extend(inverse(&q));
+        word.extend(inverse(&p.turns));
+        if let Some(t) = measured(height, width, b, simplify(word))
+            && t.twists.len() == 2
+        {
+            return with_images(vec![t]);
+        }
+    }
+    Vec::new()
 }
 
 /// The twisted cells relative to the first, with their amounts (macros alike up to a shift).
