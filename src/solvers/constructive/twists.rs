@@ -427,7 +427,7 @@ fn placed_pairs(height: usize, width: usize, b: usize) -> Vec<Twister> {
         for y in 0..cells {
             for x in (0..cells).filter(|&x| x != y && colour(x) == colour(y)) {
                 let d = (tau[y] + 4 - tau[x]) % 4;
-                if d == 0 || (b % 2 == 1 && d % 2 == 0) {
+                if d == 0 || (b % 2 == 1 && d.is_multiple_of(2)) {
                     continue;
                 }
                 for z in (0..cells).filter(|&z| z != x && z != y && colour(z) == colour(y)) {
