@@ -174,10 +174,15 @@ fn search(h: usize, w: usize, b: usize) -> Vec<Macro> {
             }
         }
     }
-    // Cheap first: turns and their commutators; the power trick only if they find nothing.
+    // Cheap first: turns and their commutators; the power trick only if they find nothing,
+    // then longer powers that are 3-cycles by themselves (narrow boards with large blocks,
+    // whose short words have long cycles: (12,14,9), (16,18,13)).
     let mut found = three_cycles_from(&grid, &gens, &mut pool, 2);
-    if found.is_empty() {
-        pool.extend(power_elements(&grid, &gens, support_cap, &mut seen));
+    for (max_qtm, support) in [(POWER_MAX_QTM, support_cap), (20_000, 3), (200_000, 3)] {
+        if !found.is_empty() {
+            break;
+        }
+        pool.extend(power_elements(&grid, &gens, support, &mut seen, max_qtm));
         found = three_cycles_from(&grid, &gens, &mut pool, 4);
     }
     to_macros(&grid, found)
@@ -222,6 +227,7 @@ fn power_elements(
     gens: &[Turn],
     support_cap: usize,
     seen: &mut HashSet<Vec<u32>>,
+    max_qtm: usize,
 ) -> Vec<Element> {
     let mut out = Vec::new();
     let mut queue: VecDeque<Element> = gens.iter().map(|&g| Element::of(grid, vec![g])).collect();
@@ -231,7 +237,7 @@ fn power_elements(
         if words > POWER_WORDS {
             break;
         }
-        out.extend(prime_powers(grid, &e, support_cap, seen));
+        out.extend(prime_powers(grid, &e, support_cap, seen, max_qtm));
         if queue.len() < POWER_WORDS {
             let last = *e.word.last().expect("non-empty word");
             for &g in gens {
@@ -249,6 +255,7 @@ fn prime_powers(
     e: &Element,
     support_cap: usize,
     seen: &mut HashSet<Vec<u32>>,
+    max_qtm: usize,
 ) -> Vec<Element> {
     let cycles: Vec<Vec<usize>> = e.cycles().into_iter().filter(|c| c.len() > 1).collect();
     if cycles.is_empty() {
@@ -264,7 +271,7 @@ fn prime_powers(
     let mut out = Vec::new();
     for p in primes_dividing(order) {
         let k = (order / p as u128) as usize;
-        if k * e.qtm > POWER_MAX_QTM {
+        if k * e.qtm > max_qtm {
             continue;
         }
         let top = cycles.iter().map(|c| valuation(c.len(), p)).max().unwrap_or(0);

@@ -215,19 +215,16 @@ impl<'a> Placement<'a> {
             return Ok(seq);
         }
         let whole = self.grid.whole();
+        let later: Vec<usize> = (cell + 1..self.grid.cells())
+            .filter(|&u| u != from && self.same_class(u, cell))
+            .collect();
         for rect in [near, whole] {
-            if let Some(seq) = self.joint_setup(from, cell, None, &rect) {
+            if let Some(seq) = self.joint_setup(from, cell, &[], &rect) {
                 return Ok(seq);
             }
-            let class: Vec<usize> = (cell + 1..self.grid.cells())
-                .filter(|&u| u != from && self.same_class(u, cell))
-                .collect();
-            let mut by_distance = class;
-            by_distance.sort_by_key(|&u| self.distance(u, cell) + self.distance(u, from));
-            for &u in by_distance.iter().take(6) {
-                if let Some(seq) = self.joint_setup(from, cell, Some(u), &rect) {
-                    return Ok(seq);
-                }
+            // Near the end few cells are later: search from all of them at once.
+            if let Some(seq) = self.joint_setup(from, cell, &later, &rect) {
+                return Ok(seq);
             }
         }
         Err(format!("no conjugated 3-cycle brings the tile at cell {from} to cell {cell}"))
@@ -235,11 +232,6 @@ impl<'a> Placement<'a> {
 
     fn same_class(&self, a: usize, b: usize) -> bool {
         !self.parity.keeps_colours() || colour(&self.shape, a) == colour(&self.shape, b)
-    }
-
-    fn distance(&self, a: usize, b: usize) -> usize {
-        let c = self.shape.cols;
-        (a / c).abs_diff(b / c) + (a % c).abs_diff(b % c)
     }
 
     /// Where a macro lands with its `q` cell on `q` (rotation `rot`): its anchor and its `p`
@@ -315,35 +307,57 @@ impl<'a> Placement<'a> {
         best.map(|(_, seq)| seq)
     }
 
-    /// A breadth-first search over the joint positions of `from`, `cell` (and `third`, when
-    /// given) for a setup that lands them on a macro's `p`, `q` (and `r`).
+    /// A breadth-first search over the joint positions of `from`, `cell` and, when `thirds`
+    /// is not empty, a third cell (any of `thirds`: one search from all of them) for a setup
+    /// that lands them on a macro's `p`, `q` (and `r`). Without a third cell, the cell the
+    /// setup brings onto `r` must be later than `cell`.
     fn joint_setup(
         &self,
         from: usize,
         cell: usize,
-        third: Option<usize>,
+        thirds: &[usize],
         rect: &Rect,
     ) -> Option<Vec<Turn>> {
-        const CAP: usize = 2_000_000;
         let grid = self.grid;
-        let start: Vec<usize> = [from, cell].into_iter().chain(third).collect();
-        let key = |s: &[usize]| s.iter().fold(0u64, |k, &x| (k << 21) | x as u64);
-        let mut parent: HashMap<u64, (Vec<usize>, Turn)> = HashMap::new();
-        let none = Turn { top: 0, left: 0, quarters: 0 };
-        parent.insert(key(&start), (start.clone(), none));
-        let mut queue = VecDeque::from([start.clone()]);
-        let path_to = |parent: &HashMap<u64, (Vec<usize>, Turn)>, state: &[usize]| {
+        let n = grid.cells();
+        let width = if thirds.is_empty() { 2 } else { 3 };
+        let index = |s: &[usize]| s.iter().fold(0u64, |k, &x| k * n as u64 + x as u64);
+        let state_of = |mut k: u64| -> Vec<usize> {
+            let mut out = vec![0; width];
+            for x in out.iter_mut().rev() {
+                *x = (k % n as u64) as usize;
+                k /= n as u64;
+            }
+            out
+        };
+        let mut seen = Visited::new(grid, width);
+        let mut queue = VecDeque::new();
+        let starts: Vec<Vec<usize>> = if thirds.is_empty() {
+            vec![vec![from, cell]]
+        } else {
+            thirds.iter().map(|&u| vec![from, cell, u]).collect()
+        };
+        for start in starts {
+            seen.insert(index(&start), None);
+            queue.push_back(index(&start));
+        }
+        // The setup that reached `k`: each state's turn undone back to a start.
+        let path_to = |seen: &Visited, mut k: u64| {
             let mut out = Vec::new();
-            let mut s = state.to_vec();
-            while s != start {
-                let (prev, t) = parent[&key(&s)].clone();
+            while let Some(t) = seen.turn(k) {
                 out.push(t);
-                s = prev;
+                let back = t.inverse();
+                let prev: Vec<usize> = state_of(k)
+                    .iter()
+                    .map(|&y| grid.moved(y, back.top, back.left, back.quarters))
+                    .collect();
+                k = index(&prev);
             }
             out.reverse();
             out
         };
-        while let Some(state) = queue.pop_front() {
+        while let Some(k) = queue.pop_front() {
+            let state = state_of(k);
             let (a, q) = (state[0], state[1]);
             let d = (
                 (q / self.shape.cols) as isize - (a / self.shape.cols) as isize,
@@ -351,16 +365,16 @@ impl<'a> Placement<'a> {
             );
             for &(mi, rot) in self.by_offset.get(&d).map_or(&[][..], |v| v.as_slice()) {
                 let Some((anchor, p, r)) = self.placed(mi, rot, q) else { continue };
-                if p != a || third.is_some_and(|_| state[2] != r) {
+                if p != a || (width == 3 && state[2] != r) {
                     continue;
                 }
-                let setup = path_to(&parent, &state);
+                let setup = path_to(&seen, k);
                 let u = grid.track_back(r, &setup);
                 if self.third_cell_cost(u, from, cell).is_some() {
                     return Some(self.conjugate(&setup, mi, anchor));
                 }
             }
-            if parent.len() > CAP {
+            if seen.full() {
                 return None;
             }
             for &x in &state {
@@ -368,9 +382,8 @@ impl<'a> Placement<'a> {
                     for q in ALL_QUARTERS {
                         let next: Vec<usize> =
                             state.iter().map(|&y| grid.moved(y, top, left, q)).collect();
-                        let k = key(&next);
-                        if let std::collections::hash_map::Entry::Vacant(slot) = parent.entry(k) {
-                            slot.insert((state.clone(), Turn { top, left, quarters: q }));
+                        let next = index(&next);
+                        if seen.insert(next, Some(Turn { top, left, quarters: q })) {
                             queue.push_back(next);
                         }
                     }
@@ -378,6 +391,83 @@ impl<'a> Placement<'a> {
             }
         }
         None
+    }
+}
+
+/// The states a joint search has reached, each with the turn that reached it (`None` for a
+/// start): a dense array where every state fits in [`DENSE_STATES`] (narrow boards with large
+/// blocks, whose last cells may need the whole space), else a map of at most
+/// [`SPARSE_STATES`].
+enum Visited {
+    /// Per state: 0 unseen, 1 a start, else 2 + the turn's block index * 3 + quarters - 1.
+    Dense {
+        codes: Vec<u32>,
+        grid: Grid,
+    },
+    Sparse(HashMap<u64, Option<Turn>>),
+}
+
+/// Most states kept as a dense array (4 bytes each: 256 MiB, for boards up to 406 cells).
+const DENSE_STATES: u64 = 1 << 26;
+/// Most states a sparse search visits before giving up.
+const SPARSE_STATES: usize = 4_000_000;
+
+impl Visited {
+    fn new(grid: Grid, width: usize) -> Visited {
+        let states = (grid.cells() as u64).pow(width as u32);
+        if states <= DENSE_STATES {
+            Visited::Dense { codes: vec![0; states as usize], grid }
+        } else {
+            Visited::Sparse(HashMap::new())
+        }
+    }
+
+    /// Records a state if it is new (then true).
+    fn insert(&mut self, k: u64, turn: Option<Turn>) -> bool {
+        match self {
+            Visited::Dense { codes, grid } => {
+                let slot = &mut codes[k as usize];
+                if *slot != 0 {
+                    return false;
+                }
+                *slot = match turn {
+                    None => 1,
+                    Some(t) => {
+                        2 + grid.block_index(t.top, t.left) as u32 * 3 + u32::from(t.quarters) - 1
+                    }
+                };
+                true
+            }
+            Visited::Sparse(map) => match map.entry(k) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(turn);
+                    true
+                }
+                std::collections::hash_map::Entry::Occupied(_) => false,
+            },
+        }
+    }
+
+    /// The turn that reached a recorded state (`None` for a start).
+    fn turn(&self, k: u64) -> Option<Turn> {
+        match self {
+            Visited::Dense { codes, grid } => {
+                let code = codes[k as usize].checked_sub(2)? as usize;
+                let per_row = grid.cols - grid.block + 1;
+                let block = code / 3;
+                Some(Turn {
+                    top: block / per_row,
+                    left: block % per_row,
+                    quarters: (code % 3) as u8 + 1,
+                })
+            }
+            Visited::Sparse(map) => map[&k],
+        }
+    }
+
+    /// Whether a sparse search has reached its bound (a dense one never gives up).
+    fn full(&self) -> bool {
+        matches!(self, Visited::Sparse(map) if map.len() > SPARSE_STATES)
     }
 }
 

@@ -153,6 +153,18 @@ fn larger_boards() {
     }
 }
 
+/// Narrow boards with large blocks: the shapes where no short word gives a 3-cycle
+/// ((12,14,9): long powers that are 3-cycles) or where the last cells need a 3-cycle that only
+/// a search over every joint position finds ((12,17,12), (13,13,10)).
+#[test]
+fn narrow_boards_with_large_blocks() {
+    let mut rng = Rng(23);
+    for (n, m, b) in [(12, 14, 9), (12, 17, 12), (13, 13, 10), (9, 11, 9)] {
+        let s = shape(n, m, b);
+        assert_solves(&s, &random_solvable(&s, &mut rng));
+    }
+}
+
 /// Timings and lengths on larger boards (`cargo test --release --lib measure_ -- --ignored
 /// --nocapture`).
 #[test]
@@ -175,6 +187,7 @@ fn measure_large_boards() {
         (50, 50, 3),
         (12, 12, 6),
         (16, 16, 7),
+        (16, 18, 13),
     ] {
         let s = shape(n, m, b);
         let _ = solve(&s, &random_solvable(&s, &mut rng));
