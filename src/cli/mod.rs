@@ -16,6 +16,7 @@ mod info;
 mod large;
 mod plot;
 mod progress;
+mod record;
 mod sample;
 mod sizes;
 mod solve;

@@ -8,8 +8,7 @@
 //! the same command again, and can be extended with a larger `-n`.
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,6 +31,7 @@ use twirl::report::Report;
 
 use super::bfs::describe_entries;
 use super::plot::write_svg;
+use super::record::{Record, RecordHeader};
 use super::sizes::human;
 use super::solve::PatternArgs;
 use super::table::{AUTO_TABLE_STATES, FullTable, Loaded, build_in_memory, full_table};
@@ -91,15 +91,6 @@ pub struct SampleArgs {
     table_entries: u64,
     #[command(flatten)]
     patterns: PatternArgs,
-}
-
-/// The first line of a record: what the sample is.
-#[derive(Serialize, Deserialize, PartialEq, Debug)]
-struct RecordHeader {
-    twirl_sample: u32,
-    puzzle: String,
-    metric: String,
-    seed: u64,
 }
 
 /// One solved board, or one searched in full up to a depth without a solution.
@@ -181,55 +172,66 @@ struct Summary<'a> {
     record: String,
 }
 
-const RECORD_VERSION: u32 = 1;
 /// Longest boards listed in the summary.
 const LISTED: usize = 10;
 
 /// Runs `twirl sample`; returns the exit code.
 pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
-    let puzzle = args.puzzle.puzzle()?;
-    for (path, kind) in [(&args.json, OutputKind::Json), (&args.plot, OutputKind::Svg)] {
-        if let Some(p) = path {
-            check_output(p, kind, &[], true)?;
-        }
-    }
-    let header = RecordHeader {
-        twirl_sample: RECORD_VERSION,
-        puzzle: puzzle.spec.to_string(),
-        metric: puzzle.metric.name().to_string(),
-        seed: args.seed,
-    };
-    let record = args.record.clone().unwrap_or_else(|| default_record(&header));
-    let mut done = read_record(&record, &header)?;
-    let draw = RandomBoards::new(&puzzle)?;
-    let settled = |i: &u64| done.get(i).is_some_and(|s| s.settles(args.max_depth));
-    let todo: Vec<u64> = (0..args.count).filter(|i| !settled(i)).collect();
-    let quiet = args.patterns.quiet;
-    if !quiet {
-        eprintln!(
-            "# record: {} ({} of {} boards solved; run the same command to continue)",
-            record.display(),
-            args.count - todo.len() as u64,
-            args.count
+    if args.count > MAX_COUNT {
+        bail!(
+            "-n: expected at most {} boards (2^40: more would take years), found {}",
+            group_digits(MAX_COUNT),
+            group_digits(args.count)
         );
     }
-    if !todo.is_empty() {
+    let puzzle = args.puzzle.puzzle()?;
+    let header = RecordHeader::new(&puzzle, args.seed);
+    let record = args.record.clone().unwrap_or_else(|| default_record(&header));
+    // Neither output may replace the record, the definition read, or the other output.
+    let mut inputs: Vec<&Path> = vec![&record];
+    inputs.extend(puzzle.defined().map(|d| Path::new(&d.path)));
+    for (path, kind) in [(&args.json, OutputKind::Json), (&args.plot, OutputKind::Svg)] {
+        if let Some(p) = path {
+            check_output(p, kind, &inputs, true)?;
+            inputs.push(p);
+        }
+    }
+    let quiet = args.patterns.quiet;
+    // Locked from here to the end of the run; created only once there is work to record.
+    let mut done = BTreeMap::new();
+    let mut file = open_record(&record, &header, false, &mut done)?;
+    let draw = RandomBoards::new(&puzzle)?;
+    let counts = Counts::of(&done, args);
+    if !quiet {
+        eprintln!(
+            "# record: {} ({}; run the same command to continue)",
+            record.display(),
+            counts.describe(args)
+        );
+    }
+    let todo = args.count - counts.solved - counts.deeper;
+    if todo > 0 {
         let stop = stop_flag(quiet);
         let distances = distances(args, &puzzle, &stop)?;
         let solver = match &distances {
             Distances::Patterns(prepared) => Some(prepared.solver()?),
             Distances::Table(_) => None,
         };
-        let file = Mutex::new(append_to(&record, &header)?);
-        let bar = bar(todo.len() as u64, quiet);
+        if file.is_none() {
+            file = open_record(&record, &header, true, &mut done)?;
+        }
+        let file = file.as_ref().expect("a record opened with create");
+        let settled = |i: &u64| done.get(i).is_some_and(|s| s.settles(args.max_depth));
+        let bar = bar(todo, quiet);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(args.patterns.threads()).build()?;
         let results = Mutex::new(Vec::new());
         let failed: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-        let halted = AtomicBool::new(false);
-        pool.install(|| {
-            todo.par_iter().for_each(|&index| {
-                if halted.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
-                    return;
+        // Indices drawn lazily (a count may be huge); an error or a stop ends the walk early,
+        // and `failed` or `stop` says why.
+        let _ = pool.install(|| {
+            (0..args.count).into_par_iter().filter(|i| !settled(i)).try_for_each(|index| {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(());
                 }
                 let outcome = (|| -> anyhow::Result<Solved> {
                     let board = draw.board(args.seed, index)?;
@@ -277,7 +279,7 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
                     })
                 })();
                 match outcome.and_then(|s| {
-                    append_line(&file, &s)?;
+                    file.append(&s)?;
                     Ok(s)
                 }) {
                     Ok(s) => {
@@ -285,6 +287,7 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
                         let more = if s.deeper { "at least " } else { "" };
                         bar.set_message(format!("last: {more}{} moves", s.distance));
                         results.lock().unwrap().push(s);
+                        Ok(())
                     }
                     Err(e) => {
                         if !matches!(
@@ -293,7 +296,7 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
                         ) {
                             failed.lock().unwrap().get_or_insert(e);
                         }
-                        halted.store(true, Ordering::Relaxed);
+                        Err(())
                     }
                 }
             })
@@ -307,10 +310,8 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
         }
         if stop.load(Ordering::Relaxed) {
             eprintln!(
-                "twirl: interrupted; {} of {} boards are solved and recorded in {}; run the same \
-                 command to continue",
-                done.keys().filter(|&&i| i < args.count).count(),
-                args.count,
+                "twirl: interrupted; {} are recorded in {}; run the same command to continue",
+                Counts::of(&done, args).describe(args),
                 record.display()
             );
             return Ok(super::INTERRUPTED);
@@ -377,89 +378,65 @@ fn distances(
     Ok(Distances::Table(Box::new(loaded)))
 }
 
+/// Most boards a sample may ask for: a count beyond is a slip, never a sample to solve.
+const MAX_COUNT: u64 = 1 << 40;
+
+/// Opens the record (see [`Record::open`]) and adds the boards it holds to `done`; says on
+/// stderr how many damaged lines were skipped.
+fn open_record(
+    path: &Path,
+    header: &RecordHeader,
+    create: bool,
+    done: &mut BTreeMap<u64, Solved>,
+) -> anyhow::Result<Option<Record>> {
+    let Some((record, contents)) = Record::open::<Solved>(path, header, create)? else {
+        return Ok(None);
+    };
+    if contents.damaged > 0 {
+        eprintln!(
+            "# record: {} damaged line(s) skipped, those boards are solved again",
+            contents.damaged
+        );
+    }
+    for s in contents.lines {
+        done.insert(s.index, s);
+    }
+    Ok(Some(record))
+}
+
+/// The boards of the sample (index below `-n`) the record settles.
+struct Counts {
+    /// Solved.
+    solved: u64,
+    /// Searched in full to more than `--max-depth` without a solution.
+    deeper: u64,
+}
+
+impl Counts {
+    fn of(done: &BTreeMap<u64, Solved>, args: &SampleArgs) -> Counts {
+        let settled = done.range(..args.count).map(|(_, s)| s);
+        let settled = settled.filter(|s| s.settles(args.max_depth));
+        let (deeper, solved): (Vec<&Solved>, Vec<&Solved>) = settled.partition(|s| s.deeper);
+        Counts { solved: solved.len() as u64, deeper: deeper.len() as u64 }
+    }
+
+    /// `3 of 4 boards solved`, or `2 solved, 1 deeper than --max-depth 4, of 4 boards`: a
+    /// board only known to be deeper is never called solved.
+    fn describe(&self, args: &SampleArgs) -> String {
+        match (self.deeper, args.max_depth) {
+            (0, _) | (_, None) => format!("{} of {} boards solved", self.solved, args.count),
+            (k, Some(d)) => format!(
+                "{} solved, {k} deeper than --max-depth {d}, of {} boards",
+                self.solved, args.count
+            ),
+        }
+    }
+}
+
 fn default_record(h: &RecordHeader) -> PathBuf {
     let slug: String =
         h.puzzle.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
     PathBuf::from(format!("{slug}-{}-seed{}.sample.jsonl", h.metric, h.seed))
-}
-
-/// The boards a record holds, checked against the sample asked for. A last line cut short
-/// by a crash is dropped (and cut off the file when appending resumes).
-fn read_record(path: &Path, header: &RecordHeader) -> anyhow::Result<BTreeMap<u64, Solved>> {
-    let mut done = BTreeMap::new();
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", shown(path))),
-    };
-    let mut lines = BufReader::new(file).lines();
-    let first = lines.next().transpose()?.unwrap_or_default();
-    let found: RecordHeader = serde_json::from_str(&first).map_err(|_| {
-        anyhow::anyhow!(
-            "{}: expected a sample record of twirl (its first line names the sample), found \
-             something else; name another --record",
-            shown(path)
-        )
-    })?;
-    if &found != header {
-        bail!(
-            "{}: expected the record of {} {} seed {}, found {} {} seed {}; name another --record",
-            shown(path),
-            header.puzzle,
-            header.metric,
-            header.seed,
-            found.puzzle,
-            found.metric,
-            found.seed
-        );
-    }
-    for line in lines {
-        let line = line?;
-        match serde_json::from_str::<Solved>(&line) {
-            Ok(s) => {
-                done.insert(s.index, s);
-            }
-            // Only the last line can be cut short; it is solved again.
-            Err(_) => break,
-        }
-    }
-    Ok(done)
-}
-
-/// Opens the record for appending, writing its header if new and cutting a partial last line.
-fn append_to(path: &Path, header: &RecordHeader) -> anyhow::Result<File> {
-    let text = std::fs::read(path).unwrap_or_default();
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("opening {}", shown(path)))?;
-    if text.is_empty() {
-        writeln!(file, "{}", serde_json::to_string(header)?)?;
-        file.sync_data()?;
-    } else {
-        // Keep the whole lines that parse; a cut last line is removed.
-        let mut keep = 0;
-        for (i, line) in text.split_inclusive(|&b| b == b'\n').enumerate() {
-            let complete =
-                line.ends_with(b"\n") && (i == 0 || serde_json::from_slice::<Solved>(line).is_ok());
-            if !complete {
-                break;
-            }
-            keep += line.len();
-        }
-        if keep < text.len() {
-            file.set_len(keep as u64)?;
-        }
-    }
-    Ok(file)
-}
-
-fn append_line(file: &Mutex<File>, s: &Solved) -> anyhow::Result<()> {
-    let mut f = file.lock().unwrap();
-    writeln!(f, "{}", serde_json::to_string(s)?)?;
-    f.sync_data()?;
-    Ok(())
 }
 
 fn bar(total: u64, quiet: bool) -> ProgressBar {

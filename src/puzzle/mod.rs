@@ -222,6 +222,15 @@ impl Puzzle {
         }
     }
 
+    /// For a puzzle read from a file: hex xxh3-64 of its definition as twirl writes it
+    /// (comments and spacing aside), so files recording work on it (tables, sample records)
+    /// notice the file replaced by another puzzle under the same name.
+    pub fn definition_digest(&self) -> Option<String> {
+        self.defined().map(|d| {
+            format!("{:016x}", xxhash_rust::xxh3::xxh3_64(d.definition.to_tws().as_bytes()))
+        })
+    }
+
     /// Whether two boards can differ only by swapping identical pieces (a definition's
     /// repeated labels): boards are then not group elements.
     pub fn has_identical_pieces(&self) -> bool {

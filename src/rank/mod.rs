@@ -229,7 +229,7 @@ impl StateSpace {
             return Ok(StateSpace {
                 ranking: Ranking::of_identical_pieces(puzzle, &analysis)?,
                 analysis,
-                definition_digest: definition_digest(puzzle),
+                definition_digest: puzzle.definition_digest(),
             });
         }
         let (model_order, group_order) = (&analysis.model_order, &analysis.group_order);
@@ -266,7 +266,7 @@ impl StateSpace {
                 }
             }
         };
-        Ok(StateSpace { analysis, ranking, definition_digest: definition_digest(puzzle) })
+        Ok(StateSpace { analysis, ranking, definition_digest: puzzle.definition_digest() })
     }
 
     /// [`StateSpace::build`], ranking classes of boards as `mode` asks. `unique` (a search
@@ -311,7 +311,7 @@ impl StateSpace {
             (Ok(c), _) => Ok(StateSpace {
                 analysis,
                 ranking: Ranking::Classes(c),
-                definition_digest: definition_digest(puzzle),
+                definition_digest: puzzle.definition_digest(),
             }),
             (Err(e), SymmetryMode::On) => Err(e),
             (Err(_), _) => StateSpace::from_analysis(puzzle, analysis),
@@ -426,13 +426,6 @@ impl Ranking {
             Ranking::Classes(c) => c.board(rank),
         }
     }
-}
-
-/// Hex xxh3-64 of a definition as twirl writes it (comments and spacing aside).
-fn definition_digest(puzzle: &Puzzle) -> Option<String> {
-    puzzle
-        .defined()
-        .map(|d| format!("{:016x}", xxhash_rust::xxh3::xxh3_64(d.definition.to_tws().as_bytes())))
 }
 
 #[cfg(test)]
