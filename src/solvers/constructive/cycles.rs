@@ -137,7 +137,8 @@ impl Element {
     }
 }
 
-/// Longest macro the power trick may build, in quarter turns.
+/// Longest macro the power trick builds at first, in quarter turns (longer powers are kept
+/// only where one is a 3-cycle by itself: see [`search`]).
 const POWER_MAX_QTM: usize = 400;
 /// Most words the power trick enumerates.
 const POWER_WORDS: usize = 20_000;
