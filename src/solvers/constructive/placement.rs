@@ -222,7 +222,11 @@ impl<'a> Placement<'a> {
             if let Some(seq) = self.joint_setup(from, cell, &[], &rect) {
                 return Ok(seq);
             }
-            // Near the end few cells are later: search from all of them at once.
+            // Near the end few cells are later: search from all of them at once (none left:
+            // the search above was the same one).
+            if later.is_empty() {
+                continue;
+            }
             if let Some(seq) = self.joint_setup(from, cell, &later, &rect) {
                 return Ok(seq);
             }

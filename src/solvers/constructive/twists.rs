@@ -81,7 +81,7 @@ pub(super) fn twist_macros(
     }
     if need_sum && !reaches_every_sum(&sums, block) {
         // The power trick finds no pure word with an odd change for b >= 7 (a word's k-th
-        // power changes the sums k times over): turn one block, re-place every tile.
+        // power changes the sums k times over): scramble a window, re-place every tile.
         sums.extend(placed_sums(rows.min(block + 1), cols.min(block + 1), block));
     }
     if pairs.is_empty() {
@@ -356,8 +356,7 @@ fn reaches_every_sum(sums: &[Twister], b: usize) -> bool {
 /// until they reach every change.
 fn placed_sums(height: usize, width: usize, b: usize) -> Vec<Twister> {
     let shape = super::Shape { rows: height, cols: width, block: b };
-    let blocks: Vec<(usize, usize)> =
-        (0..=height - b).flat_map(|top| (0..=width - b).map(move |left| (top, left))).collect();
+    let blocks = window_blocks(height, width, b);
     let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
     let mut next = |below: usize| {
         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
@@ -384,6 +383,11 @@ fn placed_sums(height: usize, width: usize, b: usize) -> Vec<Twister> {
     best.into_values().collect()
 }
 
+/// The top-left corners `(top, left)` of the blocks of a `height x width` window.
+fn window_blocks(height: usize, width: usize, b: usize) -> Vec<(usize, usize)> {
+    (0..=height - b).flat_map(|top| (0..=width - b).map(move |left| (top, left))).collect()
+}
+
 /// A pure word from a scramble of the window and the placement solver's way back (`None` if
 /// the placement solver undid the scramble turn for turn).
 fn placed_pure_word(shape: &super::Shape, scramble: Vec<Turn>) -> Option<Twister> {
@@ -408,8 +412,7 @@ fn placed_pairs(height: usize, width: usize, b: usize) -> Vec<Twister> {
     let colour = |x: usize| if b % 2 == 1 { (x / width + x % width) % 2 } else { 0 };
     let near =
         |x: usize, y: usize| (x / width).abs_diff(y / width) + (x % width).abs_diff(y % width);
-    let blocks: Vec<(usize, usize)> =
-        (0..=height - b).flat_map(|top| (0..=width - b).map(move |left| (top, left))).collect();
+    let blocks = window_blocks(height, width, b);
     for attempt in 0..blocks.len() * 3 {
         let (top, left) = blocks[attempt / 3];
         let scramble = vec![
