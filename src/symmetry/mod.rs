@@ -64,6 +64,7 @@
 
 pub mod antipodes;
 pub mod classes;
+pub mod discover;
 pub mod placements;
 pub mod ranking;
 #[cfg(test)]
@@ -89,12 +90,22 @@ pub struct Symmetry {
     pub cells: Vec<u8>,
     /// Whether tile orientations are reversed (`o -> -o`): mirrors do, rotations do not.
     pub reverses: bool,
+    /// The turn the map adds to a tile leaving cell `p`, on top of the reversal: zero for the
+    /// maps of a board, where every tile turns alike and the constant cancels; a cube's
+    /// rotation carries each corner slot onto another whose stickers are counted from
+    /// another face ([`discover`]).
+    pub offsets: Vec<u8>,
 }
 
 impl Symmetry {
     /// The map that leaves every cell alone.
     pub fn identity(n: usize) -> Symmetry {
-        Symmetry { name: "identity".into(), cells: (0..n as u8).collect(), reverses: false }
+        Symmetry {
+            name: "identity".into(),
+            cells: (0..n as u8).collect(),
+            reverses: false,
+            offsets: vec![0; n],
+        }
     }
 
     /// A geometric map of a `rows x cols` board given on coordinates (row, column).
@@ -112,62 +123,97 @@ impl Symmetry {
                 cells[r * cols + c] = (r2 * cols + c2) as u8;
             }
         }
-        Symmetry { name: name.into(), cells, reverses }
+        Symmetry { name: name.into(), cells, reverses, offsets: vec![0; rows * cols] }
     }
 
     /// This map followed by `next` (acting on boards, `conjugate_board` by the product equals
     /// `conjugate_board` by `self`, then by `next`).
-    pub fn then(&self, next: &Symmetry) -> Symmetry {
+    pub fn then(&self, next: &Symmetry, orient_mod: u8) -> Symmetry {
+        let k = orient_mod.max(1);
         Symmetry {
             name: format!("{} then {}", self.name, next.name),
             cells: self.cells.iter().map(|&c| next.cells[c as usize]).collect(),
             reverses: self.reverses != next.reverses,
+            offsets: (0..self.cells.len())
+                .map(|c| {
+                    let carried = next.turn(self.offsets[c], k);
+                    (carried + next.offsets[self.cells[c] as usize] % k) % k
+                })
+                .collect(),
         }
     }
 
     /// The map undoing this one.
-    pub fn inverse(&self) -> Symmetry {
-        let mut cells = vec![0u8; self.cells.len()];
+    pub fn inverse(&self, orient_mod: u8) -> Symmetry {
+        let k = orient_mod.max(1);
+        let n = self.cells.len();
+        let (mut cells, mut offsets) = (vec![0u8; n], vec![0u8; n]);
         for (p, &q) in self.cells.iter().enumerate() {
             cells[q as usize] = p as u8;
+            offsets[q as usize] = self.turn((k - self.offsets[p] % k) % k, k);
         }
-        Symmetry { name: format!("({})^-1", self.name), cells, reverses: self.reverses }
+        Symmetry { name: format!("({})^-1", self.name), cells, reverses: self.reverses, offsets }
     }
 
     /// Whether two maps act alike on boards with orientations mod `orient_mod` (names aside;
-    /// reversal matters only above 2).
+    /// reversal matters only above 2; offsets compared up to one constant).
     pub fn acts_like(&self, other: &Symmetry, orient_mod: u8) -> bool {
-        self.cells == other.cells && (orient_mod <= 2 || self.reverses == other.reverses)
+        self.acts_like_in(other, orient_mod, &vec![0; self.cells.len()])
     }
 
-    /// An orientation turn as seen after the map.
+    /// [`Symmetry::acts_like`] with offsets compared up to a constant per orbit of cells
+    /// under the moves, `root[p]` the first cell of `p`'s orbit: a tile never leaves its
+    /// orbit, and only the offset of its cell less that of its home reaches a board.
+    pub fn acts_like_in(&self, other: &Symmetry, orient_mod: u8, root: &[u8]) -> bool {
+        let k = orient_mod.max(1) as u16;
+        let relative = |s: &Symmetry, p: usize| {
+            (s.offsets[p] as u16 % k + k - s.offsets[root[p] as usize] as u16 % k) % k
+        };
+        self.cells == other.cells
+            && (orient_mod <= 2 || self.reverses == other.reverses)
+            && (0..self.cells.len()).all(|p| relative(self, p) == relative(other, p))
+    }
+
+    /// An orientation turn as seen after the map (reversed or not), before offsets.
     fn turn(&self, o: u8, orient_mod: u8) -> u8 {
         if self.reverses { (orient_mod - o % orient_mod) % orient_mod } else { o % orient_mod }
     }
 
+    /// The turn a tile shows after the map when it stands on cell `p` with its home at `t`
+    /// and turn `o`: reversed with the map, plus the offset of `p` less that of `t`.
+    pub(crate) fn turn_at(&self, o: u8, p: usize, t: usize, orient_mod: u8) -> u8 {
+        let k = orient_mod as u16;
+        let raw = self.turn(o, orient_mod) as u16 + self.offsets[p] as u16 % k + k
+            - self.offsets[t] as u16 % k;
+        (raw % k) as u8
+    }
+
     /// The move `s m s^-1`: the tile the map carries to cell `s(i)` goes where `m` sends cell
-    /// `i`, carried by the map, and turns by `m`'s turn, reversed with the map.
+    /// `i`, carried by the map, and turns by `m`'s turn, reversed with the map, plus the
+    /// offset of where it lands less that of where it left.
     pub fn conjugate_move(&self, m: &Move, orient_mod: u8) -> Move {
         let n = self.cells.len();
         let mut perm = vec![0u8; n];
         let mut twist = vec![0u8; n];
         for i in 0..n {
             let si = self.cells[i] as usize;
-            perm[si] = self.cells[m.perm[i] as usize];
-            twist[si] = self.turn(m.twist[i], orient_mod);
+            let j = m.perm[i] as usize;
+            perm[si] = self.cells[j];
+            twist[si] = self.turn_at(m.twist[i], j, i, orient_mod);
         }
         Move { name: format!("{}^s", m.name), perm, twist }
     }
 
     /// The board `s g s^-1`: tile `t` on cell `p` becomes tile `s(t)` on cell `s(p)`, its
-    /// orientation reversed with the map.
+    /// orientation reversed with the map and turned by the offsets of `p` and `t`.
     pub fn conjugate_board(&self, board: &Board, orient_mod: u8) -> Board {
         let n = self.cells.len();
         let mut out = Board { tiles: vec![0; n], orient: vec![0; n] };
         for p in 0..n {
             let sp = self.cells[p] as usize;
-            out.tiles[sp] = self.cells[board.tiles[p] as usize];
-            out.orient[sp] = self.turn(board.orient[p], orient_mod);
+            let t = board.tiles[p] as usize;
+            out.tiles[sp] = self.cells[t];
+            out.orient[sp] = self.turn_at(board.orient[p], p, t, orient_mod);
         }
         out
     }
@@ -198,6 +244,11 @@ pub struct Symmetries {
     pub rejected: Vec<Symmetry>,
     /// Whether every move's inverse is a move (then `g -> g^-1` keeps distances too).
     pub inverse_closed: bool,
+    /// `root[p]`: the first cell of the orbit of `p` under the moves, up to which offsets
+    /// are compared ([`Symmetry::acts_like_in`]).
+    pub root: Vec<u8>,
+    /// For a definition: the search for symmetries gave up, so only the identity is kept.
+    pub gave_up: bool,
 }
 
 impl Symmetries {
@@ -236,9 +287,15 @@ impl Symmetries {
         let k = puzzle.orient_mod;
         let mut elements = Vec::new();
         let mut rejected = Vec::new();
-        // A definition has no geometry to take candidates from: its cells are set positions.
+        let root = orbit_roots(puzzle);
+        let mut gave_up = false;
+        // A definition has no geometry to take candidates from: its maps are searched for.
         let candidates = match puzzle.defined() {
-            Some(_) => vec![Symmetry::identity(puzzle.n_positions())],
+            Some(_) => {
+                let found = discover::discover(puzzle, &root);
+                gave_up = found.gave_up;
+                found.elements
+            }
             None => Symmetries::candidates(puzzle.rows, puzzle.cols, k),
         };
         for s in candidates {
@@ -254,7 +311,7 @@ impl Symmetries {
             let inv = m.inverse(k, String::new());
             moves.contains(&(&inv.perm[..], reduced(&inv.twist, k)))
         });
-        let out = Symmetries { orient_mod: k, elements, rejected, inverse_closed };
+        let out = Symmetries { orient_mod: k, elements, rejected, inverse_closed, root, gave_up };
         // The maps keeping a set form a subgroup of the candidates' group: failing is a bug.
         assert!(out.is_group(), "the kept symmetries of {:?} are not a group", puzzle.spec);
         out
@@ -272,7 +329,7 @@ impl Symmetries {
 
     /// The kept element acting like `s`, if any.
     pub fn position(&self, s: &Symmetry) -> Option<usize> {
-        self.elements.iter().position(|e| e.acts_like(s, self.orient_mod))
+        self.elements.iter().position(|e| e.acts_like_in(s, self.orient_mod, &self.root))
     }
 
     /// Whether the kept maps form a group: the identity is first and every product is kept
@@ -280,11 +337,12 @@ impl Symmetries {
     pub fn is_group(&self) -> bool {
         let Some(first) = self.elements.first() else { return false };
         let n = first.cells.len();
-        first.acts_like(&Symmetry::identity(n), self.orient_mod)
+        let k = self.orient_mod;
+        first.acts_like_in(&Symmetry::identity(n), k, &self.root)
             && self
                 .elements
                 .iter()
-                .all(|a| self.elements.iter().all(|b| self.position(&a.then(b)).is_some()))
+                .all(|a| self.elements.iter().all(|b| self.position(&a.then(b, k)).is_some()))
     }
 
     /// The images of a board under every element (each kept map, then with inversion each
@@ -300,6 +358,29 @@ impl Symmetries {
         }
         out
     }
+}
+
+/// `root[p]`: the smallest cell of the orbit of `p` under the moves (a cell no move touches is
+/// its own).
+fn orbit_roots(puzzle: &Puzzle) -> Vec<u8> {
+    let n = puzzle.n_positions();
+    let mut root: Vec<u8> = (0..n as u8).collect();
+    fn find(root: &mut [u8], c: usize) -> usize {
+        let mut r = c;
+        while root[r] as usize != r {
+            r = root[r] as usize;
+        }
+        root[c] = r as u8;
+        r
+    }
+    for m in &puzzle.moves {
+        for (c, &d) in m.perm.iter().enumerate() {
+            let (a, b) = (find(&mut root, c), find(&mut root, d as usize));
+            let (lo, hi) = (a.min(b), a.max(b));
+            root[hi] = lo as u8;
+        }
+    }
+    (0..n).map(|c| find(&mut root, c) as u8).collect()
 }
 
 /// Twists reduced modulo the puzzle's orientations.
@@ -331,15 +412,22 @@ pub fn move_images(puzzle: &Puzzle, s: &Symmetry) -> Option<Vec<usize>> {
 }
 
 impl fmt::Display for Symmetries {
-    /// One line: `order 8: identity, rotate 90, ...; inverse-closed: yes`.
+    /// One line: `order 8: identity, rotate 90, ...; inverse-closed: yes`; a large group
+    /// found from a definition is summed up (`order 48: 24 keep turns, 24 mirrors ...`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let closed = if self.inverse_closed { "yes" } else { "no" };
+        if self.order() > 8 {
+            let mirrors = self.elements.iter().filter(|s| s.reverses).count();
+            return write!(
+                f,
+                "order {}: {} keep orientations, {mirrors} mirrors reverse them (found from the \
+                 moves); inverse-closed: {closed}",
+                self.order(),
+                self.order() - mirrors
+            );
+        }
         let names: Vec<&str> = self.elements.iter().map(|s| s.name.as_str()).collect();
-        write!(
-            f,
-            "order {}: {}; inverse-closed: {}",
-            self.order(),
-            names.join(", "),
-            if self.inverse_closed { "yes" } else { "no" }
-        )
+        let gave_up = if self.gave_up { " (the search for more gave up)" } else { "" };
+        write!(f, "order {}{gave_up}: {}; inverse-closed: {closed}", self.order(), names.join(", "))
     }
 }

@@ -52,10 +52,13 @@ pub const MIN_PLACEMENTS: u64 = 100_000;
 /// holds four bytes per placement).
 pub const MAX_PLACEMENTS: u64 = 4_000_000;
 
-/// Bits of a placement's code that name the element of the group (at most 8 symmetries,
-/// doubled by inversion).
-const SYM_BITS: u32 = 4;
+/// Bits of a placement's code that name the element of the group (at most 64 symmetries,
+/// doubled by inversion: a cube has 48). With inversion a map's name is an arrangement's 25
+/// bits above these, 32 in all.
+const SYM_BITS: u32 = 7;
 const SYM_MASK: u32 = (1 << SYM_BITS) - 1;
+/// A set of elements of the group, bit `e` for element `e`.
+type ElementSet = u128;
 
 /// The most cells whose arrangements all fit the placement table (10! = 3,628,800 at most
 /// [`MAX_PLACEMENTS`]): the boards that can rank classes under inversion.
@@ -106,7 +109,7 @@ pub struct ClassRanking {
     representative: Vec<u32>,
     /// The classes whose representative an element besides the identity fixes, each with
     /// the bit mask of those elements.
-    twins: Vec<(u32, u16)>,
+    twins: Vec<(u32, ElementSet)>,
     conjugations: Vec<Conjugation>,
     /// The byte maps of the conjugations, 256 bytes each, shared where equal.
     bytes: Vec<u8>,
@@ -176,6 +179,14 @@ impl ClassRanking {
         inversion: bool,
         key: Vec<Vec<u8>>,
     ) -> Result<ClassRanking> {
+        let elements = syms.order_with(inversion);
+        if elements > 1 << SYM_BITS {
+            return Err(Error::Unsupported(format!(
+                "no symmetry reduction: the group has {elements} elements; classes are \
+                 indexed for at most {}",
+                1 << SYM_BITS
+            )));
+        }
         let orbit_placements: Vec<u64> = (0..full.n_orbits())
             .map(|j| falling(full.orbit_cells(j).len(), key[j].len()))
             .collect();
@@ -338,7 +349,7 @@ impl ClassRanking {
             let class = representative.len() as u32;
             representative.push(p as u32);
             let board = self.placement_board(p as u64);
-            let mut fixed = 0u16;
+            let mut fixed: ElementSet = 0;
             for (e, &back) in undo.iter().enumerate() {
                 let q = self.placement_of(&self.transform(e, &board)) as usize;
                 if q == p {
@@ -362,7 +373,10 @@ impl ClassRanking {
     fn inverse_element(&self, e: usize) -> u32 {
         let order = self.syms.order();
         let s = &self.syms.elements[e % order];
-        let back = self.syms.position(&s.inverse()).expect("the symmetries form a group");
+        let back = self
+            .syms
+            .position(&s.inverse(self.syms.orient_mod))
+            .expect("the symmetries form a group");
         (back + e / order * order) as u32
     }
 
@@ -595,7 +609,7 @@ impl ClassRanking {
     }
 
     /// The entries of the classes with a nontrivial stabilizer, as ranges.
-    fn twin_ranges(&self) -> impl ParallelIterator<Item = (std::ops::Range<u64>, u16)> + '_ {
+    fn twin_ranges(&self) -> impl ParallelIterator<Item = (std::ops::Range<u64>, ElementSet)> + '_ {
         self.twins.par_iter().map(move |&(class, fixed)| {
             let first = class as u64 * self.rest_count;
             (first..first + self.rest_count, fixed)
@@ -868,7 +882,7 @@ fn conjugation(
             for u in 0..orbit.free_mod {
                 let o =
                     orient_sum(k, u * orbit.tied_mod, inv.potential[p], inv.potential[t as usize]);
-                let o2 = s.turn(o, k);
+                let o2 = s.turn_at(o, p, t as usize, k);
                 let raw = orient_sum(k, o2, inv.potential[t2 as usize], inv.potential[p2]);
                 if !raw.is_multiple_of(orbit2.tied_mod) {
                     return Err(Error::Unsupported(format!(

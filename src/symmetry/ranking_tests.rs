@@ -107,7 +107,7 @@ fn next(x: &mut u64) -> u64 {
 }
 
 /// Small enough for a full search, a brute-force class count and a distance per board.
-const CASES: [(&str, Metric); 8] = [
+const CASES: [(&str, Metric); 10] = [
     ("nrp:3x3:2", Metric::Qtm),
     ("nrp:3x3:2", Metric::Htm),
     ("nrp:3x3:2", Metric::Cw),
@@ -116,6 +116,9 @@ const CASES: [(&str, Metric); 8] = [
     ("nrp:2x4:2:orient", Metric::Qtm),
     ("spin:2x3", Metric::Htm),
     ("spin:2x4:1x2,2x2", Metric::Htm),
+    // Symmetries found from a definition, with the corners' sticker offsets.
+    ("def:data/definitions/cube2.tws", Metric::Htm),
+    ("def:data/definitions/cube2.tws", Metric::Cw),
 ];
 
 /// Larger boards, for the ranking alone.

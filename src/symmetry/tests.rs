@@ -174,10 +174,10 @@ fn symmetry_actions_are_group_actions() {
             moved_by_inversion += usize::from(invert_board(&b, k) != b);
             for s in &syms.elements {
                 let sb = s.conjugate_board(&b, k);
-                assert_eq!(s.inverse().conjugate_board(&sb, k), b);
+                assert_eq!(s.inverse(k).conjugate_board(&sb, k), b);
                 assert_eq!(invert_board(&sb, k), s.conjugate_board(&invert_board(&b, k), k));
                 for t in &syms.elements {
-                    let st = s.then(t);
+                    let st = s.then(t, k);
                     assert_eq!(t.conjugate_board(&sb, k), st.conjugate_board(&b, k));
                     assert!(syms.position(&st).is_some());
                 }
@@ -191,11 +191,11 @@ fn symmetry_actions_are_group_actions() {
     let by_name = |n: &str| syms.elements.iter().find(|s| s.name == n).unwrap().clone();
     let (r90, r180, m) = (by_name("rotate 90"), by_name("rotate 180"), by_name("mirror diagonal"));
     let id = &syms.elements[0];
-    assert!(r90.then(&r90).acts_like(&r180, 4));
-    assert!(r180.then(&r180).acts_like(id, 4));
-    assert!(!r90.then(&r90).then(&r90).acts_like(id, 4));
-    assert!(m.then(&m).acts_like(id, 4));
-    let other = syms.position(&m.then(&r90)).unwrap();
+    assert!(r90.then(&r90, 4).acts_like(&r180, 4));
+    assert!(r180.then(&r180, 4).acts_like(id, 4));
+    assert!(!r90.then(&r90, 4).then(&r90, 4).acts_like(id, 4));
+    assert!(m.then(&m, 4).acts_like(id, 4));
+    let other = syms.position(&m.then(&r90, 4)).unwrap();
     assert!(syms.elements[other].reverses && syms.elements[other].name.starts_with("mirror"));
     // 3x3 board: rotate 90 takes the top-left corner (cell 1) to the bottom-left (cell 7).
     assert_eq!(r90.cells[0], 6);
@@ -453,4 +453,75 @@ fn symmetry_placements_for_the_design_note() {
     assert_eq!(65_840_947_200u64 % 254_016, 0);
     assert_eq!(65_840_947_200u64 / 254_016, 259_200);
     assert_eq!(87_178_291_200u64 / 2_162_160, 40_320);
+}
+
+/// A definition read from a file in the test's temporary directory.
+fn definition_puzzle(text: &str, name: &str, metric: Metric) -> Puzzle {
+    let dir = std::env::temp_dir().join(format!("twirl-sym-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.tws"));
+    std::fs::write(&path, text).unwrap();
+    puzzle(&format!("def:{}", path.display()), metric)
+}
+
+#[test]
+fn definitions_find_their_symmetries_from_the_moves() {
+    // The 2x2x2 with a corner fixed and U, R, F turning: the three turns about the fixed
+    // corner's axis, and three mirrors each swapping two faces (they reverse the twists).
+    for metric in [Metric::Htm, Metric::Qtm] {
+        let p = puzzle("def:data/definitions/cube2.tws", metric);
+        let syms = Symmetries::of(&p);
+        assert_eq!(syms.order(), 6, "cube2 {metric:?}: {syms}");
+        assert_eq!(syms.elements.iter().filter(|s| s.reverses).count(), 3);
+        assert!(syms.inverse_closed && !syms.gave_up);
+        // Turning about a corner's axis relabels the corners' stickers: offsets not all zero.
+        assert!(syms.elements.iter().any(|s| s.offsets.iter().any(|&o| o != 0)));
+    }
+    // In cw the mirrors take U to U' (not a move): the rotations alone.
+    let cw = Symmetries::of(&puzzle("def:data/definitions/cube2.tws", Metric::Cw));
+    assert_eq!((cw.order(), cw.elements.iter().any(|s| s.reverses)), (3, false));
+    // An NRP board written as a definition has lost its geometry: the search finds the maps
+    // of the square again (no more, no fewer).
+    for spec in ["nrp:3x3:2:orient", "nrp:3x3:2", "nrp:2x4:2", "spin:2x3"] {
+        let p = puzzle(spec, Metric::Htm);
+        let text = crate::puzzle::definition::Definition::from_puzzle(&p).unwrap().to_tws();
+        let def = definition_puzzle(&text, &spec.replace([':', ','], "_"), Metric::Htm);
+        assert_eq!(
+            Symmetries::of(&def).order(),
+            Symmetries::of(&p).order(),
+            "{spec}: {}",
+            Symmetries::of(&def)
+        );
+    }
+}
+
+#[test]
+fn found_symmetries_conjugate_moves_and_boards_alike() {
+    // s (g m) s^-1 = (s g s^-1)(s m s^-1), with the offsets, on random boards of cube2.
+    let mut rng = Rng(7);
+    for metric in [Metric::Htm, Metric::Cw] {
+        let p = puzzle("def:data/definitions/cube2.tws", metric);
+        let k = p.orient_mod;
+        let syms = Symmetries::of(&p);
+        let space = StateSpace::build(&p).unwrap();
+        for _ in 0..40 {
+            let b = space.board(rng.below(space.n_states()));
+            for s in &syms.elements {
+                let sb = s.conjugate_board(&b, k);
+                assert!(space.rank_board(&sb).is_ok(), "{}: the image is a board", s.name);
+                assert_eq!(s.inverse(k).conjugate_board(&sb, k), b);
+                assert_eq!(invert_board(&sb, k), s.conjugate_board(&invert_board(&b, k), k));
+                for m in &p.moves {
+                    let left = s.conjugate_board(&p.apply(&b, m), k);
+                    let right = p.apply(&sb, &s.conjugate_move(m, k));
+                    assert_eq!(left, right, "{} and {}", s.name, m.name);
+                }
+                for t in &syms.elements {
+                    let st = s.then(t, k);
+                    assert_eq!(t.conjugate_board(&sb, k), st.conjugate_board(&b, k));
+                    assert!(syms.position(&st).is_some());
+                }
+            }
+        }
+    }
 }

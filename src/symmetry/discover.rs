@@ -1,0 +1,322 @@
+//! The symmetries of a puzzle read from a definition, found from its moves alone.
+//!
+//! A definition has no geometry to take candidate maps from, so they are searched for: a
+//! map `s` of the cells, with a turn per cell (`offsets`) and possibly orientations
+//! reversed, is a symmetry when `s m s^-1` is a move for every move `m` and `s` keeps the
+//! solved board (identical pieces onto identical pieces). A cube has 48 (its rotations and
+//! their mirror images: a mirror reverses the corners' twists).
+//!
+//! The search assigns, alternately, the image of a move (`s m s^-1` must be a move of the
+//! same cycle type) and the image of a cell; each assignment is pushed along the assigned
+//! moves' cycles (if `s` takes cell `i` to `s(i)` and `m` to `m'`, it takes `m(i)` to
+//! `m'(s(i))`, and the turns fix the offset there), so a contradiction ends a branch early.
+//! The first cell of each orbit under the moves gets offset 0: offsets that differ by a
+//! constant on an orbit act alike on boards ([`Symmetry::acts_like_in`]).
+
+use std::collections::HashSet;
+
+use super::Symmetry;
+use crate::puzzle::{Move, Puzzle};
+
+/// Nodes of the search after which it gives up and keeps the identity alone (a definition
+/// with many alike moves could otherwise branch for long); the puzzles of twsearch's
+/// samples need a few thousand at most.
+const MAX_NODES: usize = 2_000_000;
+/// Most symmetries kept: the class rankings index elements in a few bits.
+pub const MAX_SYMMETRIES: usize = 1024;
+
+/// What the search learned: the symmetries (identity first) and whether it was cut short.
+#[derive(Clone, Debug)]
+pub struct Discovered {
+    /// The maps found, the identity first.
+    pub elements: Vec<Symmetry>,
+    /// The search stopped at [`MAX_NODES`] or [`MAX_SYMMETRIES`]: the list may miss some
+    /// (and is then the identity alone, a group for certain).
+    pub gave_up: bool,
+}
+
+/// Searches the symmetries of `puzzle` (a definition's moves; works for any puzzle).
+/// `root[p]` is the first cell of the orbit of `p` under the moves.
+pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
+    let n = puzzle.n_positions();
+    let k = puzzle.orient_mod.max(1);
+    let moves: Vec<&Move> = puzzle.moves.iter().filter(|m| !m.is_identity()).collect();
+    let mut index: HashSet<(Vec<u8>, Vec<u8>)> = HashSet::new();
+    for m in &moves {
+        index.insert((m.perm.clone(), m.twist.iter().map(|&t| t % k).collect()));
+    }
+    let cell_sig = cell_signatures(n, &moves);
+    let move_sig: Vec<Vec<u32>> = moves.iter().map(|m| cycle_type(m)).collect();
+    let solved = puzzle.solved();
+    let unseen: Vec<bool> = match puzzle.defined() {
+        Some(d) => d.unseen_orientations().to_vec(),
+        None => vec![false; n],
+    };
+    let support: Vec<Vec<usize>> = moves
+        .iter()
+        .map(|m| (0..n).filter(|&c| m.perm[c] as usize != c || m.twist[c] % k != 0).collect())
+        .collect();
+    let mut moving = vec![false; n];
+    for &c in support.iter().flatten() {
+        moving[c] = true;
+    }
+    let mut found: Vec<Symmetry> = Vec::new();
+    let mut gave_up = false;
+    // Reversing orientations acts on the reachable boards as an offset would where no orbit
+    // has more than two free orientations (a tile's turn is then fixed up to a half turn
+    // by its cell): the maps without reversal are all there is to find.
+    let reversal_counts = k > 2
+        && crate::group::invariants::Invariants::of(puzzle)
+            .map_or(true, |inv| inv.orbits.iter().any(|o| o.free_mod > 2));
+    let reversals: &[bool] = if reversal_counts { &[false, true] } else { &[false] };
+    for &reverses in reversals {
+        let mut search = Search {
+            n,
+            k,
+            reverses,
+            moves: &moves,
+            support: &support,
+            move_sig: &move_sig,
+            cell_sig: &cell_sig,
+            sigma: vec![UNSET; n],
+            image_of: vec![UNSET; n],
+            offsets: vec![0; n],
+            pi: vec![usize::MAX; moves.len()],
+            pi_used: vec![false; moves.len()],
+            nodes: 0,
+            leaves: Vec::new(),
+        };
+        // Cells no move touches keep their tiles: they stay where they are.
+        for c in (0..n).filter(|&c| !moving[c]) {
+            search.sigma[c] = c as u8;
+            search.image_of[c] = c as u8;
+        }
+        search.run();
+        gave_up |= search.nodes >= MAX_NODES || search.leaves.len() >= MAX_SYMMETRIES;
+        for (cells, offsets) in search.leaves {
+            let s = Symmetry { name: String::new(), cells, reverses, offsets };
+            let keeps = moves.iter().all(|m| {
+                let c = s.conjugate_move(m, k);
+                index.contains(&(c.perm, c.twist))
+            });
+            if keeps
+                && keeps_solved(&s, &solved.tiles, &unseen, k)
+                && !found.iter().any(|f| f.acts_like_in(&s, k, root))
+            {
+                found.push(s);
+            }
+        }
+    }
+    if gave_up {
+        found.clear();
+    }
+    let identity = Symmetry::identity(n);
+    found.retain(|s| !s.acts_like_in(&identity, k, root));
+    found.sort_by(|a, b| (a.reverses, &a.cells).cmp(&(b.reverses, &b.cells)));
+    let mut elements = vec![identity];
+    let (mut turns, mut mirrors) = (0, 0);
+    for mut s in found {
+        s.name = if s.reverses && k > 2 {
+            mirrors += 1;
+            format!("mirror {mirrors}")
+        } else {
+            turns += 1;
+            format!("map {turns}")
+        };
+        elements.push(s);
+    }
+    Discovered { elements, gave_up }
+}
+
+const UNSET: u8 = u8::MAX;
+
+struct Search<'a> {
+    n: usize,
+    k: u8,
+    reverses: bool,
+    moves: &'a [&'a Move],
+    /// Per move, the cells it moves or turns.
+    support: &'a [Vec<usize>],
+    move_sig: &'a [Vec<u32>],
+    cell_sig: &'a [Vec<u32>],
+    sigma: Vec<u8>,
+    image_of: Vec<u8>,
+    offsets: Vec<u8>,
+    pi: Vec<usize>,
+    pi_used: Vec<bool>,
+    nodes: usize,
+    leaves: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// Enough of a search's state to undo a branch.
+struct Saved {
+    sigma: Vec<u8>,
+    image_of: Vec<u8>,
+    offsets: Vec<u8>,
+    pi: Vec<usize>,
+    pi_used: Vec<bool>,
+}
+
+impl Search<'_> {
+    fn save(&self) -> Saved {
+        Saved {
+            sigma: self.sigma.clone(),
+            image_of: self.image_of.clone(),
+            offsets: self.offsets.clone(),
+            pi: self.pi.clone(),
+            pi_used: self.pi_used.clone(),
+        }
+    }
+
+    fn restore(&mut self, s: Saved) {
+        (self.sigma, self.image_of, self.offsets, self.pi, self.pi_used) =
+            (s.sigma, s.image_of, s.offsets, s.pi, s.pi_used);
+    }
+
+    fn run(&mut self) {
+        self.nodes += 1;
+        if self.nodes >= MAX_NODES || self.leaves.len() >= MAX_SYMMETRIES {
+            return;
+        }
+        if !self.propagate() {
+            return;
+        }
+        // A move that touches an assigned cell: its image is nearly forced.
+        let next_move = (0..self.moves.len()).find(|&m| {
+            self.pi[m] == usize::MAX && self.support[m].iter().any(|&c| self.sigma[c] != UNSET)
+        });
+        if let Some(m) = next_move {
+            for target in 0..self.moves.len() {
+                if self.pi_used[target] || self.move_sig[target] != self.move_sig[m] {
+                    continue;
+                }
+                let saved = self.save();
+                self.pi[m] = target;
+                self.pi_used[target] = true;
+                self.run();
+                self.restore(saved);
+            }
+            return;
+        }
+        let Some(c) = (0..self.n).find(|&c| self.sigma[c] == UNSET) else {
+            if self.pi.iter().all(|&p| p != usize::MAX) {
+                self.leaves.push((self.sigma.clone(), self.offsets.clone()));
+            }
+            return;
+        };
+        // The first cell of an orbit with nothing assigned: any image of its kind, offset 0.
+        for d in 0..self.n {
+            if self.image_of[d] != UNSET || self.cell_sig[d] != self.cell_sig[c] {
+                continue;
+            }
+            let saved = self.save();
+            self.sigma[c] = d as u8;
+            self.image_of[d] = c as u8;
+            self.offsets[c] = 0;
+            self.run();
+            self.restore(saved);
+        }
+    }
+
+    /// Pushes every assignment along the assigned moves until nothing changes; false on a
+    /// contradiction (a cell sent to two places, two cells to one, or two turns).
+    fn propagate(&mut self) -> bool {
+        let k = self.k as u16;
+        loop {
+            let mut changed = false;
+            for (m, &target) in self.pi.iter().enumerate() {
+                if target == usize::MAX {
+                    continue;
+                }
+                let (mv, image) = (self.moves[m], self.moves[target]);
+                for i in 0..self.n {
+                    let si = self.sigma[i];
+                    if si == UNSET {
+                        continue;
+                    }
+                    let j = mv.perm[i] as usize;
+                    let sj = image.perm[si as usize];
+                    // `s m s^-1` turns the tile leaving `s(i)` by `turn(m's turn) + a_j - a_i`.
+                    let turned = if self.reverses {
+                        (k - mv.twist[i] as u16 % k) % k
+                    } else {
+                        mv.twist[i] as u16 % k
+                    };
+                    let aj = ((image.twist[si as usize] as u16 % k + k - turned
+                        + self.offsets[i] as u16)
+                        % k) as u8;
+                    if self.sigma[j] == UNSET {
+                        if self.image_of[sj as usize] != UNSET {
+                            return false;
+                        }
+                        self.sigma[j] = sj;
+                        self.image_of[sj as usize] = j as u8;
+                        self.offsets[j] = aj;
+                        changed = true;
+                    } else if self.sigma[j] != sj || self.offsets[j] != aj {
+                        return false;
+                    }
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
+    }
+}
+
+/// Whether the map keeps the solved board: identical pieces go onto identical pieces with
+/// no turn between them, and unseen orientations stay unseen.
+fn keeps_solved(s: &Symmetry, home: &[u8], unseen: &[bool], k: u8) -> bool {
+    (0..s.cells.len()).all(|p| {
+        let t = home[p] as usize;
+        let (sp, st) = (s.cells[p] as usize, s.cells[t] as usize);
+        home[sp] == home[st]
+            && (s.offsets[p] % k == s.offsets[t] % k || unseen[t])
+            && unseen[t] == unseen[home[sp] as usize]
+    })
+}
+
+/// The lengths of a move's cycles (fixed cells left out), sorted: a symmetry maps a move
+/// onto one of the same type.
+fn cycle_type(m: &Move) -> Vec<u32> {
+    let n = m.perm.len();
+    let mut seen = vec![false; n];
+    let mut out = Vec::new();
+    for start in 0..n {
+        if seen[start] {
+            continue;
+        }
+        let (mut len, mut c) = (0u32, start);
+        while !seen[c] {
+            seen[c] = true;
+            len += 1;
+            c = m.perm[c] as usize;
+        }
+        if len > 1 || m.twist[start] != 0 {
+            out.push(len);
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Per cell, the lengths of its cycles under every move, sorted: a symmetry maps a cell onto
+/// one with the same list.
+fn cell_signatures(n: usize, moves: &[&Move]) -> Vec<Vec<u32>> {
+    let mut out = vec![Vec::new(); n];
+    for m in moves {
+        for (start, sig) in out.iter_mut().enumerate() {
+            let (mut len, mut c) = (1u32, m.perm[start] as usize);
+            while c != start {
+                len += 1;
+                c = m.perm[c] as usize;
+            }
+            sig.push(len);
+        }
+    }
+    for sig in &mut out {
+        sig.sort_unstable();
+    }
+    out
+}
