@@ -25,7 +25,7 @@
 //! htm). The first part of `g^-1` is where `g` put the key tiles, another coordinate than
 //! which tiles stand on the key cells; with every cell a key cell the two are one
 //! arrangement, read off once. The rest is then the tiles' flips, bit `t` the flip of tile
-//! `t` ([`Rest::Flips`]): a move XORs it with the flips of the tiles it turns, a symmetry
+//! `t` ([`Rest::Turns`]): a move XORs it with the flips of the tiles it turns, a symmetry
 //! permutes its bits, and inversion permutes them by where the board put each tile, so the
 //! offset map depends on the board's arrangement and is built per image run
 //! ([`ClassRanking::offset_map`]). Halving the classes again is what takes
@@ -71,9 +71,17 @@ enum Rest {
     /// The tiles off the key cells, with every orientation, ranked by the puzzle's layout
     /// with the key cells' digits left out.
     Layout(Layout),
-    /// Every cell is a key cell: the rest is the tiles' flips, bit `t` the flip of tile
-    /// `t` (nothing without orientation).
-    Flips,
+    /// Every cell is a key cell: the rest is the tiles' turns, digit `t` (base `modulus`)
+    /// the turn of tile `t` (nothing without orientation; with flips, bit `t`). With
+    /// `constrained` the turns add up to 0 and the last tile's digit is left out.
+    Turns { modulus: u8, constrained: bool },
+}
+
+impl Rest {
+    /// Whether the rest is a bit per tile, the tile's flip (XOR runs can then move it).
+    fn is_flips(&self) -> bool {
+        matches!(self, Rest::Turns { modulus: 2, constrained: false })
+    }
 }
 
 /// A symmetry acting on boards in working form: the tile on cell `p` goes to cell `to[p]`,
@@ -96,7 +104,7 @@ pub struct ClassRanking {
     rest: Rest,
     syms: Symmetries,
     /// Whether `g -> g^-1` is in the group: element `order + e` is symmetry `e` applied to
-    /// `g^-1` (the order of [`Symmetries::images`]). Only with [`Rest::Flips`].
+    /// `g^-1` (the order of [`Symmetries::images`]). Only with [`Rest::Turns`].
     inversion: bool,
     /// Key cells per orbit of the layout, in Lehmer order.
     key: Vec<Vec<u8>>,
@@ -128,9 +136,9 @@ impl ClassRanking {
     /// inversion where the whole arrangement can be the first part (see the module docs).
     pub fn new(puzzle: &Puzzle, full: Layout) -> Result<ClassRanking> {
         let syms = Symmetries::of(puzzle);
-        if arrangements_invert(&full, &syms) {
+        if let Some(rest) = arrangements_invert(&full, &syms) {
             let key = vec![full.orbit_cells(0).to_vec()];
-            let mut out = ClassRanking::assemble(full, Rest::Flips, syms, true, key)?;
+            let mut out = ClassRanking::assemble(full, rest, syms, true, key)?;
             out.find_xor_runs();
             return Ok(out);
         }
@@ -192,8 +200,9 @@ impl ClassRanking {
             .collect();
         let rest_count = match &rest {
             Rest::Layout(l) => l.n_states(),
-            Rest::Flips if full.invariants().orient_mod == 2 => 1 << full.n_cells(),
-            Rest::Flips => 1,
+            &Rest::Turns { modulus, constrained } => {
+                (modulus as u64).pow((full.n_cells() - usize::from(constrained)) as u32)
+            }
         };
         let mut bytes = Vec::new();
         let mut shared = HashMap::new();
@@ -233,11 +242,14 @@ impl ClassRanking {
     /// them (and may turn them all alike). So a run's offsets go through the conjugation as
     /// `x -> A x ^ c`: `A` is read off one arrangement, `c` is the offset of the first board.
     ///
-    /// With [`Rest::Flips`] a run is every flip of one arrangement, and a symmetry permutes
+    /// With [`Rest::Turns`] a run is every flip of one arrangement, and a symmetry permutes
     /// the flips' bits as it permutes the tiles.
     fn find_xor_runs(&mut self) {
-        if let Rest::Flips = self.rest {
+        if let Rest::Turns { .. } = self.rest {
             let n = self.full.n_cells();
+            if !self.rest.is_flips() {
+                return;
+            }
             if self.rest_count >= CELLS_PER_WORD {
                 self.xor_bits = Some(n as u32);
                 self.offset_maps = (self.syms.elements.iter())
@@ -272,7 +284,7 @@ impl ClassRanking {
 
     /// With XOR runs: the entry of a board and the name of the map of offsets
     /// ([`OffsetMap`]) by which the entries of its run are read: the board with offset `x`
-    /// added (in the full layout; with [`Rest::Flips`], the flips `x` added) has the entry
+    /// added (in the full layout; with [`Rest::Turns`], the flips `x` added) has the entry
     /// whose offset is `A x` XOR the board's own. A symmetry's map is named by its index
     /// (the identity 0); inversion's depends on the board's arrangement, which its name
     /// carries (see [`ClassRanking::offset_map`]).
@@ -517,7 +529,7 @@ impl ClassRanking {
         if e < order {
             self.conjugate(e, board)
         } else {
-            self.conjugate(e - order, &invert_cells(board, self.full.n_cells()))
+            self.conjugate(e - order, &self.invert_cells(board))
         }
     }
 
@@ -526,7 +538,9 @@ impl ClassRanking {
     fn rest_of(&self, s: &Cells) -> u64 {
         match &self.rest {
             Rest::Layout(rest) => rest.rank(s),
-            Rest::Flips => flips_of(s, self.full.n_cells()),
+            &Rest::Turns { modulus, constrained } => {
+                turns_of(s, self.full.n_cells(), modulus, constrained)
+            }
         }
     }
 
@@ -576,7 +590,7 @@ impl ClassRanking {
         let (class, rest) = (entry / self.rest_count, entry % self.rest_count);
         let mut p = self.representative[class as usize] as u64;
         let Rest::Layout(rest_layout) = &self.rest else {
-            return with_flips(self.arrangement(p), rest, self.full.n_cells());
+            return with_turns(self.arrangement(p), rest, self.full.n_cells(), &self.rest);
         };
         let low_radix = self.full.low_radix();
         let low = rest % low_radix;
@@ -762,50 +776,94 @@ fn digit_width(radix: usize) -> u32 {
     usize::BITS - (radix - 1).leading_zeros()
 }
 
-/// Whether classes can take inversion, the whole arrangement as first part and the flips
-/// as rest: the board has symmetries, the moves are closed under inverses, and the boards
-/// are every arrangement of one orbit of at most [`MAX_ARRANGED_CELLS`] cells with every
-/// flip (or none).
-fn arrangements_invert(full: &Layout, syms: &Symmetries) -> bool {
+/// The rest of classes under inversion, the whole arrangement as first part and the turns
+/// as rest, where they can be: the board has symmetries, the moves are closed under
+/// inverses, and the boards are every arrangement of one orbit of at most
+/// [`MAX_ARRANGED_CELLS`] cells with every flip (or none), or with every turn of a tile
+/// whose turns no cell ties (a cube's corners: mod 3, adding up to 0 or free).
+fn arrangements_invert(full: &Layout, syms: &Symmetries) -> Option<Rest> {
     let n = full.n_cells();
-    let flips = match full.invariants().orient_mod {
-        1 => 0,
-        2 => n,
-        _ => return false,
-    };
+    let inv = full.invariants();
+    let k = inv.orient_mod;
     // A group of the identity alone would have classes under inversion too, but "symmetry
-    // on" promises the board's symmetries; puzzles read from definitions have only it.
-    syms.order() >= 2
-        && syms.inverse_closed
-        && full.n_orbits() == 1
-        && n <= MAX_ARRANGED_CELLS
-        && full.n_states() == falling(n, n) << flips
-}
-
-/// `g^-1` in working form, orientations mod 1 or 2: where `g` has tile `t` on cell `p`,
-/// `g^-1` has tile `p` on cell `t`, with the same flip. A working-form flip is the board's
-/// plus the potentials of the tile and the cell (mod 2 their sign does not matter), which
-/// the exchange keeps.
-#[inline(always)]
-fn invert_cells(board: &Cells, n: usize) -> Cells {
-    let mut out = [0u8; MAX_CELLS];
-    for (p, &b) in board.0[..n].iter().enumerate() {
-        out[(b & TILE_MASK) as usize] = p as u8 | (b & !TILE_MASK);
+    // on" promises the board's symmetries.
+    if syms.order() < 2 || !syms.inverse_closed || full.n_orbits() != 1 || n > MAX_ARRANGED_CELLS {
+        return None;
     }
-    Cells(out)
+    if k > 2 && inv.orbits[0].tied_mod != 1 {
+        return None;
+    }
+    let arrangements = falling(n, n) as u128;
+    [false, true].into_iter().find_map(|constrained| {
+        let turns = (k as u128).pow((n - usize::from(constrained)) as u32);
+        // Mod 1 and 2 the flips are free (Spinpossible): kept as they always were.
+        let allowed = k >= 3 || !constrained;
+        (allowed && full.n_states() as u128 == arrangements * turns)
+            .then_some(Rest::Turns { modulus: k, constrained })
+    })
 }
 
-/// The flips of a board, bit `t` the flip of tile `t`.
-#[inline(always)]
-fn flips_of(board: &Cells, n: usize) -> u64 {
-    board.0[..n].iter().fold(0, |f, &b| f | ((b >> TILE_BITS) as u64) << (b & TILE_MASK))
+impl ClassRanking {
+    /// `g^-1` in working form: where `g` has tile `t` on cell `p`, `g^-1` has tile `p` on
+    /// cell `t`, turned back. A working-form turn is the board's plus the potentials of the
+    /// cell less the tile's, which the exchange negates too, so the working turn is negated
+    /// (mod 2 it stays).
+    #[inline(always)]
+    fn invert_cells(&self, board: &Cells) -> Cells {
+        let n = self.full.n_cells();
+        let k = match self.rest {
+            Rest::Turns { modulus, .. } => modulus,
+            Rest::Layout(_) => 1,
+        };
+        let mut out = [0u8; MAX_CELLS];
+        if k <= 2 {
+            for (p, &b) in board.0[..n].iter().enumerate() {
+                out[(b & TILE_MASK) as usize] = p as u8 | (b & !TILE_MASK);
+            }
+        } else {
+            for (p, &b) in board.0[..n].iter().enumerate() {
+                let back = (k - (b >> TILE_BITS)) % k;
+                out[(b & TILE_MASK) as usize] = p as u8 | back << TILE_BITS;
+            }
+        }
+        Cells(out)
+    }
 }
 
-/// An arrangement with tile `t` flipped where bit `t` of `flips` is set.
+/// The turns of a board as a rest: digit `t` the turn of tile `t` (bit `t` with flips).
 #[inline(always)]
-fn with_flips(mut board: Cells, flips: u64, n: usize) -> Cells {
+fn turns_of(board: &Cells, n: usize, modulus: u8, constrained: bool) -> u64 {
+    if modulus <= 2 && !constrained {
+        return board.0[..n]
+            .iter()
+            .fold(0, |f, &b| f | ((b >> TILE_BITS) as u64) << (b & TILE_MASK));
+    }
+    let mut digit = [0u8; MAX_CELLS];
+    for &b in &board.0[..n] {
+        digit[(b & TILE_MASK) as usize] = b >> TILE_BITS;
+    }
+    let last = n - usize::from(constrained);
+    digit[..last].iter().rev().fold(0, |r, &d| r * modulus as u64 + d as u64)
+}
+
+/// An arrangement with tile `t` turned by digit `t` of `rest` (see [`turns_of`]).
+#[inline(always)]
+fn with_turns(mut board: Cells, rest: u64, n: usize, kind: &Rest) -> Cells {
+    let &Rest::Turns { modulus, constrained } = kind else { return board };
+    let k = modulus as u64;
+    let last = n - usize::from(constrained);
+    let mut digit = [0u8; MAX_CELLS];
+    let (mut r, mut sum) = (rest, 0u64);
+    for d in &mut digit[..last] {
+        *d = (r % k) as u8;
+        sum += r % k;
+        r /= k;
+    }
+    if constrained {
+        digit[last] = ((k - sum % k) % k) as u8;
+    }
     for b in &mut board.0[..n] {
-        *b |= (((flips >> (*b & TILE_MASK)) & 1) as u8) << TILE_BITS;
+        *b |= digit[(*b & TILE_MASK) as usize] << TILE_BITS;
     }
     board
 }
@@ -955,25 +1013,25 @@ impl StateRanking for ClassRanking {
         self.inversion.then(|| {
             // Element `order` is inversion alone: its map sends tile t's flip to tile c.
             let map = (self.packed_digits(s) as usize) << SYM_BITS | self.syms.order();
-            (invert_cells(s, self.full.n_cells()), map)
+            (self.invert_cells(s), map)
         })
     }
     fn cell_runs(&self) -> Option<&CellRuns> {
         match &self.rest {
             Rest::Layout(rest) => rest.cell_runs(),
-            Rest::Flips => None,
+            Rest::Turns { .. } => None,
         }
     }
     fn run_parity(&self, base: &Cells) -> usize {
         match &self.rest {
             Rest::Layout(rest) => rest.run_parity(base),
-            Rest::Flips => 0,
+            Rest::Turns { .. } => 0,
         }
     }
     fn unrank_in_run(&self, bases: &[Cells], parity: usize, offset: u64) -> Cells {
         match &self.rest {
             Rest::Layout(rest) => rest.unrank_in_run(bases, parity, offset),
-            Rest::Flips => unreachable!("a ranking without cell runs"),
+            Rest::Turns { .. } => unreachable!("a ranking without cell runs"),
         }
     }
     fn class_ranking(&self) -> Option<&ClassRanking> {

@@ -41,7 +41,11 @@ fn reduced_by_key_cells(
     metric: Metric,
     min_placements: u64,
 ) -> (Puzzle, StateSpace, StateSpace) {
-    let p = Puzzle::parse(spec, Some(metric)).unwrap();
+    key_cells_of(Puzzle::parse(spec, Some(metric)).unwrap(), min_placements)
+}
+
+/// [`reduced_by_key_cells`] for a puzzle at hand.
+fn key_cells_of(p: Puzzle, min_placements: u64) -> (Puzzle, StateSpace, StateSpace) {
     let plain = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
     let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
     let layout = crate::rank::Layout::without_runs(&p, analysis.invariants.clone()).unwrap();
@@ -63,6 +67,15 @@ const MOD_3_ROW: &str = "six cells, mod 3";
 
 fn mod_3_row() -> (Puzzle, StateSpace, StateSpace) {
     let out = reduced_puzzle(MOD_3_ROW, crate::rank::test_puzzles::symmetric_row());
+    let c = out.2.classes().unwrap();
+    assert_eq!(c.order(), 8, "{MOD_3_ROW}: the half turn and mirrors, and inversion");
+    assert!(c.inverts(), "{MOD_3_ROW}: one orbit of six cells, every turn free");
+    out
+}
+
+/// The same row ranked by key cells: conjugations reverse orientations mod 3 there.
+fn mod_3_row_by_key_cells() -> (Puzzle, StateSpace, StateSpace) {
+    let out = key_cells_of(crate::rank::test_puzzles::symmetric_row(), 10);
     assert_eq!(out.2.classes().unwrap().order(), 4, "{MOD_3_ROW}: the half turn and mirrors");
     out
 }
@@ -77,7 +90,8 @@ fn small_cases() -> impl Iterator<Item = (&'static str, Metric, Puzzle, StateSpa
         .map(|(spec, metric)| (spec, metric, reduced_by_key_cells(spec, metric, MIN_PLACEMENTS)));
     let few =
         FEW_KEYS.into_iter().map(|(spec, metric)| (spec, metric, reduced_few_keys(spec, metric)));
-    let mod_3 = std::iter::once((MOD_3_ROW, Metric::Htm, mod_3_row()));
+    let mod_3 =
+        [(MOD_3_ROW, Metric::Htm, mod_3_row()), (MOD_3_ROW, Metric::Htm, mod_3_row_by_key_cells())];
     default
         .chain(key_cells)
         .chain(few)
@@ -137,7 +151,8 @@ fn class_entries_round_trip_and_conjugation_matches_boards() {
         .into_iter()
         .chain([("spin:2x5", Metric::Htm)])
         .map(|(spec, metric)| (spec, reduced_by_key_cells(spec, metric, MIN_PLACEMENTS)));
-    for (spec, (_, plain, classes)) in cases.chain(key_cells).chain([(MOD_3_ROW, mod_3_row())]) {
+    let mod_3 = [(MOD_3_ROW, mod_3_row()), (MOD_3_ROW, mod_3_row_by_key_cells())];
+    for (spec, (_, plain, classes)) in cases.chain(key_cells).chain(mod_3) {
         let c = classes.classes().unwrap();
         let layout = c.layout();
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
