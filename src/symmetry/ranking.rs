@@ -142,17 +142,28 @@ impl ClassRanking {
             out.find_xor_runs();
             return Ok(out);
         }
-        ClassRanking::with_min_placements(puzzle, full, MIN_PLACEMENTS)
+        ClassRanking::by_key_cells(puzzle, full, MIN_PLACEMENTS, syms)
     }
 
     /// Classes under the symmetries alone, key cells added until the placements reach
     /// `min_placements`: tests take fewer, which leaves small boards room for cell runs.
+    #[cfg(test)]
     pub(crate) fn with_min_placements(
+        puzzle: &Puzzle,
+        full: Layout,
+        min_placements: u64,
+    ) -> Result<ClassRanking> {
+        ClassRanking::by_key_cells(puzzle, full, min_placements, Symmetries::of(puzzle))
+    }
+
+    /// [`ClassRanking::with_min_placements`] with the symmetries at hand (a definition's are
+    /// searched for, which is worth doing once).
+    fn by_key_cells(
         puzzle: &Puzzle,
         mut full: Layout,
         min_placements: u64,
+        syms: Symmetries,
     ) -> Result<ClassRanking> {
-        let syms = Symmetries::of(puzzle);
         let cannot = |why: &str| {
             Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec))
         };
