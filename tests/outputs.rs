@@ -147,12 +147,18 @@ fn outputs_never_replace_an_input() {
     std::os::unix::fs::symlink(&def, &link).unwrap();
     for out in [s(&def), s(&alias), s(&link)] {
         assert_rejected(&["bfs", &spec, "-q", "--json", out, "--force"], "an input");
-        assert_rejected(&["bfs", &spec, "-q", "--plot", out, "--force"], "an input");
         assert_rejected(&["order", &spec, "--json", out, "--force"], "an input");
         assert_rejected(&["apply", &spec, "R1C1", "--json", out, "--force"], "an input");
         assert_rejected(&["export-def", &spec, "-o", out, "--force"], "an input");
     }
     assert_eq!(std::fs::read(&def).unwrap(), before, "the definition was rewritten");
+    // --plot over a definition (named as a picture, so the name passes).
+    let svg = dir.path().join("x.svg");
+    std::fs::copy(&def, &svg).unwrap();
+    let spec = format!("def:{}", s(&svg));
+    assert_rejected(&["bfs", &spec, "-q", "--plot", s(&svg), "--force"], "an input");
+    assert_rejected(&["sample", &spec, "-n", "1", "--plot", s(&svg), "--force"], "an input");
+    assert_eq!(std::fs::read(&svg).unwrap(), before);
 
     let table = dir.path().join("t.tbl");
     let o = twirl(&["bfs", "nrp:2x3:2", "-q", "--table", s(&table)]);

@@ -518,7 +518,14 @@ fn resume_table(
 ) -> anyhow::Result<i32> {
     let count = processes.count();
     let (puzzle, requested) = (expected.map(|e| e.0), expected.map(|e| e.1));
-    match Job::resume_in(processes, path, puzzle, requested)? {
+    let resumed = Job::resume_in(processes, path, puzzle, requested)?;
+    // `twirl resume` learns the definition searched only from the table.
+    let searched = match &resumed {
+        Resumed::Complete(finished) => &finished.puzzle,
+        Resumed::Continue(job) => job.puzzle(),
+    };
+    session.check_outputs(Some(path), Some(searched))?;
+    match resumed {
         // Process 0 reports.
         Resumed::Complete(finished) if processes.index() == 0 => {
             report_complete(path, &finished, session.threads()? * count, session)

@@ -61,9 +61,19 @@ pub fn check_output(path: &Path, kind: OutputKind, inputs: &[&Path], force: bool
             false => Err(refuse("expected a file name, found `-` (standard output)".into())),
         };
     }
+    // Metadata only: a FIFO must not be opened here.
+    let meta = std::fs::metadata(path).ok();
+    let special = meta.as_ref().is_some_and(|m| !m.is_file() && !m.is_dir());
+    if let Some(ext) = kind.extension()
+        && !(special && result)
+        && !path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case(ext))
+    {
+        let what = if kind == OutputKind::Svg { "plots are SVG" } else { "archives are zstd" };
+        return Err(refuse(format!("expected a *.{ext} file name for this output ({what})")));
+    }
     // Writing to a device (/dev/null, a terminal) never destroys an input, even when two
     // outputs name it.
-    let device = std::fs::metadata(path).is_ok_and(|m| {
+    let device = meta.as_ref().is_some_and(|m| {
         use std::os::unix::fs::FileTypeExt;
         m.file_type().is_char_device()
     });
@@ -80,8 +90,6 @@ pub fn check_output(path: &Path, kind: OutputKind, inputs: &[&Path], force: bool
             input.display()
         )));
     }
-    // Metadata only: a FIFO must not be opened here.
-    let meta = std::fs::metadata(path).ok();
     if let Some(meta) = &meta {
         if meta.is_dir() {
             return Err(refuse("expected a file name, found a directory".into()));
@@ -95,11 +103,6 @@ pub fn check_output(path: &Path, kind: OutputKind, inputs: &[&Path], force: bool
                 ))),
             };
         }
-    }
-    if let Some(ext) = kind.extension()
-        && !path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case(ext))
-    {
-        return Err(refuse(format!("expected a *.{ext} file name for this output")));
     }
     if meta.is_some() {
         let replaces_table = is_table_file(path);
