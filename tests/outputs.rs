@@ -214,8 +214,8 @@ fn a_table_being_written_is_never_replaced() {
     let archive = dir.path().join("done.zst");
     let o = twirl(&["bfs", "nrp:2x3:2", "-q", "--table", s(&done)]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = twirl(&["export", s(&done), s(&archive)]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = twirl(&["export", s(&done), s(&archive), "-q"]);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
     let busy = dir.path().join("busy.tbl");
     let mut child = bin()
         .args(["bfs", "nrp:3x3:2", "--table", s(&busy), "--test-pause-after", "2"])
@@ -234,8 +234,8 @@ fn a_table_being_written_is_never_replaced() {
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     // Unlocked now: replaced with --force.
-    let o = twirl(&["import", s(&archive), s(&busy), "--force"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = twirl(&["import", s(&archive), s(&busy), "--force", "--quiet"]);
+    assert!(o.status.success() && o.stderr.is_empty(), "{}", stderr(&o));
 }
 
 /// After Ctrl-C the resume command printed keeps --json and --plot, and `twirl resume`
