@@ -266,7 +266,9 @@ mod tests {
         assert!(e(&input, OutputKind::Json, true).contains("an input"));
         let part = dir.path().join("in.tbl.part-1-of-2");
         assert!(e(&part, OutputKind::Json, true).contains("beside"));
-        assert!(e(&dir.path().join("in.tbl.checkpoint"), OutputKind::Svg, true).contains("beside"));
+        assert!(
+            e(&dir.path().join("in.tbl.checkpoint"), OutputKind::Json, true).contains("beside")
+        );
         check_output(Path::new("-"), OutputKind::Json, &[&input], false).unwrap();
         assert!(e(Path::new("-"), OutputKind::Table, true).contains("standard output"));
         check_output(&other, OutputKind::Table, &[&input], true).unwrap();
