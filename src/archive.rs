@@ -56,6 +56,10 @@ pub fn export(
     let out = enc.finish().map_err(io)?.into_inner().map_err(|e| io(e.into_error()))?;
     out.sync_all().map_err(io)?;
     drop(out);
+    // A stop during the last steps still stops: nothing is kept but what was asked.
+    if stop.load(Ordering::Relaxed) {
+        return Err(Error::Interrupted);
+    }
     tmp.persist(output)?;
     let archive_bytes = std::fs::metadata(output).map_err(|e| Error::io(output, e))?.len();
     Ok(Exported { table_bytes: verified.file.header.file_bytes(), archive_bytes })
@@ -113,6 +117,10 @@ pub fn import(archive: &Path, output: &Path, force: bool, stop: &AtomicBool) -> 
     }
     out.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
     let header = open_table(tmp.path())?.file.header;
+    if stop.load(Ordering::Relaxed) {
+        return Err(Error::Interrupted);
+    }
+    crate::job::outputs::refuse_if_written(output)?;
     tmp.persist(output)?;
     Ok(header)
 }

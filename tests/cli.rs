@@ -221,7 +221,7 @@ fn symmetry_auto_picks_boards_or_classes() {
     let r = dir.path().join("r.json");
     let run = |args: &[&str]| {
         let mut all = args.to_vec();
-        all.extend_from_slice(&["--json", r.to_str().unwrap(), "-q"]);
+        all.extend_from_slice(&["--json", r.to_str().unwrap(), "-q", "--force"]);
         let o = twirl(&all);
         assert!(o.status.success(), "{}", stderr(&o));
         let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&r).unwrap()).unwrap();
@@ -260,15 +260,17 @@ fn export_def_writes_a_twsearch_definition() {
     let o = twirl(&["export-def", "nrp:2x3:2", "--orient", "--metric", "htm"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("Set TILES 6 4\n"));
 
-    // To a file: the same text; an existing definition is replaced, a table never.
+    // To a file: the same text; an existing definition is replaced with --force only, a
+    // table never.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("spin.tws");
     let path = file.to_str().unwrap();
     for _ in 0..2 {
-        let o = twirl(&["export-def", "spin:2x2", "-o", path]);
+        let o = twirl(&["export-def", "spin:2x2", "-o", path, "--force"]);
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(o.stdout.is_empty());
     }
+    assert_rejected(&["export-def", "spin:2x2", "-o", path], "--force");
     let written = std::fs::read_to_string(&file).unwrap();
     assert_eq!(written, String::from_utf8(twirl(&["export-def", "spin:2x2"]).stdout).unwrap());
     assert_eq!(Definition::parse(&written).unwrap().moves.len(), 9);

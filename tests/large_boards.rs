@@ -67,8 +67,17 @@ fn order_and_info_count_with_lams_theorem() {
 /// Solves a random board of a large puzzle, then applies the solution to it with
 /// `twirl apply`, the moves passed in a file and the board on standard input.
 fn solve_and_apply_back(spec: &str, board: &str, metric: &str) {
-    let o =
-        twirl(&["solve", spec, board, "--method", "constructive", "--json", "--metric", metric]);
+    let o = twirl(&[
+        "solve",
+        spec,
+        board,
+        "--method",
+        "constructive",
+        "--json",
+        "-",
+        "--metric",
+        metric,
+    ]);
     assert!(o.status.success(), "{spec}: {}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let moves: Vec<&str> =

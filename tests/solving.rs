@@ -40,7 +40,8 @@ fn constructive_solves_boards_of_any_size() {
         ("nrp:20x25:2", "random:1:3"),
         ("nrp:4x5:2:orient", "random:2"),
     ] {
-        let o = twirl(&["solve", spec, board, "--method", "constructive", "--json", "--quiet"]);
+        let o =
+            twirl(&["solve", spec, board, "--method", "constructive", "--json", "-", "--quiet"]);
         assert!(o.status.success(), "{spec}: {}", stderr(&o));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(v["method"], "constructive");
@@ -89,7 +90,7 @@ fn a_sample_continues_where_it_stopped() {
     let run = |n: &str| {
         let r = record.to_str().unwrap();
         let j = json.to_str().unwrap();
-        twirl(&[&base[..], &["-n", n, "--record", r, "--json", j]].concat())
+        twirl(&[&base[..], &["-n", n, "--record", r, "--json", j, "--force"]].concat())
     };
     let o = run("12");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -131,7 +132,8 @@ fn a_sample_limited_in_depth_lists_deeper_boards_apart() {
     let base = ["sample", "spin:2x3", "-n", "12", "--method", "optimal", "--patterns-in-memory"];
     let run = |extra: &[&str]| {
         let o = twirl(
-            &[&base[..], &["--seed", "9", "--quiet", "--record", r, "--json", j], extra].concat(),
+            &[&base[..], &["--seed", "9", "--quiet", "--record", r, "--json", j, "--force"], extra]
+                .concat(),
         );
         assert!(o.status.success(), "{}", stderr(&o));
         let v: serde_json::Value =
@@ -153,7 +155,16 @@ fn a_sample_limited_in_depth_lists_deeper_boards_apart() {
     let o = twirl(
         &[
             &base[..],
-            &["--seed", "9", "--quiet", "--record", other.to_str().unwrap(), "--json", j],
+            &[
+                "--seed",
+                "9",
+                "--quiet",
+                "--record",
+                other.to_str().unwrap(),
+                "--json",
+                j,
+                "--force",
+            ],
             &["--max-depth", "0"],
         ]
         .concat(),
@@ -183,7 +194,7 @@ fn journal_continues_a_search_and_refuses_another() {
     // Solve a deep board of Twiddle 3x3 (11 quarter turns) with a small pattern table.
     let board = "3 2 1 / 6 5 4 / 9 8 7";
     let base = ["solve", "nrp:3x3:2", board, "--method", "optimal", "--patterns-in-memory"];
-    let args = [&base[..], &["--track", "1-3", "--journal", j, "--json"]].concat();
+    let args = [&base[..], &["--track", "1-3", "--journal", j, "--json", "-"]].concat();
     let first = twirl(&args);
     assert!(first.status.success(), "{}", stderr(&first));
     let v: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
@@ -221,7 +232,7 @@ fn an_edited_journal_entry_is_refused_not_trusted() {
     let j = journal.to_str().unwrap();
     let board = "3 2 1 / 6 5 4 / 9 8 7";
     let args = ["solve", "nrp:3x3:2", board, "--method", "optimal", "--patterns-in-memory"];
-    let args = [&args[..], &["--track", "1-3", "--journal", j, "--json"]].concat();
+    let args = [&args[..], &["--track", "1-3", "--journal", j, "--json", "-"]].concat();
     let first = twirl(&args);
     assert!(first.status.success(), "{}", stderr(&first));
     let v: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
@@ -363,7 +374,7 @@ fn the_default_solve_is_shortest_where_no_table_is_built() {
     let p = patterns.to_str().unwrap();
     for i in 0..4 {
         let board = format!("random:5:{i}");
-        let table = twirl(&["solve", "nrp:3x3:2", &board, "--method", "table", "--json"]);
+        let table = twirl(&["solve", "nrp:3x3:2", &board, "--method", "table", "--json", "-"]);
         assert!(table.status.success(), "{}", stderr(&table));
         let table: serde_json::Value = serde_json::from_slice(&table.stdout).unwrap();
         let args = ["solve", "nrp:3x3:2", &board, "--table-entries", "1000", "--track", "1-5"];
@@ -374,7 +385,7 @@ fn the_default_solve_is_shortest_where_no_table_is_built() {
         assert!(out.contains("shortest (IDA* over pattern tables"), "{out}");
         assert_eq!(solution(&out).len() as u64, table["length"].as_u64().unwrap(), "board {i}");
         // Without the limit the full table is built in memory: the same length.
-        let o = twirl(&["solve", "nrp:3x3:2", &board, "--json"]);
+        let o = twirl(&["solve", "nrp:3x3:2", &board, "--json", "-"]);
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!((&v["method"], &v["length"]), (&table["method"], &table["length"]));
     }

@@ -904,7 +904,7 @@ proptest::proptest! {
             write_checkpoint(&table, &c);
         }
         let out = dir.path().join("r.json");
-        let o = twirl(&["resume", s(&table), "--json", s(&out), "-q"]);
+        let o = twirl(&["resume", s(&table), "--json", s(&out), "-q", "--force"]);
         match o.status.code() {
             Some(0) => {
                 let got = json(&out);

@@ -1,7 +1,6 @@
 //! `twirl apply`: one sequence applied to a board, with its cycle structure.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use anyhow::bail;
 use clap::Args;
@@ -10,7 +9,7 @@ use serde::Serialize;
 use twirl::group::cycles::{CycleStructure, format_cycles};
 use twirl::puzzle::sequence::{Env, Order};
 
-use super::bfs::write_json;
+use super::json::{JsonArgs, as_paths, files_named};
 use super::{PuzzleArgs, argument_text};
 
 /// Arguments of `twirl apply`.
@@ -43,9 +42,8 @@ pub struct ApplyArgs {
     /// left to right.
     #[arg(long)]
     right_to_left: bool,
-    /// Also write the result as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
+    #[command(flatten)]
+    json: JsonArgs,
 }
 
 #[derive(Serialize)]
@@ -92,6 +90,8 @@ impl ApplyJson {
 /// Runs `twirl apply`.
 pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
     let order = if args.right_to_left { Order::RightToLeft } else { Order::LeftToRight };
+    let named = [Some(args.puzzle.puzzle.as_str()), Some(&args.sequence), args.board.as_deref()];
+    args.json.check(&as_paths(&files_named(named.into_iter().flatten())))?;
     let sequence = argument_text(&args.sequence)?;
     let board = args.board.as_deref().map(argument_text).transpose()?;
     if let Some((large, _)) = args.puzzle.large()? {
@@ -105,10 +105,8 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
         }
         let applied = super::large::apply(&large, &sequence, board.as_deref(), order)?;
         let st = super::large::print_applied(&large, &sequence, order, &applied)?;
-        if let Some(path) = &args.json {
-            let boards = [large.format_board(&applied.start), large.format_board(&applied.result)];
-            write_json(path, &ApplyJson::new(large.spec(), &sequence, order, boards, &st))?;
-        }
+        let boards = [large.format_board(&applied.start), large.format_board(&applied.result)];
+        args.json.write(&ApplyJson::new(large.spec(), &sequence, order, boards, &st))?;
         return Ok(());
     }
     let puzzle = args.puzzle.puzzle()?;
@@ -126,7 +124,7 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
     let element = env.eval_text(&puzzle, &sequence)?;
     let result = puzzle.apply(&start, &element);
     let st = CycleStructure::of(&puzzle, &element);
-    let mut out = std::io::stdout().lock();
+    let mut out = args.json.text_out();
     writeln!(out, "puzzle:   {}", puzzle.spec)?;
     writeln!(out, "sequence: {} (read {})", sequence, order.name())?;
     writeln!(out, "start:    {}", puzzle.format_board(&start))?;
@@ -143,9 +141,8 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
     }
     writeln!(out, "type:     {:?}", st.cycle_type())?;
     writeln!(out, "summary:  {}", st.summary())?;
-    if let Some(path) = &args.json {
-        let boards = [puzzle.format_board(&start), puzzle.format_board(&result)];
-        write_json(path, &ApplyJson::new(puzzle.spec.to_string(), &sequence, order, boards, &st))?;
-    }
+    drop(out);
+    let boards = [puzzle.format_board(&start), puzzle.format_board(&result)];
+    args.json.write(&ApplyJson::new(puzzle.spec.to_string(), &sequence, order, boards, &st))?;
     Ok(())
 }

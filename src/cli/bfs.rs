@@ -38,14 +38,14 @@ pub struct BfsArgs {
     /// Continue the interrupted search in --table FILE from its last checkpoint.
     #[arg(long, requires = "table")]
     resume: bool,
-    /// Replace an existing --table FILE (start the search over).
-    #[arg(long, requires = "table", conflicts_with = "resume")]
-    force: bool,
     /// Also count, at every distance, the boards with exactly one shortest solution (one more
     /// bit per board, plus one while searching; searches board by board).
     #[arg(long)]
     unique: bool,
-    /// Largest in-memory table allowed (e.g. 8G). Default: 90% of the memory available.
+    /// Largest in-memory table allowed (e.g. 8G): the whole table of the search (each
+    /// process's block of it under mpirun); with --table FILE the table is a mapped file
+    /// and this is not checked. (In `solve` and `sample` it bounds each pattern table.)
+    /// Default: 90% of the memory available.
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_memory: Option<u64>,
     /// Search board by board, without moving runs of ranks at once (slower; for comparison).
@@ -108,12 +108,17 @@ pub struct SessionArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Also write the result as JSON to FILE (never over an input or a table).
+    /// Also write the result as JSON to FILE (`-`: standard output; never over an input,
+    /// a table or its checkpoint or parts).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Also draw the distance histogram as an SVG picture.
+    /// Also draw the distance histogram as an SVG picture (`-`: standard output).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Replace existing --json and --plot files, and with `bfs --table` an existing table
+    /// (the search starts over; not with --resume).
+    #[arg(long)]
+    force: bool,
     /// Draw the plot with a logarithmic count axis.
     #[arg(long)]
     log_scale: bool,
@@ -149,19 +154,42 @@ impl SessionArgs {
         })
     }
 
-    /// Refuses the --json and --plot paths before any work: not the table or its
-    /// checkpoint, not each other, the right extension, a writable directory.
-    fn check_outputs(&self, table: Option<&Path>) -> anyhow::Result<()> {
+    /// Refuses the --json and --plot paths before any work (see [`check_output`]): not the
+    /// table, its checkpoint or parts, not the definition searched, not each other.
+    fn check_outputs(&self, table: Option<&Path>, puzzle: Option<&Puzzle>) -> anyhow::Result<()> {
         let ck = table.map(checkpoint_path);
+        super::claim_stdout([&self.json, &self.plot])?;
         let mut inputs: Vec<&Path> = table.into_iter().chain(ck.as_deref()).collect();
+        inputs.extend(puzzle.and_then(Puzzle::defined).map(|d| Path::new(&d.path)));
         if let Some(json) = &self.json {
-            check_output(json, OutputKind::Json, &inputs, false)?;
+            check_output(json, OutputKind::Json, &inputs, self.force)?;
             inputs.push(json);
         }
         if let Some(plot) = &self.plot {
-            check_output(plot, OutputKind::Svg, &inputs, false)?;
+            check_output(plot, OutputKind::Svg, &inputs, self.force)?;
         }
         Ok(())
+    }
+
+    /// The table and the flags that shape a resumed run's outputs, as a command line: a run
+    /// resumed without them would write neither --json nor --plot.
+    fn resume_flags(&self, table: &Path) -> String {
+        let mut words = vec![shell_word(table)];
+        for (flag, value) in [("--json", &self.json), ("--plot", &self.plot)] {
+            if let Some(v) = value {
+                words.extend([flag.to_string(), shell_word(v)]);
+            }
+        }
+        if self.log_scale {
+            words.push("--log-scale".into());
+        }
+        if self.force && (self.json.is_some() || self.plot.is_some()) {
+            words.push("--force".into());
+        }
+        if self.quiet {
+            words.push("-q".into());
+        }
+        words.join(" ")
     }
 
     fn say(&self, msg: &str) {
@@ -204,7 +232,13 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     // search at its first durable point instead of killing the process mid-creation.
     stop_flag(args.session.quiet);
     let puzzle = args.puzzle.puzzle()?;
-    args.session.check_outputs(args.table.as_deref())?;
+    if args.session.force && args.resume {
+        bail!(
+            "--force with --resume: expected one of them (--force starts the search in --table \
+             over; to replace outputs of a resumed search use `twirl resume TABLE --force`)"
+        );
+    }
+    args.session.check_outputs(args.table.as_deref(), Some(&puzzle))?;
     let plan = match &args.table {
         Some(path) if args.resume => Plan::Resume {
             path,
@@ -224,7 +258,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
 /// Runs `twirl resume`.
 pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
     stop_flag(args.session.quiet);
-    args.session.check_outputs(Some(&args.table))?;
+    args.session.check_outputs(Some(&args.table), None)?;
     let plan = Plan::Resume {
         path: &args.table,
         expected: None,
@@ -470,7 +504,7 @@ fn new_table(
     processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
     let mode = args.symmetry.mode();
-    let job = Job::start_in(processes, path, puzzle, mode, args.unique, args.force)?;
+    let job = Job::start_in(processes, path, puzzle, mode, args.unique, args.session.force)?;
     run_job(job, path, &args.session, args.board_by_board, processes)
 }
 
@@ -484,7 +518,14 @@ fn resume_table(
 ) -> anyhow::Result<i32> {
     let count = processes.count();
     let (puzzle, requested) = (expected.map(|e| e.0), expected.map(|e| e.1));
-    match Job::resume_in(processes, path, puzzle, requested)? {
+    let resumed = Job::resume_in(processes, path, puzzle, requested)?;
+    // `twirl resume` learns the definition searched only from the table.
+    let searched = match &resumed {
+        Resumed::Complete(finished) => &finished.puzzle,
+        Resumed::Continue(job) => job.puzzle(),
+    };
+    session.check_outputs(Some(path), Some(searched))?;
+    match resumed {
         // Process 0 reports.
         Resumed::Complete(finished) if processes.index() == 0 => {
             report_complete(path, &finished, session.threads()? * count, session)
@@ -577,8 +618,8 @@ fn run_job(
     match end? {
         SessionEnd::Stopped { levels_done } => {
             let resume = match count {
-                1 => format!("twirl resume {}", path.display()),
-                _ => format!("mpirun -np {count} twirl resume {}", path.display()),
+                1 => format!("twirl resume {}", session.resume_flags(path)),
+                _ => format!("mpirun -np {count} twirl resume {}", session.resume_flags(path)),
             };
             session.say(&format!(
                 "stopped: distances 0..{} are finished and saved. Continue with: {resume}",
@@ -627,9 +668,20 @@ fn write_outputs(report: &Report, session: &SessionArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A path as one shell word: quoted when it holds anything but plain characters.
+fn shell_word(path: &Path) -> String {
+    let s = path.display().to_string();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
 /// The head line: the puzzle, its boards (and a table of classes' entries), the table's size.
 fn print_head(puzzle: &Puzzle, space: &StateSpace, bytes: u64) {
-    let mut out = std::io::stdout().lock();
+    let mut out = super::report_out();
     let entries = match space.classes() {
         Some(_) => format!(" entries={}", space.n_states()),
         None => String::new(),
@@ -682,17 +734,18 @@ fn print_histogram_rows(histogram: &[u64]) {
     }
 }
 
-/// Writes the JSON durably (temporary file, fsync, rename): a reader never sees half a file.
+/// Writes JSON where [`check_output`] allowed it: `-` standard output, a pipe or device
+/// through, a file durably (a reader never sees half of it).
 pub fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
     let text = serde_json::to_string_pretty(value)? + "\n";
-    twirl::durable::write_atomically(path, text.as_bytes())?;
+    twirl::job::outputs::write_output(path, text.as_bytes())?;
     Ok(())
 }
 
 /// The lines after the per-distance table (which is printed as the search goes). For a
 /// search finished earlier the time is the one recorded in the table, said as such.
 fn print_summary(r: &Report, earlier: bool) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = super::report_out();
     writeln!(out, "# God's number: {} ({} antipodes)", r.gods_number, r.antipodes)?;
     let listed = r.antipode_boards.len() as u64;
     if listed > 0 && listed < r.antipodes {

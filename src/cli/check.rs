@@ -8,6 +8,7 @@ use clap::Args;
 use twirl::group::analysis::Analysis;
 use twirl::group::solvable::{Checker, Verdict};
 
+use super::json::{JsonArgs, as_paths, files_named};
 use super::{PuzzleArgs, argument_text};
 
 /// Arguments of `twirl check`.
@@ -21,56 +22,129 @@ pub struct CheckArgs {
     /// 65,535 cells) are judged by Lam's conditions.
     #[arg(value_name = "BOARD", allow_hyphen_values = true)]
     board: String,
+    /// --json FILE: {"puzzle", "metric", "board", "solvable", "reasons"} (reasons: why not,
+    /// empty when solvable).
+    #[command(flatten)]
+    json: JsonArgs,
+}
+
+/// Arguments of `twirl order`.
+#[derive(Args)]
+pub struct OrderArgs {
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// --json FILE: {"puzzle", "metric", "order", "distinct_boards"}, counts as decimal
+    /// strings (exact at any size); distinct_boards differs from order only where pieces
+    /// are identical, and is null where it could not be counted.
+    #[command(flatten)]
+    json: JsonArgs,
+}
+
+/// The JSON of `twirl check`.
+pub(super) fn verdict_json(
+    puzzle: &str,
+    metric: &str,
+    board: &str,
+    reasons: &[String],
+) -> serde_json::Value {
+    serde_json::json!({
+        "puzzle": puzzle,
+        "metric": metric,
+        "board": board,
+        "solvable": reasons.is_empty(),
+        "reasons": reasons,
+    })
 }
 
 /// Runs `twirl check`; returns whether the board is solvable.
 pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
+    args.json.check(&as_paths(&files_named([args.puzzle.puzzle.as_str(), &args.board])))?;
     let text = argument_text(&args.board)?;
-    if let Some((large, _)) = args.puzzle.large()? {
-        return super::large::check(&large, &text);
+    if let Some((large, metric)) = args.puzzle.large()? {
+        return super::large::check(&large, metric, &text, &args.json);
     }
     let puzzle = args.puzzle.puzzle()?;
     let board = puzzle.parse_board(&text)?;
     let checker = Checker::new(&puzzle)?;
-    let mut out = std::io::stdout().lock();
-    match checker.check(&board) {
-        Verdict::Solvable => {
-            writeln!(out, "solvable: {}", puzzle.format_board(&board))?;
-            Ok(true)
-        }
-        Verdict::Unsolvable(reasons) => {
-            writeln!(out, "unsolvable: {}", puzzle.format_board(&board))?;
-            for r in reasons {
-                writeln!(out, "  because {r}")?;
-            }
-            Ok(false)
-        }
+    let reasons = match checker.check(&board) {
+        Verdict::Solvable => Vec::new(),
+        Verdict::Unsolvable(reasons) => reasons,
+    };
+    let shown = puzzle.format_board(&board);
+    let spec = puzzle.spec.to_string();
+    args.json.write(&verdict_json(&spec, puzzle.metric.name(), &shown, &reasons))?;
+    print_verdict(&mut args.json.text_out(), &shown, &reasons)?;
+    Ok(reasons.is_empty())
+}
+
+/// The text answer of `twirl check`: the verdict, and why not.
+pub(super) fn print_verdict(
+    out: &mut dyn Write,
+    board: &str,
+    reasons: &[String],
+) -> anyhow::Result<()> {
+    if reasons.is_empty() {
+        writeln!(out, "solvable: {board}")?;
+        return Ok(());
     }
+    writeln!(out, "unsolvable: {board}")?;
+    for r in reasons {
+        writeln!(out, "  because {r}")?;
+    }
+    Ok(())
 }
 
 /// Runs `twirl order`.
-pub fn run_order(args: &PuzzleArgs) -> anyhow::Result<()> {
-    if let Some((large, metric)) = args.large()? {
-        return super::large::order(&large, metric);
+pub fn run_order(args: &OrderArgs) -> anyhow::Result<()> {
+    args.json.check(&as_paths(&files_named([args.puzzle.puzzle.as_str()])))?;
+    if let Some((large, metric)) = args.puzzle.large()? {
+        let (count, case) = large.order();
+        let count = count.to_string();
+        args.json.write(&order_json(&large.spec(), metric.name(), &count, Some(&count)))?;
+        return super::large::print_order(&mut args.json.text_out(), &large, metric, &count, case);
     }
-    let puzzle = args.puzzle()?;
+    let puzzle = args.puzzle.puzzle()?;
     let analysis = Analysis::of(&puzzle)?;
     let (model, order) = (&analysis.model_order, &analysis.group_order);
-    let mut out = std::io::stdout().lock();
+    let spec = puzzle.spec.to_string();
+    let mut out = args.json.text_out();
     writeln!(out, "{order}")?;
     if puzzle.has_identical_pieces() {
         writeln!(out, "# {} ({} moves): group order {order}", puzzle.spec, puzzle.moves.len())?;
-        match twirl::rank::Ranking::of_identical_pieces(&puzzle, &analysis) {
+        let distinct = twirl::rank::Ranking::of_identical_pieces(&puzzle, &analysis);
+        match &distinct {
             Ok(boards) => {
                 writeln!(out, "# identical pieces make {} distinct boards", boards.n_states())?
             }
             Err(e) => writeln!(out, "# identical pieces make fewer distinct boards: {e}")?,
         }
+        drop(out);
+        let distinct = distinct.ok().map(|b| b.n_states().to_string());
+        let order = order.to_string();
+        args.json.write(&order_json(&spec, puzzle.metric.name(), &order, distinct.as_deref()))?;
         return Ok(());
     }
     writeln!(out, "# {} ({} moves): {} reachable boards", puzzle.spec, puzzle.moves.len(), order)?;
     if !analysis.invariants_are_exact() {
         writeln!(out, "# the orbits, parities and orientation sums of the moves allow {model}")?;
     }
+    drop(out);
+    let order = order.to_string();
+    args.json.write(&order_json(&spec, puzzle.metric.name(), &order, Some(&order)))?;
     Ok(())
+}
+
+/// The JSON of `twirl order`: counts as decimal strings, exact at any size.
+fn order_json(
+    puzzle: &str,
+    metric: &str,
+    order: &str,
+    distinct: Option<&str>,
+) -> serde_json::Value {
+    serde_json::json!({
+        "puzzle": puzzle,
+        "metric": metric,
+        "order": order,
+        "distinct_boards": distinct,
+    })
 }

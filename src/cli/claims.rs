@@ -9,7 +9,7 @@ use clap::Args;
 use twirl::claims::{self, Registry, Verdict};
 use twirl::error::{escaped, one_line};
 
-use super::bfs::write_json;
+use super::json::JsonArgs;
 
 /// Arguments of `twirl claims`.
 #[derive(Args)]
@@ -22,15 +22,15 @@ pub struct ClaimsArgs {
     /// (data/claims.toml).
     #[arg(long, value_name = "FILE")]
     registry: Option<PathBuf>,
-    /// Also write the results as JSON to FILE: a list of objects with id, source, section,
-    /// statement, puzzle, sequence, letters, order, reading, holds, expected,
-    /// matches_record, observed, note.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
+    /// --json FILE: a list of objects with id, source, section, statement, puzzle,
+    /// sequence, letters, order, reading, holds, expected, matches_record, observed, note.
+    #[command(flatten)]
+    json: JsonArgs,
 }
 
 /// Runs `twirl claims`; returns whether every verdict matches its record.
 pub fn run(args: &ClaimsArgs) -> anyhow::Result<bool> {
+    args.json.check(&args.registry.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
     let registry = match &args.registry {
         Some(path) => {
             let shown = one_line(&path.display().to_string());
@@ -50,6 +50,11 @@ pub fn run(args: &ClaimsArgs) -> anyhow::Result<bool> {
         );
     }
     let outcomes = claims::check_all(&registry, args.source.as_deref())?;
+    let unexpected = outcomes.iter().filter(|o| !o.matches_record).count();
+    args.json.write(&outcomes)?;
+    if !args.json.text() {
+        return Ok(unexpected == 0);
+    }
     let mut out = std::io::stdout().lock();
     for o in &outcomes {
         let verdict = if o.holds { "holds" } else { "FAILS" };
@@ -70,14 +75,10 @@ pub fn run(args: &ClaimsArgs) -> anyhow::Result<bool> {
     let holds = outcomes.iter().filter(|o| o.holds).count();
     let fail_recorded =
         outcomes.iter().filter(|o| !o.holds && o.expected == Verdict::Fails).count();
-    let unexpected = outcomes.iter().filter(|o| !o.matches_record).count();
     writeln!(
         out,
         "# {} claims: {holds} hold, {fail_recorded} fail as recorded, {unexpected} unexpected",
         outcomes.len()
     )?;
-    if let Some(path) = &args.json {
-        write_json(path, &outcomes)?;
-    }
     Ok(unexpected == 0)
 }

@@ -62,22 +62,18 @@ pub fn solve_constructive(
         }
     }
     let seconds = started.elapsed().as_secs_f64();
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        let value = serde_json::json!({
-            "puzzle": spec,
-            "metric": metric.name(),
-            "board": board_text,
-            "method": "constructive",
-            "moves": names,
-            "length": names.len(),
-            "optimal": false,
-            "nodes": null,
-            "seconds": seconds,
-        });
-        writeln!(out, "{value}")?;
-        return Ok(0);
-    }
+    args.json.write(&serde_json::json!({
+        "puzzle": spec,
+        "metric": metric.name(),
+        "board": board_text,
+        "method": "constructive",
+        "moves": names,
+        "length": names.len(),
+        "optimal": false,
+        "nodes": null,
+        "seconds": seconds,
+    }))?;
+    let mut out = args.json.text_out();
     writeln!(out, "{}", names.join(" "))?;
     writeln!(
         out,

@@ -1,11 +1,11 @@
 //! `twirl export-def`: a built-in puzzle written as a ksolve/twsearch definition (`.tws`).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use twirl::job::outputs::{OutputKind, check_output};
+use twirl::job::outputs::{OutputKind, check_output, write_output};
 use twirl::puzzle::definition::{Definition, export_notes};
 
 use super::PuzzleArgs;
@@ -23,10 +23,13 @@ pub struct ExportDefArgs {
     /// NRP only: tiles turn with their block and must end upright (4 orientations).
     #[arg(long)]
     orient: bool,
-    /// Write the definition to FILE instead of standard output (an existing file is
-    /// replaced, unless it is a twirl table).
+    /// Write the definition to FILE instead of standard output (`-`: standard output; never
+    /// over a twirl table or the definition read).
     #[arg(long, short, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Replace an existing FILE.
+    #[arg(long)]
+    force: bool,
 }
 
 /// Runs `twirl export-def`.
@@ -38,13 +41,14 @@ pub fn run(args: &ExportDefArgs) -> anyhow::Result<()> {
         orient: args.orient,
     }
     .puzzle()?;
+    if let Some(path) = &args.output {
+        let inputs: Vec<&Path> = puzzle.defined().map(|d| Path::new(&d.path)).into_iter().collect();
+        check_output(path, OutputKind::Definition, &inputs, args.force)?;
+    }
     let definition = Definition::from_puzzle(&puzzle)?;
     let text = definition.to_tws_with_notes(&export_notes(&puzzle)?);
     match &args.output {
-        Some(path) => {
-            check_output(path, OutputKind::Definition, &[], false)?;
-            twirl::durable::write_atomically(path, text.as_bytes())?;
-        }
+        Some(path) => write_output(path, text.as_bytes())?,
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     Ok(())

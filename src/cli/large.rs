@@ -12,6 +12,7 @@ use twirl::puzzle::sequence::{Order, Sequence};
 use twirl::puzzle::spec::parse_nrp_any_size;
 
 use super::PuzzleArgs;
+use super::json::JsonArgs;
 
 /// The most cells of twirl's puzzles (tiles in bytes); larger NRP boards take this path.
 pub use twirl::puzzle::spec::MAX_CELLS as MAX_BOARD_CELLS;
@@ -31,33 +32,30 @@ impl PuzzleArgs {
 }
 
 /// `twirl check` on a large board; returns whether it is solvable.
-pub fn check(p: &LargeNrp, text: &str) -> anyhow::Result<bool> {
+pub fn check(p: &LargeNrp, metric: Metric, text: &str, json: &JsonArgs) -> anyhow::Result<bool> {
     let board = p.parse_board(text)?;
-    let mut out = std::io::stdout().lock();
-    match p.check(&board)? {
-        Ok(()) => {
-            writeln!(out, "solvable: {}", p.format_board(&board))?;
-            Ok(true)
-        }
-        Err(reason) => {
-            writeln!(out, "unsolvable: {}", p.format_board(&board))?;
-            writeln!(out, "  because {reason}")?;
-            Ok(false)
-        }
-    }
+    let reasons: Vec<String> = p.check(&board)?.err().into_iter().collect();
+    let shown = p.format_board(&board);
+    json.write(&super::check::verdict_json(&p.spec(), metric.name(), &shown, &reasons))?;
+    super::check::print_verdict(&mut json.text_out(), &shown, &reasons)?;
+    Ok(reasons.is_empty())
 }
 
-/// `twirl order` on a large board.
-pub fn order(p: &LargeNrp, metric: Metric) -> anyhow::Result<()> {
-    let (count, case) = p.order();
-    let mut out = std::io::stdout().lock();
+/// The text answer of `twirl order` on a large board: `count` and Lam's `case` for it.
+pub fn print_order(
+    out: &mut dyn Write,
+    p: &LargeNrp,
+    metric: Metric,
+    count: &str,
+    case: impl std::fmt::Display,
+) -> anyhow::Result<()> {
     writeln!(out, "{count}")?;
     writeln!(
         out,
         "# {} ({} moves): {count} reachable boards ({} digits), by Lam's theorem: {case}",
         p.spec(),
         n_moves(p, metric),
-        count.to_string().len()
+        count.len()
     )?;
     Ok(())
 }

@@ -13,6 +13,7 @@ mod claims;
 mod constructive;
 mod export_def;
 mod info;
+mod json;
 mod large;
 mod plot;
 mod progress;
@@ -97,7 +98,7 @@ enum Command {
     /// The exact number of reachable boards (the order of the group the moves generate), from
     /// a stabilizer chain: works far beyond search, e.g. nrp:12x12:5 or spin:5x5. First line:
     /// the number alone.
-    Order(PuzzleArgs),
+    Order(check::OrderArgs),
     /// Check published statements against exact counts (see `twirl verify spin --help`).
     /// Exit code 1 when one disagrees (a finding, printed with the exact value).
     #[command(subcommand)]
@@ -262,6 +263,34 @@ fn one_line_usage_error(e: &clap::Error) -> String {
     match command {
         Some(c) => format!("{said} (see twirl {c} --help)"),
         None => format!("{said} (see twirl --help)"),
+    }
+}
+
+/// Set when a result file of a search (`--json -`, `--plot -`) goes to standard output: the
+/// text report then goes to stderr, so stdout holds the result alone.
+static REPORT_TO_STDERR: AtomicBool = AtomicBool::new(false);
+
+/// Sends the text report of a search to stderr when one of `outputs` is `-`; refuses two
+/// outputs on standard output at once.
+pub fn claim_stdout<'a>(
+    outputs: impl IntoIterator<Item = &'a Option<std::path::PathBuf>>,
+) -> anyhow::Result<()> {
+    let on_stdout =
+        outputs.into_iter().flatten().filter(|p| twirl::job::outputs::is_stdout(p)).count();
+    if on_stdout > 1 {
+        anyhow::bail!("--json and --plot: expected at most one of them on standard output (`-`)");
+    }
+    if on_stdout == 1 {
+        REPORT_TO_STDERR.store(true, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+/// Where a search's text report goes: stdout, or stderr after [`claim_stdout`].
+pub fn report_out() -> Box<dyn Write> {
+    match REPORT_TO_STDERR.load(Ordering::Relaxed) {
+        true => Box::new(std::io::stderr().lock()),
+        false => Box::new(std::io::stdout().lock()),
     }
 }
 

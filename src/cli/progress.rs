@@ -39,7 +39,7 @@ impl Bar {
         // A closed stdout (`| head`) must not stop the search: its table and JSON still count.
         self.bar.suspend(|| {
             let _ = writeln!(
-                std::io::stdout(),
+                super::report_out(),
                 "{distance:>8} {boards:>16} {cumulative:>16} {seconds:>10.3}"
             );
         });

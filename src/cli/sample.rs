@@ -14,13 +14,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use twirl::error::one_line;
 use twirl::job::outputs::{OutputKind, check_output};
 use twirl::optimal::Prepared;
 use twirl::optimal::ida::{Outcome, Solver};
@@ -64,12 +63,17 @@ pub struct SampleArgs {
     /// same command again continues it. Default: <puzzle>-<metric>-seed<S>.sample.jsonl
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
-    /// Write the summary (histogram, longest boards and their solutions) as JSON.
+    /// Write the summary (histogram, longest boards and their solutions) as JSON (`-`:
+    /// standard output; never over the record or the definition).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Draw the histogram as SVG.
+    /// Draw the histogram as SVG (`-`: standard output).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Replace existing --json and --plot files (a run continuing a sample writes its
+    /// summary again).
+    #[arg(long)]
+    force: bool,
     /// Logarithmic count axis for --plot.
     #[arg(long, requires = "plot")]
     log_scale: bool,
@@ -190,9 +194,10 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
     // Neither output may replace the record, the definition read, or the other output.
     let mut inputs: Vec<&Path> = vec![&record];
     inputs.extend(puzzle.defined().map(|d| Path::new(&d.path)));
+    super::claim_stdout([&args.json, &args.plot])?;
     for (path, kind) in [(&args.json, OutputKind::Json), (&args.plot, OutputKind::Svg)] {
         if let Some(p) = path {
-            check_output(p, kind, &inputs, true)?;
+            check_output(p, kind, &inputs, args.force)?;
             inputs.push(p);
         }
     }
@@ -452,10 +457,6 @@ fn bar(total: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-fn shown(path: &Path) -> String {
-    one_line(&path.display().to_string())
-}
-
 /// Prints the histogram and writes --json and --plot.
 fn report(
     args: &SampleArgs,
@@ -476,7 +477,7 @@ fn report(
         0 => 0.0,
         n => solved.iter().map(|s| f64::from(s.distance)).sum::<f64>() / n as f64,
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = super::report_out();
     writeln!(
         out,
         "# {} metric={} sample of {total} uniformly random boards (seed {}), {}",
@@ -567,8 +568,7 @@ fn report(
         record: record.display().to_string(),
     };
     if let Some(path) = &args.json {
-        std::fs::write(path, serde_json::to_string_pretty(&summary)? + "\n")
-            .with_context(|| format!("writing {}", shown(path)))?;
+        super::bfs::write_json(path, &summary)?;
     }
     if let Some(path) = &args.plot {
         let plot = Report {

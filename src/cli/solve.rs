@@ -24,6 +24,7 @@ use twirl::rank::StateSpace;
 use twirl::solvers::constructive::Shape;
 
 use super::constructive::solve_constructive;
+use super::json::{JsonArgs, as_paths, files_named};
 use super::large::MAX_BOARD_CELLS;
 use super::sizes::{available_memory, human, parse_size};
 use super::table::{
@@ -69,15 +70,16 @@ pub struct PatternArgs {
     /// order, as many as --max-memory allows.
     #[arg(long, value_name = "TILES")]
     pub track: Vec<String>,
-    /// Largest pattern table, each (e.g. 1G). Default: 256M (Twiddle 4x4: tiles 1-8,
-    /// 124 MiB).
+    /// Largest pattern table, each (e.g. 1G): a limit per pattern table, not on the whole
+    /// process (in `twirl bfs` it bounds the one table searched). Default: 256M (Twiddle
+    /// 4x4: tiles 1-8, 124 MiB).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_memory: Option<u64>,
     /// Worker threads. Default: one per core.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// No progress lines on stderr.
-    #[arg(long)]
+    #[arg(long, short)]
     pub quiet: bool,
 }
 
@@ -277,10 +279,10 @@ pub struct SolveArgs {
     /// of boards under the puzzle's symmetries; 4 entries a byte).
     #[arg(long, value_name = "N", default_value_t = AUTO_TABLE_STATES)]
     table_entries: u64,
-    /// Print one JSON object (puzzle, metric, board, method, moves, length, optimal,
-    /// nodes, seconds) instead of text.
-    #[arg(long)]
-    pub(super) json: bool,
+    /// --json FILE: one object (puzzle, metric, board, method, moves, length, optimal,
+    /// nodes, seconds); `--json -` prints it instead of the text.
+    #[command(flatten)]
+    pub(super) json: JsonArgs,
     /// Search optimally (implies --method optimal) and record each finished part of the
     /// search in FILE (written as it finishes) and skip what FILE lists, so a search of hours that is stopped (Ctrl-C,
     /// SIGTERM, a crash) continues where it was when run again with the same FILE. A file of
@@ -296,6 +298,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
     let is_puzzle =
         ["nrp:", "twiddle:", "spin:", "def:"].iter().any(|p| args.source.starts_with(p));
     let started = Instant::now();
+    // No output over the definition, the table, a board file or the journal.
+    let mut inputs = files_named([args.source.as_str(), &args.board]);
+    inputs.extend(args.journal.iter().cloned());
+    if !is_puzzle {
+        inputs.push(PathBuf::from(&args.source));
+    }
+    args.json.check(&as_paths(&inputs))?;
     // Read once: `-` is standard input, which a fallback to another method cannot read again.
     let text = argument_text(&args.board)?.into_owned();
     if let Some((rows, cols, block, oriented)) = parse_nrp_any_size(&args.source)? {
@@ -419,7 +428,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
     if end != puzzle.solved() {
         bail!("internal error: the solution found does not solve the board");
     }
-    print_solution(args.json, &puzzle, &board, &moves, method, nodes, started)?;
+    print_solution(&args.json, &puzzle, &board, &moves, method, nodes, started)?;
     Ok(0)
 }
 
@@ -515,7 +524,7 @@ fn approximately(n: &BigUint) -> String {
 /// After a constructive solution not asked for: says why no shortest method was taken (a
 /// comment line after the solution; the JSON says `"optimal": false`).
 fn say_not_shortest(args: &SolveArgs, code: i32, why: &str) -> anyhow::Result<()> {
-    if code == 0 && !args.json {
+    if code == 0 && args.json.text() {
         writeln!(
             std::io::stdout().lock(),
             "# not shortest: solved by the constructive method because {why}"
@@ -551,7 +560,7 @@ pub(super) fn random_index(text: &str) -> anyhow::Result<Option<(u64, u64)>> {
 }
 
 fn print_solution(
-    json: bool,
+    json: &JsonArgs,
     puzzle: &Puzzle,
     board: &Board,
     moves: &[usize],
@@ -561,22 +570,18 @@ fn print_solution(
 ) -> anyhow::Result<()> {
     let names: Vec<&str> = moves.iter().map(|&m| puzzle.moves[m].name.as_str()).collect();
     let seconds = started.elapsed().as_secs_f64();
-    let mut out = std::io::stdout().lock();
-    if json {
-        let value = serde_json::json!({
-            "puzzle": puzzle.spec.to_string(),
-            "metric": puzzle.metric.name(),
-            "board": puzzle.format_board(board),
-            "method": method,
-            "moves": names,
-            "length": moves.len(),
-            "optimal": true,
-            "nodes": nodes,
-            "seconds": seconds,
-        });
-        writeln!(out, "{value}")?;
-        return Ok(());
-    }
+    json.write(&serde_json::json!({
+        "puzzle": puzzle.spec.to_string(),
+        "metric": puzzle.metric.name(),
+        "board": puzzle.format_board(board),
+        "method": method,
+        "moves": names,
+        "length": moves.len(),
+        "optimal": true,
+        "nodes": nodes,
+        "seconds": seconds,
+    }))?;
+    let mut out = json.text_out();
     writeln!(out, "{}", names.join(" "))?;
     let how = match nodes {
         Some(n) => format!("shortest (IDA* over pattern tables: {n} nodes, {seconds:.2} s)"),

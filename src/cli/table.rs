@@ -17,6 +17,7 @@ use twirl::puzzle::{Board, Puzzle};
 use twirl::rank::{StateSpace, SymmetryMode};
 use twirl::table::{DistanceTable, mark_of, table_bytes};
 
+use super::json::{JsonArgs, as_paths, files_named};
 use super::sizes::{available_memory, human};
 use super::{PuzzleArgs, stop_flag};
 
@@ -38,6 +39,11 @@ pub struct DistanceArgs {
     /// With a puzzle: NRP tiles turn with their block.
     #[arg(long)]
     orient: bool,
+    /// --json FILE: {"puzzle", "metric", "board", "distance", "shortest_solutions"}
+    /// (the last "one" or "several" with a table of unique-solution bits, else null). An
+    /// unsolvable board writes none.
+    #[command(flatten)]
+    json: JsonArgs,
 }
 
 /// Arguments of `twirl export`.
@@ -55,6 +61,9 @@ pub struct ExportArgs {
     /// Replace an existing OUT.zst.
     #[arg(long)]
     force: bool,
+    /// No messages on stderr (as "stopping..." after Ctrl-C).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Arguments of `twirl join`.
@@ -64,9 +73,12 @@ pub struct JoinArgs {
     /// `TABLE.part-P-of-N` lie beside it, and the whole table is written as TABLE.
     #[arg(value_name = "TABLE")]
     table: PathBuf,
-    /// Replace an existing TABLE.
+    /// Replace an existing TABLE (never one another process is writing).
     #[arg(long)]
     force: bool,
+    /// No messages on stderr (as "stopping..." after Ctrl-C).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Arguments of `twirl import`.
@@ -78,9 +90,12 @@ pub struct ImportArgs {
     /// The table file to write.
     #[arg(value_name = "TABLE")]
     table: PathBuf,
-    /// Replace an existing TABLE.
+    /// Replace an existing TABLE (never one another process is writing).
     #[arg(long)]
     force: bool,
+    /// No messages on stderr (as "stopping..." after Ctrl-C).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// A finished table with its puzzle and ranking, and the largest distance in it.
@@ -236,6 +251,9 @@ pub(super) fn report_unsolvable(text: &str, reasons: &[String]) -> anyhow::Resul
 
 /// Runs `twirl distance`; returns the exit code.
 pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
+    let mut inputs = files_named([args.source.as_str(), &args.board]);
+    inputs.push(PathBuf::from(&args.source));
+    args.json.check(&as_paths(&inputs))?;
     let l = load_source(&args.source, &args.metric, args.orient)?;
     let text = super::argument_text(&args.board)?;
     let (board, rank) = match read_board(&l, &text)? {
@@ -249,10 +267,18 @@ pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
             "the table is inconsistent: the board's mark disagrees with the length of its descent"
         );
     }
-    let mut out = std::io::stdout().lock();
+    let unique = l.table.has_unique_bits().then(|| l.table.is_multi(rank));
+    args.json.write(&serde_json::json!({
+        "puzzle": l.puzzle.spec.to_string(),
+        "metric": l.puzzle.metric.name(),
+        "board": l.puzzle.format_board(&board),
+        "distance": moves.len(),
+        "shortest_solutions": unique.map(|multi| if multi { "several" } else { "one" }),
+    }))?;
+    let mut out = args.json.text_out();
     writeln!(out, "{}", moves.len())?;
-    if l.table.has_unique_bits() {
-        let how = if l.table.is_multi(rank) { "two or more" } else { "exactly one" };
+    if let Some(multi) = unique {
+        let how = if multi { "two or more" } else { "exactly one" };
         writeln!(out, "# shortest solutions: {how}")?;
     }
     Ok(0)
@@ -261,7 +287,7 @@ pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
 /// Runs `twirl export`.
 pub fn run_export(args: &ExportArgs) -> anyhow::Result<()> {
     let threads = super::default_threads() as u32;
-    let stop = stop_flag(false);
+    let stop = stop_flag(args.quiet);
     let done =
         twirl::archive::export(&args.table, &args.output, args.level, threads, args.force, &stop)?;
     println!(
@@ -276,7 +302,7 @@ pub fn run_export(args: &ExportArgs) -> anyhow::Result<()> {
 
 /// Runs `twirl join`.
 pub fn run_join(args: &JoinArgs) -> anyhow::Result<()> {
-    let stop = stop_flag(false);
+    let stop = stop_flag(args.quiet);
     let (h, parts) = twirl::job::join::join_parts(&args.table, args.force, &stop)?;
     println!(
         "{}: {} {}, {} parts joined, God's number {}, checksum verified",
@@ -291,7 +317,7 @@ pub fn run_join(args: &JoinArgs) -> anyhow::Result<()> {
 
 /// Runs `twirl import`.
 pub fn run_import(args: &ImportArgs) -> anyhow::Result<()> {
-    let stop = stop_flag(false);
+    let stop = stop_flag(args.quiet);
     let header = twirl::archive::import(&args.input, &args.table, args.force, &stop)?;
     println!(
         "{}: {} {}, {} boards, checksum verified",

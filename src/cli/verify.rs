@@ -1,14 +1,13 @@
 //! `twirl verify spin`: published Spinpossible statements against exact group orders.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use twirl::verify::lam;
 
-use super::bfs::write_json;
+use super::json::JsonArgs;
 use twirl::verify::spin::{self, StatementCheck, UnionReport};
 
 /// What to verify.
@@ -44,9 +43,9 @@ pub struct LamArgs {
     /// Worker threads for the searches (default: one per core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Also write the results as JSON to FILE (counts as decimal strings).
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
+    /// --json FILE: the results, counts as decimal strings.
+    #[command(flatten)]
+    json: JsonArgs,
     /// Instead, the orientation variant (tiles turn with their block and must end upright) on
     /// every board up to MAX x MAX: exact group orders and their index in (nm)! * 4^(nm).
     #[arg(long)]
@@ -77,9 +76,8 @@ struct LamJson {
 /// Arguments of `twirl verify spin`.
 #[derive(Args)]
 pub struct SpinArgs {
-    /// Also write the results as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
+    #[command(flatten)]
+    json: JsonArgs,
 }
 
 #[derive(Serialize)]
@@ -99,6 +97,7 @@ pub fn run(cmd: &VerifyCommand) -> anyhow::Result<bool> {
 }
 
 fn run_lam(args: &LamArgs) -> anyhow::Result<bool> {
+    args.json.check(&[])?;
     if args.orient {
         // Lam leaves the orientation variant open: the orders are computed, nothing is
         // compared, so there is nothing to disagree with.
@@ -110,7 +109,7 @@ fn run_lam(args: &LamArgs) -> anyhow::Result<bool> {
     }
     let threads = args.threads.unwrap_or_else(super::default_threads);
     let rows = lam::sweep(args.max, args.bfs_limit, threads)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = args.json.text_out();
     writeln!(out, "# Lam, Theorem 1.1, against exact counts (n <= m <= {})\n", args.max)?;
     writeln!(out, "| n | m | b | case | theorem | group order | search | agrees |")?;
     writeln!(out, "|---|---|---|---|---|---|---|---|")?;
@@ -139,7 +138,8 @@ fn run_lam(args: &LamArgs) -> anyhow::Result<bool> {
             r.rows, r.cols, r.block, r.theorem_case, r.theorem_count, r.group_order
         )?;
     }
-    if let Some(path) = &args.json {
+    drop(out);
+    {
         let json: Vec<LamJson> = rows
             .iter()
             .map(|r| LamJson {
@@ -153,7 +153,7 @@ fn run_lam(args: &LamArgs) -> anyhow::Result<bool> {
                 agrees: r.agrees(),
             })
             .collect();
-        write_json(path, &json)?;
+        args.json.write(&json)?;
     }
     Ok(broken.is_empty())
 }
@@ -167,7 +167,7 @@ fn run_lam_orient(args: &LamArgs) -> anyhow::Result<()> {
         );
     }
     let rows = lam::orientation_sweep(args.max)?;
-    let mut out = std::io::stdout().lock();
+    let mut out = args.json.text_out();
     writeln!(out, "# NRP with orientation: exact group orders (n <= m <= {})\n", args.max)?;
     writeln!(out, "| n | m | b | solvable boards | index in (nm)! 4^(nm) |")?;
     writeln!(out, "|---|---|---|---|---|")?;
@@ -178,7 +178,8 @@ fn run_lam_orient(args: &LamArgs) -> anyhow::Result<()> {
             r.rows, r.cols, r.block, r.group_order, r.index
         )?;
     }
-    if let Some(path) = &args.json {
+    drop(out);
+    {
         let json: Vec<OrientJson> = rows
             .iter()
             .map(|r| OrientJson {
@@ -189,12 +190,13 @@ fn run_lam_orient(args: &LamArgs) -> anyhow::Result<()> {
                 index_in_all_oriented_boards: r.index.to_string(),
             })
             .collect();
-        write_json(path, &json)?;
+        args.json.write(&json)?;
     }
     Ok(())
 }
 
 fn run_spin(args: &SpinArgs) -> anyhow::Result<bool> {
+    args.json.check(&[])?;
     // Every board up to 4x5 (rows <= cols; transposes have the same groups).
     let dims: Vec<(usize, usize)> = (1..=4)
         .flat_map(|m| (m.max(2)..=5).map(move |n| (m, n)))
@@ -205,7 +207,7 @@ fn run_spin(args: &SpinArgs) -> anyhow::Result<bool> {
     let three = boards.iter().find(|b| (b.rows, b.cols) == (3, 3)).expect("3x3 is in the sweep");
     let theorem_3_agrees = spin::theorem_3_agrees(three);
 
-    let mut out = std::io::stdout().lock();
+    let mut out = args.json.text_out();
     writeln!(out, "# Spinpossible generating sets (exact, by stabilizer chains)\n")?;
     for b in &boards {
         let total = (1u64 << b.spin_types.len()) - 1;
@@ -247,9 +249,7 @@ fn run_spin(args: &SpinArgs) -> anyhow::Result<bool> {
             s.statement, s.rows, s.cols, s.predicted_order, s.group_order
         )?;
     }
-    if let Some(path) = &args.json {
-        let json = SpinJson { boards: &boards, statements: &statements, theorem_3_agrees };
-        write_json(path, &json)?;
-    }
+    drop(out);
+    args.json.write(&SpinJson { boards: &boards, statements: &statements, theorem_3_agrees })?;
     Ok(theorem_3_agrees && broken.is_empty())
 }

@@ -88,6 +88,11 @@ pub fn join_parts(table: &Path, force: bool, stop: &AtomicBool) -> Result<(Heade
     whole.finish(&outcome, h.elapsed_seconds)?;
     drop(whole);
     let header = open_table(tmp.path())?.file.header;
+    // A stop during the checks still stops, with nothing kept.
+    if stop.load(Ordering::Relaxed) {
+        return Err(Error::Interrupted);
+    }
+    super::outputs::refuse_if_written(table)?;
     tmp.persist(table)?;
     Ok((header, count))
 }
