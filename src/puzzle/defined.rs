@@ -149,6 +149,17 @@ impl Defined {
         })
     }
 
+    /// The puzzle a subset of this one makes (see [`super::subset`]), laid out anew. Its
+    /// definition is the transformed one, so the definition digest tables record changes
+    /// with the subset.
+    pub fn subset(&self, subset: &super::subset::Subset) -> Result<Defined> {
+        let definition = subset.apply(&self.definition).map_err(|reason| Error::InvalidPuzzle {
+            spec: escaped(&format!("def:{}", self.path)),
+            reason,
+        })?;
+        Defined::new(&self.path, definition)
+    }
+
     /// Reads and lays out the definition in a file. Errors name the file and the line.
     pub fn read(path: &str) -> Result<Defined> {
         let spec = format!("def:{path}");
@@ -449,7 +460,37 @@ impl Defined {
                 )
             })
             .collect();
-        parts.join(", ")
+        let mut text = parts.join(", ");
+        let d = &self.definition;
+        if !d.rotations.is_empty() {
+            let names: Vec<&str> = d.rotations.iter().map(|r| r.name.as_str()).collect();
+            text.push_str(&format!(
+                "; whole-puzzle rotations (symmetries, not moves): {}",
+                names.join(" ")
+            ));
+        }
+        if let Some(reason) = self.search_refusal() {
+            text.push_str(&format!("; {reason}"));
+        }
+        text
+    }
+
+    /// Why no search may run on this definition, if it may not: `Illegal` boards, which
+    /// twirl's searches would enter (twsearch skips them; twirl's rankings count every board
+    /// the moves reach). `info`, `order`, `check` and `apply` still work: the group is the
+    /// same, only the boards a search may pass through are fewer.
+    pub fn search_refusal(&self) -> Option<String> {
+        let d = &self.definition;
+        let first = d.illegal.first()?;
+        Some(format!(
+            "{} `Illegal` placement{} (first: piece {} on {} position {}): twirl's searches \
+             cannot avoid illegal boards and refuse this definition",
+            d.illegal.len(),
+            if d.illegal.len() == 1 { "" } else { "s" },
+            first.label + 1,
+            d.sets[first.set].name,
+            first.position + 1
+        ))
     }
 
     fn set_names(&self) -> String {
