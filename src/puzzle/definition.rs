@@ -50,8 +50,15 @@
 //!   `R12` from `R1` and from `R` of order 24): it keeps both moves under the one name and
 //!   reads the name as the first of them (`findmove`). twirl refuses all three, naming both
 //!   lines, so that every move name it prints reads back as that move.
-//! - Other statements: `Illegal` (a piece banned from a position), `MoveAlias`,
-//!   `MoveSequence` (moves defined as sequences), `StartState` (a 0-based `Solved`),
+//! - Rotations are kept apart in [`Definition::rotations`] (twsearch's `baserotations`).
+//! - `MoveSequence NAME MOVE...` (one line, after `Solved`): twsearch expands it once every
+//!   move is read (`expandalgomoves`): the product of moves, rotations and their powers, and
+//!   of sequences already expanded (rounds repeat until all are), becomes a declared move, or
+//!   a rotation by its name. twirl does the same.
+//! - `Illegal SET POSITION LABEL...` (one line, after `Solved`): a board with one of these
+//!   pieces (labels 1 to 64) on that position may not be entered (`legalstate`); read into
+//!   [`Definition::illegal`].
+//! - Other statements, refused by twirl: `MoveAlias`, `StartState` (a 0-based `Solved`),
 //!   `MoveTransformation`. ksolve's `Ignore`, `Block`, `ForbiddenPairs`, ... are not read by
 //!   twsearch at all.
 //!
