@@ -222,3 +222,44 @@ fn a_move_of_huge_order_is_refused_in_htm_with_its_order() {
     let o = twirl(&["apply", &spec, "X3710369067405'", "--metric", "qtm"]);
     assert_eq!(o.status.code(), Some(2), "past half the order: {}", stderr(&o));
 }
+
+/// Subsets on the command line: `--moves R,U` gives the <R,U> group of the 2x2x2 with the
+/// counts twsearch prints for `twsearch --moves R,U -g samples/main/2x2x2.tws`; the flags
+/// are refused on built-in puzzles; `info` shows the smaller puzzle.
+#[test]
+fn subsets_from_the_command_line() {
+    let spec = format!("def:{CUBE2}");
+    let o = twirl(&["bfs", &spec, "--moves", "R,U", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        histogram(&stdout(&o)),
+        [1, 6, 18, 53, 148, 400, 910, 1882, 3276, 4628, 6198, 6325, 4352, 941, 22]
+    );
+    let o = twirl(&["info", &spec, "--moves", "R,U"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("moves: 6 (each undone by another move): R R2 R' U U2 U'"));
+    let o = twirl(&["order", &spec, "--noorientation"]);
+    assert_eq!(stdout(&o).lines().next(), Some("5040"), "{}", stderr(&o));
+    let o = twirl(&["order", &spec, "--identical", "CORNERS:1,2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_rejected(
+        &["info", "nrp:3x3:2", "--moves", "R1C1"],
+        "applies to def:<file> puzzles only",
+    );
+    assert_rejected(&["info", &spec, "--omit", "EDGES"], "found `EDGES`");
+    assert_rejected(&["info", &spec, "--moves", "R,Q"], "found `Q`");
+}
+
+/// A file with `Illegal` lines: `info` and `order` read it and say so; searches refuse it.
+#[test]
+fn illegal_boards_refuse_the_search_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("illegal.tws");
+    let text = std::fs::read_to_string(CUBE2).unwrap() + "\nIllegal CORNERS 1 2\n";
+    std::fs::write(&path, text).unwrap();
+    let o = twirl(&["info", &def(&path)]);
+    assert!(stdout(&o).contains("1 `Illegal` placement"), "{}{}", stdout(&o), stderr(&o));
+    let o = twirl(&["order", &def(&path)]);
+    assert_eq!(stdout(&o).lines().next(), Some("3674160"));
+    assert_rejected(&["bfs", &def(&path)], "searches cannot avoid illegal boards");
+}

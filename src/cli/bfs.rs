@@ -231,7 +231,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     // Catch signals from the start: one that arrives while the table is being made stops the
     // search at its first durable point instead of killing the process mid-creation.
     stop_flag(args.session.quiet);
-    let puzzle = args.puzzle.puzzle()?;
+    let puzzle = args.puzzle.searchable_puzzle()?;
     if args.session.force && args.resume {
         bail!(
             "--force with --resume: expected one of them (--force starts the search in --table \

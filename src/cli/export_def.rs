@@ -39,6 +39,7 @@ pub fn run(args: &ExportDefArgs) -> anyhow::Result<()> {
         puzzle: args.puzzle.clone(),
         metric: Some(args.metric.clone().unwrap_or_else(|| "htm".into())),
         orient: args.orient,
+        subset: Default::default(),
     }
     .puzzle()?;
     if let Some(path) = &args.output {

@@ -156,6 +156,72 @@ pub struct PuzzleArgs {
     /// NRP only: tiles turn with their block and must end upright.
     #[arg(long)]
     pub orient: bool,
+    /// def:<file> only: a subset of the puzzle (see docs/definitions.md).
+    #[command(flatten)]
+    pub subset: SubsetArgs,
+}
+
+/// Subsets of a def:<file> puzzle, with twsearch's option names where it has them. The file
+/// is transformed as if edited by hand: `info` shows the result, and tables record it.
+#[derive(Args, Clone, Debug, Default)]
+pub struct SubsetArgs {
+    /// def: only. Keep only these moves (twsearch --moves): the subgroup they generate. Each
+    /// a declared move or a power of one (R, R2); every power of a kept move is a move (R
+    /// keeps R, R2, R'; R2 keeps R2 alone).
+    #[arg(
+        long,
+        value_name = "MOVE,...",
+        value_delimiter = ',',
+        help_heading = "Subsets (def: only)"
+    )]
+    pub moves: Option<Vec<String>>,
+    /// Leave a set out entirely: its pieces are not seen (twsearch --omit). Repeatable.
+    #[arg(long, value_name = "SET", help_heading = "Subsets (def: only)")]
+    pub omit: Vec<String>,
+    /// Leave out the corner sets (twsearch's rule: a name starting c?r, as CORNERS, C5RNER).
+    #[arg(long, help_heading = "Subsets (def: only)")]
+    pub nocorners: bool,
+    /// Leave out the edge sets (twsearch's rule: a name starting ed, as EDGES).
+    #[arg(long, help_heading = "Subsets (def: only)")]
+    pub noedges: bool,
+    /// Leave out the center sets (twsearch's rule: a name starting ce, as CENTERS).
+    #[arg(long, help_heading = "Subsets (def: only)")]
+    pub nocenters: bool,
+    /// Forget every orientation: each set gets one orientation (twsearch --noorientation).
+    #[arg(long, help_heading = "Subsets (def: only)")]
+    pub noorientation: bool,
+    /// Forget the orientations of one set (twsearch --omitoris). Repeatable.
+    #[arg(long, value_name = "SET", help_heading = "Subsets (def: only)")]
+    pub omitoris: Vec<String>,
+    /// Make all pieces of a set identical, orientations kept (twsearch --omitperms).
+    /// Repeatable.
+    #[arg(long, value_name = "SET", help_heading = "Subsets (def: only)")]
+    pub omitperms: Vec<String>,
+    /// Make pieces identical: SET (all of it) or SET:1,2,5 (the pieces solved at those
+    /// positions, 1-based). Their orientations are still seen. Repeatable.
+    #[arg(long, value_name = "SET[:POS,...]", value_parser = twirl::puzzle::subset::PieceGroup::parse, help_heading = "Subsets (def: only)")]
+    pub identical: Vec<twirl::puzzle::subset::PieceGroup>,
+    /// Ignore pieces: made identical and their orientation not seen (`?`), so only where
+    /// the other pieces are matters. SET or SET:1,2,5. Repeatable.
+    #[arg(long, value_name = "SET[:POS,...]", value_parser = twirl::puzzle::subset::PieceGroup::parse, help_heading = "Subsets (def: only)")]
+    pub ignore: Vec<twirl::puzzle::subset::PieceGroup>,
+}
+
+impl SubsetArgs {
+    fn subset(&self) -> twirl::puzzle::subset::Subset {
+        twirl::puzzle::subset::Subset {
+            moves: self.moves.clone(),
+            omit: self.omit.clone(),
+            no_corners: self.nocorners,
+            no_edges: self.noedges,
+            no_centers: self.nocenters,
+            no_orientation: self.noorientation,
+            omit_oris: self.omitoris.clone(),
+            omit_perms: self.omitperms.clone(),
+            identical: self.identical.clone(),
+            ignore: self.ignore.clone(),
+        }
+    }
 }
 
 impl PuzzleArgs {
@@ -176,8 +242,34 @@ impl PuzzleArgs {
                 }
             }
         }
+        let subset = self.subset.subset();
+        if !subset.is_empty() {
+            match &mut spec {
+                twirl::puzzle::PuzzleSpec::Def(d) => *d = std::sync::Arc::new(d.subset(&subset)?),
+                _ => {
+                    return Err(twirl::Error::InvalidPuzzle {
+                        spec: self.puzzle.clone(),
+                        reason: format!(
+                            "{} applies to def:<file> puzzles only (their sets and moves are \
+                             named in the file)",
+                            subset.describe()
+                        ),
+                    });
+                }
+            }
+        }
         let metric = metric.unwrap_or_else(|| spec.default_metric());
         Puzzle::new(&spec, metric)
+    }
+
+    /// [`PuzzleArgs::puzzle`] for a search (bfs, sample): refused, with the reason, where
+    /// twirl's searches cannot honour the definition (`Illegal` boards).
+    pub fn searchable_puzzle(&self) -> twirl::Result<Puzzle> {
+        let puzzle = self.puzzle()?;
+        if let Some(reason) = puzzle.defined().and_then(|d| d.search_refusal()) {
+            return Err(twirl::Error::InvalidPuzzle { spec: self.puzzle.clone(), reason });
+        }
+        Ok(puzzle)
     }
 }
 

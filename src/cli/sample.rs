@@ -188,7 +188,7 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
             group_digits(args.count)
         );
     }
-    let puzzle = args.puzzle.puzzle()?;
+    let puzzle = args.puzzle.searchable_puzzle()?;
     let header = RecordHeader::new(&puzzle, args.seed);
     let record = args.record.clone().unwrap_or_else(|| default_record(&header));
     // Neither output may replace the record, the definition read, or the other output.

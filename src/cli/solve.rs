@@ -342,8 +342,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
             puzzle: args.source.clone(),
             metric: args.metric.clone(),
             orient: args.orient,
+            subset: Default::default(),
         }
-        .puzzle()?;
+        .searchable_puzzle()?;
         let board = match random_index(&text)? {
             Some((seed, index)) => RandomBoards::new(&puzzle)?.board(seed, index)?,
             None => puzzle.parse_board(&text)?,

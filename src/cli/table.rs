@@ -121,8 +121,13 @@ pub(super) fn load_source(
 ) -> anyhow::Result<Loaded> {
     let is_puzzle = ["nrp:", "twiddle:", "spin:", "def:"].iter().any(|p| source.starts_with(p));
     if is_puzzle {
-        let p = PuzzleArgs { puzzle: source.to_string(), metric: metric.clone(), orient };
-        load_in_memory(p.puzzle()?)
+        let p = PuzzleArgs {
+            puzzle: source.to_string(),
+            metric: metric.clone(),
+            orient,
+            subset: Default::default(),
+        };
+        load_in_memory(p.searchable_puzzle()?)
     } else {
         if metric.is_some() || orient {
             bail!("--metric and --orient go with a puzzle; a table file records its own");

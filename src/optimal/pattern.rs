@@ -429,6 +429,8 @@ fn pattern_definition(base: &Puzzle, label_of: &[u8], tracked: &[u8]) -> Definit
                 }],
             })
             .collect(),
+        rotations: Vec::new(),
+        illegal: Vec::new(),
     }
 }
 

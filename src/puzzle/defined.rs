@@ -149,6 +149,17 @@ impl Defined {
         })
     }
 
+    /// The puzzle a subset of this one makes (see [`super::subset`]), laid out anew. Its
+    /// definition is the transformed one, so the definition digest tables record changes
+    /// with the subset.
+    pub fn subset(&self, subset: &super::subset::Subset) -> Result<Defined> {
+        let definition = subset.apply(&self.definition).map_err(|reason| Error::InvalidPuzzle {
+            spec: escaped(&format!("def:{}", self.path)),
+            reason,
+        })?;
+        Defined::new(&self.path, definition)
+    }
+
     /// Reads and lays out the definition in a file. Errors name the file and the line.
     pub fn read(path: &str) -> Result<Defined> {
         let spec = format!("def:{path}");
@@ -264,22 +275,81 @@ impl Defined {
     }
 
     /// Reads a move sequence in twsearch's notation: move names separated by spaces or
-    /// commas, each a declared move or one of its powers (`R`, `R2`, `R'`). The product is
-    /// read left to right.
+    /// commas, each a declared move or one of its powers (`R`, `R2`, `R'`), and groups with
+    /// a repetition, as twsearch writes them (`(R U R' U')6`) or as twirl's other puzzles do
+    /// (`(R U)^6`, `(R U)'`, `(R U)^-1`, `(R U) 6`). The product is read left to right.
     pub fn sequence(&self, text: &str) -> Result<Move> {
+        let tokens = sequence_tokens(text);
+        let mut at = 0;
+        let m = self.group(text, &tokens, &mut at, 0)?;
+        match tokens.get(at) {
+            None => Ok(m),
+            Some(_) => Err(self.bad_sequence(text, "a `)` without its `(`".into())),
+        }
+    }
+
+    fn bad_sequence(&self, text: &str, reason: String) -> Error {
+        Error::InvalidSequence { text: escaped(text), reason }
+    }
+
+    /// The product of the tokens from `at` up to a `)` (left for the caller) or the end.
+    fn group(&self, text: &str, tokens: &[&str], at: &mut usize, depth: usize) -> Result<Move> {
+        let k = self.orient_mod;
         let mut acc = Move::identity(self.n_cells());
-        for token in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
-            let m = self.named_power(token).ok_or_else(|| Error::InvalidSequence {
-                text: escaped(text),
-                reason: format!(
-                    "`{}` is not a move of {} (its moves are {}, and their powers written as \
-                     twsearch does: R2, R')",
-                    escaped(token),
-                    self.path,
-                    self.base_moves.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(" ")
-                ),
+        while let Some(&token) = tokens.get(*at) {
+            if token.starts_with(')') {
+                break;
+            }
+            *at += 1;
+            if token != "(" {
+                let m = self.named_power(token).ok_or_else(|| {
+                    self.bad_sequence(
+                        text,
+                        format!(
+                            "`{}` is not a move of {} (its moves are {}, and their powers \
+                             written as twsearch does: R2, R'; groups repeat as (R U)6)",
+                            escaped(token),
+                            self.path,
+                            self.base_moves
+                                .iter()
+                                .map(|m| m.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        ),
+                    )
+                })?;
+                acc = acc.then(&m, k);
+                continue;
+            }
+            if depth >= super::sequence::MAX_NESTING {
+                return Err(self.bad_sequence(
+                    text,
+                    format!("parentheses nest deeper than {}", super::sequence::MAX_NESTING),
+                ));
+            }
+            let inner = self.group(text, tokens, at, depth + 1)?;
+            let Some(close) = tokens.get(*at) else {
+                return Err(self.bad_sequence(text, "a `(` without its `)`".into()));
+            };
+            *at += 1;
+            let mut suffix = &close[1..];
+            // `(R U) 6`: the repetition as the next token.
+            if suffix.is_empty()
+                && let Some(next) = tokens.get(*at).filter(|t| repetition(t).is_some())
+            {
+                suffix = next;
+                *at += 1;
+            }
+            let times = repetition(suffix).ok_or_else(|| {
+                self.bad_sequence(
+                    text,
+                    format!(
+                        "expected a repetition after `)` (6, ^6, ', 2', ^-1), found `{}`",
+                        escaped(suffix)
+                    ),
+                )
             })?;
-            acc = acc.then(&m, self.orient_mod);
+            acc = acc.then(&inner.power(times, k), k);
         }
         Ok(acc)
     }
@@ -449,7 +519,37 @@ impl Defined {
                 )
             })
             .collect();
-        parts.join(", ")
+        let mut text = parts.join(", ");
+        let d = &self.definition;
+        if !d.rotations.is_empty() {
+            let names: Vec<&str> = d.rotations.iter().map(|r| r.name.as_str()).collect();
+            text.push_str(&format!(
+                "; whole-puzzle rotations (symmetries, not moves): {}",
+                names.join(" ")
+            ));
+        }
+        if let Some(reason) = self.search_refusal() {
+            text.push_str(&format!("; {reason}"));
+        }
+        text
+    }
+
+    /// Why no search may run on this definition, if it may not: `Illegal` boards, which
+    /// twirl's searches would enter (twsearch skips them; twirl's rankings count every board
+    /// the moves reach). `info`, `order`, `check` and `apply` still work: the group is the
+    /// same, only the boards a search may pass through are fewer.
+    pub fn search_refusal(&self) -> Option<String> {
+        let d = &self.definition;
+        let first = d.illegal.first()?;
+        Some(format!(
+            "{} `Illegal` placement{} (first: piece {} on {} position {}): twirl's searches \
+             cannot avoid illegal boards and refuse this definition",
+            d.illegal.len(),
+            if d.illegal.len() == 1 { "" } else { "s" },
+            first.label + 1,
+            d.sets[first.set].name,
+            first.position + 1
+        ))
     }
 
     fn set_names(&self) -> String {
@@ -462,6 +562,58 @@ impl Defined {
         labels.dedup();
         labels.iter().map(|l| (l + 1).to_string()).collect::<Vec<_>>().join(" ")
     }
+}
+
+/// A sequence's tokens: split at spaces and commas, with `(` alone and `)` followed by what
+/// is written against it (its repetition: `)6`, `)^-1`, `)'`).
+fn sequence_tokens(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for chunk in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+        let mut start = 0;
+        for (i, c) in chunk.char_indices() {
+            if c == '(' || c == ')' {
+                if start < i {
+                    out.push(&chunk[start..i]);
+                }
+                if c == '(' {
+                    out.push("(");
+                    start = i + 1;
+                } else {
+                    start = i;
+                }
+            }
+        }
+        if start < chunk.len() {
+            out.push(&chunk[start..]);
+        }
+    }
+    out
+}
+
+/// A group's repetition: empty (once), `6`, `^6`, `^{6}`, `'` (inverse), `2'`, `^-1`.
+fn repetition(text: &str) -> Option<i64> {
+    let (body, inverse) = match text.strip_suffix('\'') {
+        Some(b) => (b, true),
+        None => (text, false),
+    };
+    let body = body.strip_prefix('^').unwrap_or(body);
+    let body = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')).unwrap_or(body);
+    let (digits, negative) = match body.strip_prefix('-') {
+        Some(d) => (d, true),
+        None => (body, false),
+    };
+    let n: i64 = if digits.is_empty() {
+        if negative || (text.is_empty() && inverse) {
+            return None;
+        }
+        1
+    } else {
+        if !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        digits.parse().ok()?
+    };
+    Some(if negative != inverse { -n } else { n })
 }
 
 fn lcm(a: u64, b: u64) -> u64 {

@@ -311,3 +311,51 @@ fn mixed_moduli_constraints_read_in_their_own_modulus() {
     constraints.sort();
     assert_eq!(constraints, ["orientation sum(O1) = 0 (mod 3)", "sign(O1) = 0 (mod 2)"]);
 }
+
+/// Groups repeat as twsearch writes them (`(R U)6`) and as twirl's other puzzles do
+/// (`(R U)^6`, `(R U)'`); each reads as the moves written out.
+#[test]
+fn sequences_with_repetitions() {
+    let cube2 = include_str!("../../data/definitions/cube2.tws");
+    let d = Defined::new("cube2.tws", Definition::parse(cube2).unwrap()).unwrap();
+    let seq = |t: &str| d.sequence(t).unwrap();
+    let sexy = "R U R' U' ";
+    assert!(seq(&sexy.repeat(6)).is_identity());
+    assert!(seq("(R U R' U')6").is_identity());
+    assert!(seq("(R U R' U')^6").is_identity());
+    assert!(!seq("(R U R' U')5").is_identity());
+    assert_eq!(seq("(R U)3"), seq("R U R U R U"));
+    assert_eq!(seq("(R U) 3"), seq("R U R U R U"));
+    assert_eq!(seq("(R U)'"), seq("U' R'"));
+    assert_eq!(seq("(R U)^-1"), seq("U' R'"));
+    assert_eq!(seq("(R U)2'"), seq("U' R' U' R'"));
+    assert_eq!(seq("F((R U)2 F)2"), seq("F R U R U F R U R U F"));
+    assert_eq!(seq("(R,U)2"), seq("R U R U"));
+    for (bad, why) in [
+        ("(R U", "a `(` without its `)`"),
+        ("R U)", "a `)` without its `(`"),
+        ("(R U)x", "expected a repetition after `)`"),
+        ("(R Q)2", "`Q` is not a move"),
+    ] {
+        let err = d.sequence(bad).unwrap_err().to_string();
+        assert!(err.contains(why), "{bad}: {err}");
+    }
+    let deep = format!("{}R{}", "(".repeat(100), ")".repeat(100));
+    assert!(d.sequence(&deep).unwrap_err().to_string().contains("nest deeper"));
+}
+
+/// Rotations are listed, never moves; `Illegal` is said by `describe_sets` and refuses
+/// searches, while the puzzle is still built (info, order, check, apply).
+#[test]
+fn rotations_and_illegal_in_the_layout() {
+    let cube2 = include_str!("../../data/definitions/cube2.tws");
+    let text = format!("{cube2}\nMove Uv\nCORNERS\n4 1 2 3 5 6 7\nEnd\nIllegal CORNERS 1 2\n");
+    let d = Defined::new("c.tws", Definition::parse(&text).unwrap()).unwrap();
+    assert_eq!(d.moves(Metric::Htm).unwrap().len(), 9);
+    let said = d.describe_sets();
+    assert!(said.contains("whole-puzzle rotations (symmetries, not moves): Uv"), "{said}");
+    assert!(said.contains("1 `Illegal` placement (first: piece 2 on CORNERS position 1)"));
+    assert!(d.search_refusal().unwrap().contains("searches cannot avoid illegal boards"));
+    let plain = Defined::new("c.tws", Definition::parse(cube2).unwrap()).unwrap();
+    assert_eq!(plain.search_refusal(), None);
+}

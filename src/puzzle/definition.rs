@@ -50,8 +50,15 @@
 //!   `R12` from `R1` and from `R` of order 24): it keeps both moves under the one name and
 //!   reads the name as the first of them (`findmove`). twirl refuses all three, naming both
 //!   lines, so that every move name it prints reads back as that move.
-//! - Other statements: `Illegal` (a piece banned from a position), `MoveAlias`,
-//!   `MoveSequence` (moves defined as sequences), `StartState` (a 0-based `Solved`),
+//! - Rotations are kept apart in [`Definition::rotations`] (twsearch's `baserotations`).
+//! - `MoveSequence NAME MOVE...` (one line, after `Solved`): twsearch expands it once every
+//!   move is read (`expandalgomoves`): the product of moves, rotations and their powers, and
+//!   of sequences already expanded (rounds repeat until all are), becomes a declared move, or
+//!   a rotation by its name. twirl does the same.
+//! - `Illegal SET POSITION LABEL...` (one line, after `Solved`): a board with one of these
+//!   pieces (labels 1 to 64) on that position may not be entered (`legalstate`); read into
+//!   [`Definition::illegal`].
+//! - Other statements, refused by twirl: `MoveAlias`, `StartState` (a 0-based `Solved`),
 //!   `MoveTransformation`. ksolve's `Ignore`, `Block`, `ForbiddenPairs`, ... are not read by
 //!   twsearch at all.
 //!
@@ -92,9 +99,28 @@ pub struct Definition {
     pub sets: Vec<SetDef>,
     /// The solved state, one entry per set, in the order of `sets`.
     pub solved: Vec<SetState>,
-    /// The declared moves, in file order. twsearch also counts each power of each of them
-    /// as one move (see the module docs); these are the declared generators only.
+    /// The declared moves, in file order, then the `MoveSequence`s (expanded, in the order
+    /// twsearch expands them). twsearch also counts each power of each of them as one move
+    /// (see the module docs); these are the declared generators only.
     pub moves: Vec<MoveDef>,
+    /// Whole-puzzle rotations (moves or sequences whose names twsearch takes for rotations:
+    /// capitals ending in `v`, `x`, `y`, `z`), in file order. They are symmetries of the
+    /// puzzle, never moves: no search counts them.
+    pub rotations: Vec<MoveDef>,
+    /// `Illegal` statements: boards with one of these pieces on that position may not be
+    /// entered. twirl's searches cannot skip them and refuse such a definition.
+    pub illegal: Vec<Illegal>,
+}
+
+/// One banned placement from an `Illegal SET POSITION LABEL...` line (one per label).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Illegal {
+    /// The set, an index into [`Definition::sets`].
+    pub set: usize,
+    /// The position in the set, 0-based.
+    pub position: usize,
+    /// The banned piece label, 0-based (as [`SetState::pieces`]).
+    pub label: u16,
 }
 
 /// One set (orbit) of pieces.
@@ -168,8 +194,6 @@ const MAX_LABEL: u64 = 255;
 
 /// Statements twsearch or ksolve know that twirl refuses by name.
 const UNSUPPORTED: &[&str] = &[
-    "Illegal",
-    "MoveSequence",
     "MoveAlias",
     "MoveTransformation",
     "StartState",
@@ -182,7 +206,7 @@ const UNSUPPORTED: &[&str] = &[
 ];
 
 /// Keywords twirl reads, for the hint on a keyword written in the wrong case.
-const KEYWORDS: &[&str] = &["Name", "Set", "Solved", "Move", "End"];
+const KEYWORDS: &[&str] = &["Name", "Set", "Solved", "Move", "MoveSequence", "Illegal", "End"];
 
 /// One non-blank line: its 1-based number and tokens, comments removed.
 #[derive(Clone)]
@@ -218,7 +242,7 @@ fn tokenize(text: &str) -> Vec<Line<'_>> {
 }
 
 /// Whether twsearch takes a move of this name for a whole-puzzle rotation.
-fn is_rotation(name: &str) -> bool {
+pub fn is_rotation(name: &str) -> bool {
     if matches!(name, "x" | "y" | "z" | "x2" | "y2" | "z2" | "x'" | "y'" | "z'") {
         return true;
     }
@@ -533,6 +557,10 @@ impl Definition {
         let mut solved: Option<(usize, Vec<SetState>)> = None;
         let mut moves: Vec<MoveDef> = Vec::new();
         let mut move_lines: HashMap<String, usize> = HashMap::new();
+        let mut rotations: Vec<MoveDef> = Vec::new();
+        let mut illegal: Vec<Illegal> = Vec::new();
+        // (line, name, text) of each `MoveSequence`, expanded once every move is read.
+        let mut sequences: Vec<(usize, String, String)> = Vec::new();
         while let Some(line) = p.next() {
             let (number, keyword) = (line.number, line.tokens[0]);
             match keyword {
@@ -620,35 +648,7 @@ impl Definition {
                     }
                     expect_tokens(&line, 2, "Move NAME")?;
                     let move_name = line.tokens[1];
-                    if is_rotation(move_name) {
-                        return fail(
-                            number,
-                            format!(
-                                "move `{}` is a whole-puzzle rotation to twsearch (capitals \
-                                 ending in `v`, or x, y, z); rotations are not supported by twirl",
-                                escaped(move_name)
-                            ),
-                        );
-                    }
-                    if move_name.contains(',') {
-                        return fail(
-                            number,
-                            format!(
-                                "move name `{}` contains a comma, which separates moves in a \
-                                 sequence",
-                                escaped(move_name)
-                            ),
-                        );
-                    }
-                    if let Some(first) = move_lines.get(move_name) {
-                        return fail(
-                            number,
-                            format!(
-                                "move {} is defined twice (first on line {first})",
-                                escaped(move_name)
-                            ),
-                        );
-                    }
+                    check_move_name(move_name, number, &move_lines)?;
                     move_lines.insert(move_name.to_string(), number);
                     let given = p.block(BlockKind::Move(move_name), number)?;
                     let mut sets: Vec<SetMove> =
@@ -660,7 +660,36 @@ impl Definition {
                             twist: g.orient.unwrap_or_else(|| vec![0; n]),
                         };
                     }
-                    moves.push(MoveDef { name: move_name.to_string(), sets });
+                    let m = MoveDef { name: move_name.to_string(), sets };
+                    if is_rotation(move_name) {
+                        rotations.push(m);
+                    } else {
+                        moves.push(m);
+                    }
+                }
+                "MoveSequence" => {
+                    if solved.is_none() {
+                        return fail(number, "`MoveSequence` before the `Solved` block".into());
+                    }
+                    if line.tokens.len() < 3 {
+                        return fail(
+                            number,
+                            format!(
+                                "expected `MoveSequence NAME MOVE...`, found `{}`",
+                                line.text()
+                            ),
+                        );
+                    }
+                    let seq_name = line.tokens[1];
+                    check_move_name(seq_name, number, &move_lines)?;
+                    move_lines.insert(seq_name.to_string(), number);
+                    sequences.push((number, seq_name.to_string(), line.tokens[2..].join(" ")));
+                }
+                "Illegal" => {
+                    if solved.is_none() {
+                        return fail(number, "`Illegal` before the `Solved` block".into());
+                    }
+                    illegal.extend(illegal_line(&line, &p.sets)?);
                 }
                 "End" => return fail(number, "`End` outside a block".into()),
                 k if UNSUPPORTED.contains(&k) => {
@@ -691,6 +720,7 @@ impl Definition {
             };
             return fail(last_line, reason.into());
         };
+        expand_sequences(&p.sets, &sequences, &mut moves, &mut rotations)?;
         if moves.is_empty() {
             return fail(last_line, "no `Move` block (twsearch needs at least one move)".into());
         }
@@ -701,7 +731,176 @@ impl Definition {
             sets: p.sets,
             solved,
             moves,
+            rotations,
+            illegal,
         })
+    }
+}
+
+/// Refuses a move name with a comma (it separates moves in a sequence) or already given.
+fn check_move_name(name: &str, number: usize, seen: &HashMap<String, usize>) -> Result<()> {
+    if name.contains(',') {
+        return fail(
+            number,
+            format!(
+                "move name `{}` contains a comma, which separates moves in a sequence",
+                escaped(name)
+            ),
+        );
+    }
+    if let Some(first) = seen.get(name) {
+        return fail(
+            number,
+            format!("move {} is defined twice (first on line {first})", escaped(name)),
+        );
+    }
+    Ok(())
+}
+
+/// The placements an `Illegal SET POSITION LABEL...` line bans (twsearch: positions and
+/// labels 1-based, labels at most 64).
+fn illegal_line(line: &Line<'_>, sets: &[SetDef]) -> Result<Vec<Illegal>> {
+    if line.tokens.len() < 4 {
+        return fail(
+            line.number,
+            format!("expected `Illegal SET POSITION PIECE...`, found `{}`", line.text()),
+        );
+    }
+    let Some(set) = sets.iter().position(|s| s.name == line.tokens[1]) else {
+        let names: Vec<&str> = sets.iter().map(|s| s.name.as_str()).collect();
+        return fail(
+            line.number,
+            format!(
+                "`Illegal`: unknown set `{}` (sets: {})",
+                escaped(line.tokens[1]),
+                escaped(&names.join(", "))
+            ),
+        );
+    };
+    let context = format!("`Illegal`, set {}", escaped(&sets[set].name));
+    let position = count(line, line.tokens[2], "position", sets[set].size as u64)? as usize - 1;
+    let labels =
+        numbers(&Line { number: line.number, tokens: line.tokens[3..].to_vec() }, &context)?;
+    labels
+        .into_iter()
+        .map(|v| match v {
+            1..=64 => Ok(Illegal { set, position, label: (v - 1) as u16 }),
+            _ => fail(
+                line.number,
+                format!("{context}: piece {v} is out of range (twsearch reads 1 to 64)"),
+            ),
+        })
+        .collect()
+}
+
+/// Expands the `MoveSequence`s as twsearch does: each is the product of its moves (declared
+/// moves, rotations and their powers, as twsearch names them, and sequences expanded
+/// before), read left to right, and becomes a declared move (or a rotation, by its name).
+/// A sequence may name one written after it: rounds repeat until none is left.
+fn expand_sequences(
+    sets: &[SetDef],
+    sequences: &[(usize, String, String)],
+    moves: &mut Vec<MoveDef>,
+    rotations: &mut Vec<MoveDef>,
+) -> Result<()> {
+    let mut left: Vec<&(usize, String, String)> = sequences.iter().collect();
+    while !left.is_empty() {
+        let before = left.len();
+        let mut unknown: Option<(usize, String)> = None;
+        left.retain(|(number, name, text)| {
+            let known: Vec<&MoveDef> = moves.iter().chain(rotations.iter()).collect();
+            match sequence_product(sets, &known, text) {
+                Ok(sets_moved) => {
+                    let m = MoveDef { name: name.clone(), sets: sets_moved };
+                    if is_rotation(name) {
+                        rotations.push(m);
+                    } else {
+                        moves.push(m);
+                    }
+                    false
+                }
+                Err(token) => {
+                    unknown.get_or_insert((*number, token));
+                    true
+                }
+            }
+        });
+        if left.len() == before {
+            let (number, token) = unknown.expect("a sequence left");
+            return fail(
+                number,
+                format!(
+                    "`MoveSequence`: `{}` is not a move, a rotation, a power of one (R2, R') \
+                     or another sequence",
+                    escaped(&token)
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The product of a sequence of move names (split at spaces and commas), or the first name
+/// that is not a power of a known move.
+fn sequence_product(
+    sets: &[SetDef],
+    known: &[&MoveDef],
+    text: &str,
+) -> std::result::Result<Vec<SetMove>, String> {
+    let mut acc: Vec<SetMove> = sets.iter().map(|s| SetMove::identity(s.size)).collect();
+    for token in text.split(|c: char| c <= ' ' || c == ',').filter(|t| !t.is_empty()) {
+        let m = known
+            .iter()
+            .find_map(|base| {
+                let order = declared_order(sets, base);
+                let p = suffix_power(token.strip_prefix(base.name.as_str())?, order)?;
+                Some(base.power(sets, p))
+            })
+            .ok_or_else(|| token.to_string())?;
+        acc = then_sets(sets, &acc, &m);
+    }
+    Ok(acc)
+}
+
+/// `a` followed by `b`, set by set (twirl's direction: the piece at `i` goes to `a.perm[i]`,
+/// then on to `b.perm` of that).
+fn then_sets(sets: &[SetDef], a: &[SetMove], b: &[SetMove]) -> Vec<SetMove> {
+    sets.iter()
+        .zip(a.iter().zip(b))
+        .map(|(set, (x, y))| {
+            let k = u16::from(set.orientations);
+            let perm = x.perm.iter().map(|&j| y.perm[j as usize]).collect();
+            let twist = x
+                .perm
+                .iter()
+                .zip(&x.twist)
+                .map(|(&j, &t)| ((u16::from(t) + u16::from(y.twist[j as usize])) % k) as u8)
+                .collect();
+            SetMove { perm, twist }
+        })
+        .collect()
+}
+
+impl MoveDef {
+    /// The move's order as twsearch's expansion counts it (at least 2).
+    pub fn order(&self, sets: &[SetDef]) -> u128 {
+        declared_order(sets, self)
+    }
+
+    /// The move repeated `k` times, by squaring.
+    pub fn power(&self, sets: &[SetDef], mut k: u128) -> Vec<SetMove> {
+        let mut acc: Vec<SetMove> = sets.iter().map(|s| SetMove::identity(s.size)).collect();
+        let mut sq = self.sets.clone();
+        while k > 0 {
+            if k & 1 == 1 {
+                acc = then_sets(sets, &acc, &sq);
+            }
+            k >>= 1;
+            if k > 0 {
+                sq = then_sets(sets, &sq, &sq);
+            }
+        }
+        acc
     }
 }
 

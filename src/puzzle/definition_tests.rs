@@ -322,8 +322,12 @@ fn errors_name_the_line_and_the_problem() {
         ("Set P 4 3", "Set 4P 4 3", 2, "set name `4P` would be read as numbers"),
         ("Name Two", "Name Two Three", 1, "expected `Name NAME`"),
         ("Set Q 3 1\n", "Set Q 3 1\nName X\n", 4, "`Name` must be the first line"),
-        ("Move B\n", "Illegal P 1 2\nMove B\n", 19, "block `Illegal` is not supported by twirl"),
-        ("Move B\n", "MoveSequence C A B\nMove B\n", 19, "block `MoveSequence` is not supported"),
+        ("Move B\n", "Illegal P 5 2\nMove B\n", 19, "position must be a number from 1 to 4"),
+        ("Move B\n", "Illegal P 1 65\nMove B\n", 19, "piece 65 is out of range"),
+        ("Move B\n", "Illegal R 1 2\nMove B\n", 19, "`Illegal`: unknown set `R`"),
+        ("Move B\n", "MoveSequence C A Z\nMove B\n", 19, "`Z` is not a move"),
+        ("Move B\n", "MoveSequence C\nMove B\n", 19, "expected `MoveSequence NAME MOVE...`"),
+        ("Move B\n", "MoveSequence A B\nMove B\n", 19, "move A is defined twice"),
         ("Move B\n", "ForbiddenPairs\nMove B\n", 19, "block `ForbiddenPairs` is not supported"),
         (
             "Move B\n",
@@ -333,7 +337,6 @@ fn errors_name_the_line_and_the_problem() {
         ),
         ("Move B\n", "Turn B\n", 19, "unknown keyword `Turn` (expected Name, Set, Solved or Move)"),
         ("Move B\n", "End\nMove B\n", 19, "`End` outside a block"),
-        ("Move B\n", "Move Bv\n", 19, "move `Bv` is a whole-puzzle rotation"),
         ("Move B\n", "Move B,C\n", 19, "contains a comma"),
         ("Move B\n", "Move B C\n", 19, "expected `Move NAME`"),
         ("Move B\n", "Set Z 2 1\nMove B\n", 19, "`Set` after `Solved`"),
@@ -756,7 +759,14 @@ fn arbitrary_definition() -> impl Strategy<Value = Definition> {
                     .collect(),
             })
             .collect();
-        Definition { name: "Random".into(), sets, solved, moves }
+        Definition {
+            name: "Random".into(),
+            sets,
+            solved,
+            moves,
+            rotations: Vec::new(),
+            illegal: Vec::new(),
+        }
     })
 }
 
@@ -771,7 +781,7 @@ proptest! {
 
 /// twsearch's own samples, read from a checkout: `TWSEARCH_SAMPLES=/path/to/twsearch/samples
 /// cargo test --lib twsearch_samples -- --ignored --nocapture`. Each file is read, or refused
-/// for a feature twirl does not take (rotations, `?`, `Illegal`, `MoveSequence`); what is read
+/// for a feature twirl does not take; what is read
 /// writes back to the same definition.
 #[test]
 #[ignore = "needs a twsearch checkout (TWSEARCH_SAMPLES)"]
@@ -795,11 +805,39 @@ fn twsearch_samples() {
                 refused += 1;
                 let msg = e.to_string();
                 println!("{}: {msg}", path.display());
-                let known = ["rotation", "`?`", "`Illegal`", "`MoveSequence`"];
+                let known = ["MoveAlias", "MoveTransformation", "StartState"];
                 assert!(known.iter().any(|k| msg.contains(k)), "{}: {msg}", path.display());
             }
         }
     }
     println!("{read} read, {refused} refused");
     assert!(read > 0);
+}
+
+/// Rotations are kept apart from the moves, sequences become moves (their product, read
+/// left to right, powers and rotations allowed, in any order of definition), `Illegal`
+/// lines are read; all of it writes back to the same definition.
+#[test]
+fn rotations_sequences_and_illegal() {
+    let text = TWO.replace(
+        "Move B\n",
+        "MoveSequence D A' C\nMoveSequence C A,Bv2\nMoveSequence Xv A Bv\nIllegal P 2 1 3\n\
+         Move Bv\n",
+    );
+    let def = Definition::parse(&text).unwrap();
+    let names: Vec<&str> = def.moves.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["A", "C", "D"]);
+    let rotations: Vec<&str> = def.rotations.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(rotations, ["Bv", "Xv"]);
+    assert_eq!(
+        def.illegal,
+        [Illegal { set: 0, position: 1, label: 0 }, Illegal { set: 0, position: 1, label: 2 }]
+    );
+    // C = A then Bv twice; D = A^-1 then C = Bv twice.
+    let (a, bv) = (&def.moves[0], &def.rotations[0]);
+    let bv2 = bv.power(&def.sets, 2);
+    assert_eq!(def.moves[1].sets, then_sets(&def.sets, &a.sets, &bv2));
+    assert_eq!(def.moves[2].sets, bv2);
+    assert_eq!(Definition::parse(&def.to_tws()).unwrap(), def);
+    assert!(is_rotation("x2") && is_rotation("UFv") && !is_rotation("Uv2") && !is_rotation("v"));
 }

@@ -59,7 +59,9 @@ impl Definition {
             }
         }
         out.push_str("End\n");
-        for m in &self.moves {
+        // Rotations are written as moves: their names tell twsearch (and the reader) what
+        // they are. A `MoveSequence` was expanded on reading and is written as its product.
+        for m in self.moves.iter().chain(&self.rotations) {
             let _ = writeln!(out, "\nMove {}", m.name);
             for (s, sm) in self.sets.iter().zip(&m.sets) {
                 if sm.is_identity() {
@@ -79,6 +81,13 @@ impl Definition {
                 }
             }
             out.push_str("End\n");
+        }
+        if !self.illegal.is_empty() {
+            out.push('\n');
+        }
+        for i in &self.illegal {
+            let set = self.sets.get(i.set).map_or("?", |s| s.name.as_str());
+            let _ = writeln!(out, "Illegal {set} {} {}", i.position + 1, i.label + 1);
         }
         out
     }
@@ -134,6 +143,8 @@ impl Definition {
             sets: vec![SetDef { name: "TILES".into(), size: n, orientations: m.max(1) }],
             solved: vec![SetState { pieces: (0..n as u16).collect(), orient: vec![0; n] }],
             moves,
+            rotations: Vec::new(),
+            illegal: Vec::new(),
         })
     }
 }

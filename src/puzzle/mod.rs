@@ -15,6 +15,7 @@ pub mod nrp;
 pub mod sequence;
 pub mod spec;
 pub mod spin;
+pub mod subset;
 
 pub use board::Board;
 pub use spec::{Metric, PuzzleSpec};
