@@ -2,7 +2,7 @@
 # The generic path against the native one: each puzzle is searched as twirl's built-in spec
 # and as the definition `twirl export-def` writes for it, read back with `def:FILE`. Prints
 # wall time, boards/s and peak resident memory of each, the ratio, and checks the histograms
-# agree. Symmetry is off on the native side: definitions have none, and the question is the
+# agree. Symmetry is off on both sides: the question is the
 # cost of the generic model, not of the symmetry reduction.
 # Usage: scripts/bench_def.sh [--threads N]   (default: all cores)
 # Needs GNU time (/usr/bin/time).

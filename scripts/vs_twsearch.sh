@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# twirl against twsearch on twsearch's own sample definitions, side by side in one run:
+# `twirl bfs def:FILE` (symmetry as twirl chooses by default) and `twsearch -g FILE`, the same
+# number of threads each, one after the other per sample. Prints wall time and peak resident
+# memory of each, the ratio (twsearch's time over twirl's: above 1 twirl is faster), and
+# checks that the histograms agree (exit 1 if one differs).
+# Usage: TWSEARCH=/path/to/twsearch-checkout scripts/vs_twsearch.sh [--threads N] [SAMPLE...]
+#   SAMPLE is a name in samples/main (default: 2x2x2 skewb pyraminx tangram dino ufo).
+#   The checkout must be built (`make build`); GNU time (/usr/bin/time) is needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+threads=2
+if [[ "${1:-}" == "--threads" ]]; then threads=$2; shift 2; fi
+samples=("$@")
+[[ ${#samples[@]} -gt 0 ]] || samples=(2x2x2 skewb pyraminx tangram dino ufo)
+tws_dir=${TWSEARCH:?set TWSEARCH to a built rokicki/twsearch checkout}
+tws="$tws_dir/build/bin/twsearch"
+[[ -x "$tws" ]] || { echo "expected a built twsearch at $tws, found none (make build)" >&2; exit 2; }
+command -v /usr/bin/time >/dev/null || { echo "needs GNU time (/usr/bin/time)" >&2; exit 2; }
+cargo build --release --quiet
+bin=target/release/twirl
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $threads threads each"
+printf '%-14s %14s %10s %10s %10s %10s %8s\n' sample boards twirl_s twirl_MiB twsearch_s tws_MiB ratio
+status=0
+for s in "${samples[@]}"; do
+  file="$tws_dir/samples/main/$s.tws"
+  /usr/bin/time -f '%e %M' -o "$dir/t1" "$bin" bfs "def:$file" --threads "$threads" -q \
+    --json "$dir/twirl.json" --force >/dev/null
+  /usr/bin/time -f '%e %M' -o "$dir/t2" "$tws" -t "$threads" -g "$file" >"$dir/tws.out" 2>&1
+  read -r w1 m1 <"$dir/t1"
+  read -r w2 m2 <"$dir/t2"
+  boards=$(python3 - "$dir/twirl.json" "$dir/tws.out" <<'PY'
+import json, re, sys
+mine = json.load(open(sys.argv[1]))["histogram"]
+theirs = [int(m.group(1)) for m in re.finditer(r"^Dist \d+ cnt (\d+)", open(sys.argv[2]).read(), re.M)]
+if mine != theirs:
+    print(f"histograms differ: twirl {mine}, twsearch {theirs}", file=sys.stderr)
+    sys.exit(1)
+print(sum(mine))
+PY
+  ) || { status=1; continue; }
+  ratio=$(python3 -c "print(f'{$w2/$w1:.2f}')")
+  printf '%-14s %14s %10s %10s %10s %10s %8s\n' "$s" "$boards" "$w1" $((m1 / 1024)) "$w2" $((m2 / 1024)) "$ratio"
+done
+exit $status
