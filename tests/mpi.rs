@@ -80,12 +80,17 @@ fn processes_find_the_histogram_of_the_local_engine() {
         let local_json = dir.path().join("local.json");
         let mut args = case.to_vec();
         args.splice(0..0, ["bfs"]);
-        let local = twirl(&[&args[..], &["-q", "--json", local_json.to_str().unwrap()]].concat());
+        // Each case writes the same files again: --force replaces them.
+        let local = twirl(
+            &[&args[..], &["-q", "--force", "--json", local_json.to_str().unwrap()]].concat(),
+        );
         assert!(local.status.success(), "{case:?}: {}", stderr(&local));
         for np in 1..=4 {
             let out_json = dir.path().join(format!("np{np}.json"));
-            let o =
-                under_mpirun(np, &[&args[..], &["--json", out_json.to_str().unwrap()]].concat());
+            let o = under_mpirun(
+                np,
+                &[&args[..], &["--force", "--json", out_json.to_str().unwrap()]].concat(),
+            );
             assert!(o.status.success(), "{case:?} np={np}: {}", stderr(&o));
             assert_eq!(
                 histogram_lines(&stdout(&o)),

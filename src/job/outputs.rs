@@ -113,7 +113,12 @@ pub fn check_output(path: &Path, kind: OutputKind, inputs: &[&Path], force: bool
             let what = if replaces_table { "a twirl table" } else { "a file" };
             return Err(refuse(format!("holds {what} already (use --force to replace it)")));
         }
-        refuse_if_written(path)?;
+        // Only tables are locked while written. Results are not: probing one with a lock
+        // would make the processes of an MPI job, which check the same outputs at once,
+        // refuse each other's probe.
+        if !result {
+            refuse_if_written(path)?;
+        }
     }
     check_writable_dir(path, &resolved(path))
 }
