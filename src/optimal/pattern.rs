@@ -309,6 +309,11 @@ impl PatternTable {
 
     /// The view through `s`, if every conjugated move is a move.
     fn view(&self, base: &Puzzle, s: &Symmetry, k: u8) -> Option<View> {
+        // A view turns every tile alike; a map with a turn per cell (a definition's cube
+        // rotation) would need the turn of each cell and tile, so it is no view.
+        if s.offsets.iter().any(|&o| o % k != s.offsets[0] % k) {
+            return None;
+        }
         let n = self.n;
         let label = (0..n).map(|t| self.label_of[s.cells[t] as usize]).collect();
         let turn = (0..k).map(|o| if s.reverses { (k - o) % k } else { o }).collect();
