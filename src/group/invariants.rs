@@ -405,7 +405,7 @@ pub fn cell_list(cells: &[u8]) -> String {
 }
 
 /// Orbits of cells under the moves, ordered by their smallest cell, and each cell's orbit.
-fn orbits(n: usize, puzzle: &Puzzle) -> (Vec<Vec<u8>>, Vec<u8>) {
+pub(crate) fn orbits(n: usize, puzzle: &Puzzle) -> (Vec<Vec<u8>>, Vec<u8>) {
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(parent: &mut [usize], mut x: usize) -> usize {
         while parent[x] != x {

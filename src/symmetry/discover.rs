@@ -13,9 +13,8 @@
 //! The first cell of each orbit under the moves gets offset 0: offsets that differ by a
 //! constant on an orbit act alike on boards ([`Symmetry::acts_like_in`]).
 
-use std::collections::HashSet;
-
 use super::Symmetry;
+use crate::group::cycles::cycle_type;
 use crate::puzzle::{Move, Puzzle};
 
 /// Nodes of the search after which it gives up and keeps the identity alone (a definition
@@ -42,21 +41,21 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
     let n = puzzle.n_positions();
     let k = puzzle.orient_mod.max(1);
     let moves: Vec<&Move> = puzzle.moves.iter().filter(|m| !m.is_identity()).collect();
-    let mut index: HashSet<(Vec<u8>, Vec<u8>)> = HashSet::new();
-    for m in &moves {
-        index.insert((m.perm.clone(), m.twist.iter().map(|&t| t % k).collect()));
-    }
+    // `moved[m][c]`: whether move `m` moves or turns the tile on cell `c`.
+    let moved: Vec<Vec<bool>> = moves
+        .iter()
+        .map(|m| (0..n).map(|c| m.perm[c] as usize != c || m.twist[c] % k != 0).collect())
+        .collect();
     let cell_sig = cell_signatures(n, &moves);
-    let move_sig: Vec<Vec<u32>> = moves.iter().map(|m| cycle_type(m)).collect();
+    let move_sig: Vec<MoveSignature> =
+        moves.iter().zip(&moved).map(|(m, mv)| signature(m, mv)).collect();
     let solved = puzzle.solved();
     let unseen: Vec<bool> = match puzzle.defined() {
         Some(d) => d.unseen_orientations().to_vec(),
         None => vec![false; n],
     };
-    let support: Vec<Vec<usize>> = moves
-        .iter()
-        .map(|m| (0..n).filter(|&c| m.perm[c] as usize != c || m.twist[c] % k != 0).collect())
-        .collect();
+    let support: Vec<Vec<usize>> =
+        moved.iter().map(|mv| (0..n).filter(|&c| mv[c]).collect()).collect();
     let mut moving = vec![false; n];
     for &c in support.iter().flatten() {
         moving[c] = true;
@@ -76,6 +75,7 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
             k,
             reverses,
             moves: &moves,
+            moved: &moved,
             support: &support,
             move_sig: &move_sig,
             cell_sig: &cell_sig,
@@ -94,14 +94,11 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
         }
         search.run();
         gave_up |= search.nodes >= MAX_NODES || search.leaves.len() >= MAX_SYMMETRIES;
+        // At a leaf every move's conjugate is the move it was matched with (propagation set
+        // each cell and turn so), so the moves are kept; `Symmetries::of` checks it again.
         for (cells, offsets) in search.leaves {
             let s = Symmetry { name: String::new(), cells, reverses, offsets };
-            let keeps = moves.iter().all(|m| {
-                let c = s.conjugate_move(m, k);
-                index.contains(&(c.perm, c.twist))
-            });
-            if keeps
-                && keeps_solved(&s, &solved.tiles, &unseen, k)
+            if keeps_solved(&s, &solved.tiles, &unseen, k)
                 && !found.iter().any(|f| f.acts_like_in(&s, k, root))
             {
                 found.push(s);
@@ -136,9 +133,11 @@ struct Search<'a> {
     k: u8,
     reverses: bool,
     moves: &'a [&'a Move],
+    /// Per move and cell, whether the move moves or turns the cell's tile.
+    moved: &'a [Vec<bool>],
     /// Per move, the cells it moves or turns.
     support: &'a [Vec<usize>],
-    move_sig: &'a [Vec<u32>],
+    move_sig: &'a [MoveSignature],
     cell_sig: &'a [Vec<u32>],
     sigma: Vec<u8>,
     image_of: Vec<u8>,
@@ -225,15 +224,8 @@ impl Search<'_> {
     /// Whether `target` can be the image of move `m` as far as the assigned cells tell: an
     /// assigned cell is moved by `m` exactly when its image is moved by `target`.
     fn support_agrees(&self, m: usize, target: usize) -> bool {
-        let (mv, image) = (self.moves[m], self.moves[target]);
-        (0..self.n).all(|c| {
-            let sc = self.sigma[c];
-            sc == UNSET || {
-                let moved = mv.perm[c] as usize != c || mv.twist[c] % self.k != 0;
-                let s = sc as usize;
-                moved == (image.perm[s] as usize != s || image.twist[s] % self.k != 0)
-            }
-        })
+        let (mv, image) = (&self.moved[m], &self.moved[target]);
+        (0..self.n).all(|c| self.sigma[c] == UNSET || mv[c] == image[self.sigma[c] as usize])
     }
 
     /// Pushes every assignment along the assigned moves until nothing changes; false on a
@@ -295,28 +287,12 @@ fn keeps_solved(s: &Symmetry, home: &[u8], unseen: &[bool], k: u8) -> bool {
     })
 }
 
-/// The lengths of a move's cycles (fixed cells left out), sorted: a symmetry maps a move
-/// onto one of the same type.
-fn cycle_type(m: &Move) -> Vec<u32> {
-    let n = m.perm.len();
-    let mut seen = vec![false; n];
-    let mut out = Vec::new();
-    for start in 0..n {
-        if seen[start] {
-            continue;
-        }
-        let (mut len, mut c) = (0u32, start);
-        while !seen[c] {
-            seen[c] = true;
-            len += 1;
-            c = m.perm[c] as usize;
-        }
-        if len > 1 || m.twist[start] != 0 {
-            out.push(len);
-        }
-    }
-    out.sort_unstable();
-    out
+/// What a symmetry keeps of a move: its cycle type and how many tiles it turns in place.
+type MoveSignature = (Vec<usize>, usize);
+
+fn signature(m: &Move, moved: &[bool]) -> MoveSignature {
+    let turned_in_place = (0..m.perm.len()).filter(|&c| moved[c] && m.perm[c] as usize == c);
+    (cycle_type(&m.perm), turned_in_place.count())
 }
 
 /// Per cell, the lengths of its cycles under every move, sorted: a symmetry maps a cell onto

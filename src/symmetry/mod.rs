@@ -363,24 +363,9 @@ impl Symmetries {
 /// `root[p]`: the smallest cell of the orbit of `p` under the moves (a cell no move touches is
 /// its own).
 fn orbit_roots(puzzle: &Puzzle) -> Vec<u8> {
-    let n = puzzle.n_positions();
-    let mut root: Vec<u8> = (0..n as u8).collect();
-    fn find(root: &mut [u8], c: usize) -> usize {
-        let mut r = c;
-        while root[r] as usize != r {
-            r = root[r] as usize;
-        }
-        root[c] = r as u8;
-        r
-    }
-    for m in &puzzle.moves {
-        for (c, &d) in m.perm.iter().enumerate() {
-            let (a, b) = (find(&mut root, c), find(&mut root, d as usize));
-            let (lo, hi) = (a.min(b), a.max(b));
-            root[hi] = lo as u8;
-        }
-    }
-    (0..n).map(|c| find(&mut root, c) as u8).collect()
+    let (cells, orbit_of) = crate::group::invariants::orbits(puzzle.n_positions(), puzzle);
+    // Each orbit lists its cells in increasing order.
+    orbit_of.iter().map(|&o| cells[o as usize][0]).collect()
 }
 
 /// Twists reduced modulo the puzzle's orientations.
