@@ -134,11 +134,11 @@ fn exported_definitions_read_back() {
 }
 
 /// A group smaller than its invariants and too large to list: NRP (2,3,2)'s 120 boards of
-/// 720 arrangements, beside two sets, 5,598,720 boards. It is searched in the 33,592,320
-/// boards the invariants allow, as twsearch does, and a table of it is read back with its
-/// unreached entries; a board outside the group has no distance.
+/// 720 arrangements, beside two sets, 5,598,720 boards of the 33,592,320 the invariants
+/// allow. Its ranks count the boards alone (the arrangements of T the moves reach are
+/// found), with symmetry and without; a table of it is read back.
 #[test]
-fn groups_smaller_than_their_invariants_are_searched_in_their_space() {
+fn groups_smaller_than_their_invariants_are_ranked_densely() {
     // `twsearch -t 1 -g smaller_group.tws` (2026-11-24).
     let twsearch = [
         1, 19, 154, 827, 3470, 11928, 35724, 94925, 221284, 447949, 751283, 1033821, 1129932,
@@ -147,7 +147,15 @@ fn groups_smaller_than_their_invariants_are_searched_in_their_space() {
     use std::io::BufRead;
     let spec = format!("def:{SMALLER_GROUP}");
     let o = twirl(&["info", &spec]);
-    assert!(stdout(&o).contains("of which the moves reach 5598720"), "{}", stdout(&o));
+    // The coupling of T's arrangements is found: one entry per board, and classes under the
+    // 48 symmetries with the whole arrangement first.
+    assert!(stdout(&o).contains("table: 5598720 entries"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("207360 arrangements in 23104 classes"), "{}", stdout(&o));
+    for symmetry in ["on", "off"] {
+        let o = twirl(&["bfs", &spec, "-q", "--symmetry", symmetry]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(histogram(&stdout(&o)), twsearch, "--symmetry {symmetry}");
+    }
 
     // A job stopped by SIGTERM after distance 12, then resumed to the end.
     let dir = tempfile::tempdir().unwrap();

@@ -74,6 +74,10 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         }
     };
     let ranking = match &space.ranking {
+        Ranking::Layout(l) if l.ranks_reachable_couplings() => {
+            "invariant layout, arrangements and sums the moves reach indexed (orbit permutation \
+             ranks and orientation sums as one index x orientation digits)"
+        }
         Ranking::Layout(_) => "invariant layout (orbit permutation ranks x orientation digits)",
         Ranking::Enumerated(_) if puzzle.has_identical_pieces() => {
             "listed board by board (identical pieces)"
@@ -110,7 +114,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     match StateSpace::for_search(&puzzle, SymmetryMode::On, false) {
         Ok(reduced) => {
             let c = reduced.classes().expect("a ranking of classes");
-            if c.inverts() {
+            if c.inverts() || c.first_part_is_arrangement() {
                 writeln!(
                     out,
                     "symmetry classes (bfs --symmetry on): under {}: {} arrangements in {} \

@@ -9,7 +9,13 @@
 //! Orientation being the low digits keeps every orientation of one arrangement of tiles in
 //! one contiguous run of ranks, and indexing it by tile means a move changes it by adding a
 //! vector, without reordering digits.
+//!
+//! For a group smaller than its invariants, digits 1 and 2 (the "upper" digits) are replaced
+//! by the index of their value among those the moves reach ([`ReachableUpper`]).
 
+use std::sync::Arc;
+
+use super::couplings::ReachableUpper;
 use super::perm::{
     half_factorial, rank_in_sign_class, rank_padded, sign_class_weights, unrank_in_sign_class,
 };
@@ -85,6 +91,9 @@ pub struct Layout {
     /// Ranks a finished search reaches: `n_states`, or the group order when the group is
     /// smaller than the invariants and its space is searched (see [`Layout::searching_in`]).
     reachable: u64,
+    /// For a group smaller than its invariants: the upper values it reaches, which ranks
+    /// then count instead of all of them (see [`Layout::searching_in`]).
+    reachable_upper: Option<Arc<ReachableUpper>>,
     /// `Some(k)` when ranks fall into aligned runs of `2^k` that moves map onto each other by
     /// XOR of the offset (see [`Layout::xor_block_bits`]).
     xor_block_bits: Option<u32>,
@@ -194,6 +203,7 @@ impl Layout {
             orient_count,
             n_states,
             reachable: n_states,
+            reachable_upper: None,
             invariants,
             solve,
             scramble,
@@ -286,6 +296,7 @@ impl Layout {
 
     /// The radix of everything below the permutation digits: coupling and orientations.
     pub(crate) fn low_radix(&self) -> u64 {
+        debug_assert!(self.reachable_upper.is_none(), "upper digits are whole");
         self.coupling.len() as u64 * self.orient_count
     }
 
@@ -301,6 +312,7 @@ impl Layout {
     /// avoid the prefix (their ranks are then the low digits of both rankings); XOR runs
     /// are dropped (they would cross).
     pub(crate) fn prefix_ranked_out(&self, prefix: &[usize]) -> Layout {
+        debug_assert!(self.reachable_upper.is_none(), "upper digits are whole");
         let mut out = self.clone();
         let last = self.orbits.len() - 1;
         let ranked_out = &self.orbits[last].cells[..prefix[last]];
@@ -347,13 +359,61 @@ impl Layout {
         self.reachable
     }
 
-    /// The layout of the space the invariants allow, for a group of `group_order` boards
-    /// smaller than that space: a search then reaches `group_order` of the ranks, and
-    /// stops when a distance finds nothing new (as twsearch searches such puzzles).
+    /// The layout of a group of `group_order` boards smaller than the space its invariants
+    /// allow. Where the upper digits' space is small enough, only the values the moves reach
+    /// are ranked ([`ReachableUpper`]): exactly the group when the orientation digits are
+    /// free given them (the skewb, twsearch's pyraminx), else a smaller superset of it. A
+    /// search reaches `group_order` of the ranks and stops when a distance finds nothing new
+    /// (as twsearch searches such puzzles). Runs are dropped: they follow the digits replaced.
     pub fn searching_in(mut self, group_order: u64) -> Layout {
         debug_assert!(group_order <= self.n_states);
+        let solved = Cells(std::array::from_fn(|i| if i < self.n_cells { i as u8 } else { 0 }));
+        let space = self.n_states / self.orient_count;
+        let moves: Vec<CompiledMove> = self.solve.iter().chain(&self.scramble).cloned().collect();
+        let found = ReachableUpper::search(
+            space,
+            solved,
+            &moves,
+            |s, m| self.apply(s, m),
+            |s| self.upper_and_orientation(s).0,
+        );
+        if let Some(found) = found.filter(|f| f.len() < space) {
+            self.n_states = found.len() * self.orient_count;
+            self.reachable_upper = Some(Arc::new(found));
+            self.cell_runs = None;
+            self.xor_block_bits = None;
+        }
         self.reachable = group_order;
         self
+    }
+
+    /// Number of orientation-digit combinations: the low radix of a rank, below its upper
+    /// digits (see the module docs).
+    pub(crate) fn orientation_count(&self) -> u64 {
+        self.orient_count
+    }
+
+    /// A board's upper digits as one index below `n_states / orientation_count` (among the
+    /// reachable values, with [`Layout::ranks_reachable_couplings`]).
+    #[inline(always)]
+    pub(crate) fn upper_index(&self, s: &Cells) -> u64 {
+        let upper = self.upper_and_orientation(s).0;
+        match &self.reachable_upper {
+            Some(r) => r.index(upper) as u64,
+            None => upper,
+        }
+    }
+
+    /// A board's orientation digits (the rank's low part).
+    #[inline(always)]
+    pub(crate) fn orientation_index(&self, s: &Cells) -> u64 {
+        self.upper_and_orientation(s).1
+    }
+
+    /// Whether ranks count only the upper values the moves reach (see
+    /// [`Layout::searching_in`]).
+    pub fn ranks_reachable_couplings(&self) -> bool {
+        self.reachable_upper.is_some()
     }
 
     /// The invariants the layout was built from (their orbits list cells in increasing
@@ -403,9 +463,22 @@ impl Layout {
         simd::orbit_tiles_scalar(s, &o.cells, &self.local)
     }
 
-    /// The rank of a board in working form. The board must satisfy the invariants.
+    /// The rank of a board in working form. The board must satisfy the invariants (and be
+    /// reachable, with [`Layout::ranks_reachable_couplings`]).
     #[inline]
     pub fn rank(&self, s: &Cells) -> u64 {
+        let (upper, orient_rank) = self.upper_and_orientation(s);
+        let upper = match &self.reachable_upper {
+            Some(r) => r.index(upper) as u64,
+            None => upper,
+        };
+        upper * self.orient_count + orient_rank
+    }
+
+    /// The value of a board's upper digits (permutation ranks and coupling index) and of its
+    /// orientation digits.
+    #[inline(always)]
+    fn upper_and_orientation(&self, s: &Cells) -> (u64, u64) {
         let mut perm_rank = 0u64;
         let mut sign_code = 0u32;
         for o in &self.orbits {
@@ -422,7 +495,7 @@ impl Layout {
         if self.orient_count == 1 && self.sums_space == 1 {
             let h = self.coupling_index[sign_code as usize];
             debug_assert!(h != u32::MAX, "board outside the coupling group");
-            return perm_rank * self.coupling.len() as u64 + h as u64;
+            return (perm_rank * self.coupling.len() as u64 + h as u64, 0);
         }
         if self.flips_only {
             // Flips: one bit per tile; an orbit's digits are its tiles' bits, lowest tile
@@ -459,7 +532,7 @@ impl Layout {
         }
         let h = self.coupling_index[(sign_code * self.sums_space + sums_code) as usize];
         debug_assert!(h != u32::MAX, "board outside the coupling group");
-        (perm_rank * self.coupling.len() as u64 + h as u64) * self.orient_count + orient_rank
+        (perm_rank * self.coupling.len() as u64 + h as u64, orient_rank)
     }
 
     /// The board in working form with the given rank (`rank < n_states`).
@@ -468,6 +541,10 @@ impl Layout {
         debug_assert!(rank < self.n_states);
         let mut orient_rank = rank % self.orient_count;
         let rest = rank / self.orient_count;
+        let rest = match &self.reachable_upper {
+            Some(r) => r.upper(rest),
+            None => rest,
+        };
         let h = (rest % self.coupling.len() as u64) as usize;
         let mut perm_rank = rest / self.coupling.len() as u64;
         let code = self.coupling[h];
@@ -539,6 +616,15 @@ impl Layout {
         if self.coupling_index[(signs * self.sums_space + sums) as usize] == u32::MAX {
             return Err(Error::InvalidBoard(
                 "the board breaks a parity or orientation-sum constraint of the moves".into(),
+            ));
+        }
+        if let Some(r) = &self.reachable_upper
+            && r.index(self.upper_and_orientation(&cells).0) == u32::MAX
+        {
+            return Err(Error::InvalidBoard(
+                "the moves cannot reach the board: its pieces' arrangement does not go with \
+                 their parities and orientation sums (a coupling of this group)"
+                    .into(),
             ));
         }
         Ok(cells)

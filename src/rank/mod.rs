@@ -14,6 +14,7 @@
 //! than their invariants and too many to list: those are searched in the space the
 //! invariants allow, whose other boards are never reached ([`Layout::searching_in`]).
 
+mod couplings;
 pub mod enumerated;
 pub mod layout;
 pub mod multiset;
@@ -293,14 +294,23 @@ impl StateSpace {
                     .into(),
             ));
         }
-        let layout = analysis
-            .invariants_are_exact()
-            .then(|| Layout::without_runs(puzzle, analysis.invariants.clone()));
+        let layout = if analysis.invariants_are_exact() {
+            Some(Layout::without_runs(puzzle, analysis.invariants.clone()))
+        } else {
+            // A group smaller than its invariants: classes where its layout ranks exactly
+            // its boards (the couplings it hides are found, [`Layout::searching_in`]).
+            u64::try_from(&analysis.group_order).ok().and_then(|order| {
+                let l = Layout::without_runs(puzzle, analysis.invariants.clone()).ok()?;
+                let l = l.searching_in(order);
+                (l.n_states() == order).then_some(Ok(l))
+            })
+        };
         let boards_move_xor_runs = matches!(&layout, Some(Ok(l)) if l.xor_block_bits().is_some());
         let classes = match layout {
             Some(layout) => layout.and_then(|layout| ClassRanking::new(puzzle, layout)),
             None => Err(Error::Unsupported(format!(
-                "no symmetry reduction for {}: the group is smaller than its invariants allow",
+                "no symmetry reduction for {}: the group is smaller than its invariants allow, \
+                 and its ranks count more than its boards",
                 puzzle.spec
             ))),
         };

@@ -98,6 +98,9 @@ impl StateSpace {
         RankingRecord {
             scheme: RANKING_SCHEME,
             kind: self.kind_with_definition(match &self.ranking {
+                Ranking::Layout(l) if l.ranks_reachable_couplings() => {
+                    "layout of reachable couplings".to_string()
+                }
                 Ranking::Layout(_) => "layout".to_string(),
                 Ranking::Enumerated(_) => "enumerated".to_string(),
                 Ranking::Multiset(_) => "multiset layout".to_string(),

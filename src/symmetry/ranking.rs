@@ -75,6 +75,12 @@ enum Rest {
     /// the turn of tile `t` (nothing without orientation; with flips, bit `t`). With
     /// `constrained` the turns add up to 0 and the last tile's digit is left out.
     Turns { modulus: u8, constrained: bool },
+    /// The first part is the whole arrangement with its signs and orientation sums (the
+    /// layout's upper digits, [`Layout::upper_index`]), the rest the orientation digits:
+    /// for boards whose symmetries move every cell of several orbits, where key cells leave
+    /// no room (the skewb, the pyraminx), and for groups smaller than their invariants, whose
+    /// layout ranks only the upper values the moves reach.
+    Orientations,
 }
 
 impl Rest {
@@ -142,7 +148,32 @@ impl ClassRanking {
             out.find_xor_runs();
             return Ok(out);
         }
+        if full.ranks_reachable_couplings() {
+            return ClassRanking::by_arrangements(puzzle, full, syms);
+        }
         ClassRanking::by_key_cells(puzzle, full, MIN_PLACEMENTS, syms)
+    }
+
+    /// Classes whose first part is the whole arrangement ([`Rest::Orientations`]), where
+    /// its values are few enough to classify.
+    fn by_arrangements(puzzle: &Puzzle, full: Layout, syms: Symmetries) -> Result<ClassRanking> {
+        let placements = full.n_states() / full.orientation_count();
+        if syms.order() < 2 {
+            return Err(Error::Unsupported(format!(
+                "no symmetry reduction for {}: the moves have no symmetry besides the identity",
+                puzzle.spec
+            )));
+        }
+        if placements > MAX_PLACEMENTS {
+            return Err(Error::Unsupported(format!(
+                "no symmetry reduction for {}: no orbit of the board has room for key cells, \
+                 and its {placements} arrangements are more than the {MAX_PLACEMENTS} a first \
+                 part may take",
+                puzzle.spec
+            )));
+        }
+        let key = (0..full.n_orbits()).map(|j| full.orbit_cells(j).to_vec()).collect();
+        ClassRanking::assemble(full, Rest::Orientations, syms, false, key)
     }
 
     /// Classes under the symmetries alone, key cells added until the placements reach
@@ -172,7 +203,7 @@ impl ClassRanking {
         }
         let key = choose_key_cells(&full, &syms, min_placements);
         if key.iter().all(Vec::is_empty) {
-            return Err(cannot("no orbit of the board has room for key cells"));
+            return ClassRanking::by_arrangements(puzzle, full, syms);
         }
         for (j, cells) in key.iter().enumerate() {
             let mut order = cells.clone();
@@ -206,14 +237,18 @@ impl ClassRanking {
                 1 << SYM_BITS
             )));
         }
-        let orbit_placements: Vec<u64> = (0..full.n_orbits())
-            .map(|j| falling(full.orbit_cells(j).len(), key[j].len()))
-            .collect();
+        let orbit_placements: Vec<u64> = match rest {
+            Rest::Orientations => vec![full.n_states() / full.orientation_count()],
+            _ => (0..full.n_orbits())
+                .map(|j| falling(full.orbit_cells(j).len(), key[j].len()))
+                .collect(),
+        };
         let rest_count = match &rest {
             Rest::Layout(l) => l.n_states(),
             &Rest::Turns { modulus, constrained } => {
                 (modulus as u64).pow((full.n_cells() - usize::from(constrained)) as u32)
             }
+            Rest::Orientations => full.orientation_count(),
         };
         let mut bytes = Vec::new();
         let mut shared = HashMap::new();
@@ -256,6 +291,9 @@ impl ClassRanking {
     /// With [`Rest::Turns`] a run is every flip of one arrangement, and a symmetry permutes
     /// the flips' bits as it permutes the tiles.
     fn find_xor_runs(&mut self) {
+        if let Rest::Orientations = self.rest {
+            return;
+        }
         if let Rest::Turns { .. } = self.rest {
             let n = self.full.n_cells();
             if !self.rest.is_flips() {
@@ -427,11 +465,13 @@ impl ClassRanking {
         self.syms.images(board, self.inversion)
     }
 
-    /// What the entries are, in words: `8 symmetries, key cells 1 3 7 9 5` or `4 symmetries
-    /// and inversion, every cell a key cell`.
+    /// What the entries are, in words: `8 symmetries, key cells 1 3 7 9 5`, `4 symmetries
+    /// and inversion, every cell a key cell` or `48 symmetries, the whole arrangement first`.
     pub fn describe(&self) -> String {
         let order = self.syms.order();
-        if self.inversion {
+        if let Rest::Orientations = self.rest {
+            format!("{order} symmetries, the whole arrangement first")
+        } else if self.inversion {
             format!("{order} symmetries and inversion, every cell a key cell")
         } else {
             format!("{order} symmetries, key cells {}", self.key_cells_text())
@@ -478,10 +518,20 @@ impl ClassRanking {
         }
     }
 
+    /// Whether the first part is the whole arrangement with its signs and orientation sums,
+    /// the rest the orientation digits ([`Rest::Orientations`]).
+    pub fn first_part_is_arrangement(&self) -> bool {
+        matches!(self.rest, Rest::Orientations)
+    }
+
     /// A board with only the key cells' tiles in place (the others in Lehmer order), no
     /// tile turned.
     fn placement_board(&self, mut p: u64) -> Cells {
-        let Rest::Layout(rest) = &self.rest else { return self.arrangement(p) };
+        let rest = match &self.rest {
+            Rest::Layout(rest) => rest,
+            Rest::Turns { .. } => return self.arrangement(p),
+            Rest::Orientations => return self.full.unrank(p * self.rest_count),
+        };
         let mut full_rank = 0u64;
         let mut parts = vec![0u64; self.key.len()];
         for j in (0..self.key.len()).rev() {
@@ -512,6 +562,9 @@ impl ClassRanking {
     /// The index of the placement of the key tiles on a board.
     #[inline(always)]
     fn placement_of(&self, s: &Cells) -> u64 {
+        if let Rest::Orientations = self.rest {
+            return self.full.upper_index(s);
+        }
         let mut index = 0u64;
         self.key_digits(s, |radix, digit| index = index * radix as u64 + digit as u64);
         index
@@ -552,6 +605,7 @@ impl ClassRanking {
             &Rest::Turns { modulus, constrained } => {
                 turns_of(s, self.full.n_cells(), modulus, constrained)
             }
+            Rest::Orientations => self.full.orientation_index(s),
         }
     }
 
@@ -600,8 +654,12 @@ impl ClassRanking {
     pub fn entry_board(&self, entry: u64) -> Cells {
         let (class, rest) = (entry / self.rest_count, entry % self.rest_count);
         let mut p = self.representative[class as usize] as u64;
-        let Rest::Layout(rest_layout) = &self.rest else {
-            return with_turns(self.arrangement(p), rest, self.full.n_cells(), &self.rest);
+        let rest_layout = match &self.rest {
+            Rest::Layout(l) => l,
+            Rest::Turns { .. } => {
+                return with_turns(self.arrangement(p), rest, self.full.n_cells(), &self.rest);
+            }
+            Rest::Orientations => return self.full.unrank(p * self.rest_count + rest),
         };
         let low_radix = self.full.low_radix();
         let low = rest % low_radix;
@@ -824,7 +882,7 @@ impl ClassRanking {
         let n = self.full.n_cells();
         let k = match self.rest {
             Rest::Turns { modulus, .. } => modulus,
-            Rest::Layout(_) => 1,
+            Rest::Layout(_) | Rest::Orientations => 1,
         };
         let mut out = [0u8; MAX_CELLS];
         if k <= 2 {
@@ -1030,19 +1088,21 @@ impl StateRanking for ClassRanking {
     fn cell_runs(&self) -> Option<&CellRuns> {
         match &self.rest {
             Rest::Layout(rest) => rest.cell_runs(),
-            Rest::Turns { .. } => None,
+            Rest::Turns { .. } | Rest::Orientations => None,
         }
     }
     fn run_parity(&self, base: &Cells) -> usize {
         match &self.rest {
             Rest::Layout(rest) => rest.run_parity(base),
-            Rest::Turns { .. } => 0,
+            Rest::Turns { .. } | Rest::Orientations => 0,
         }
     }
     fn unrank_in_run(&self, bases: &[Cells], parity: usize, offset: u64) -> Cells {
         match &self.rest {
             Rest::Layout(rest) => rest.unrank_in_run(bases, parity, offset),
-            Rest::Turns { .. } => unreachable!("a ranking without cell runs"),
+            Rest::Turns { .. } | Rest::Orientations => {
+                unreachable!("a ranking without cell runs")
+            }
         }
     }
     fn class_ranking(&self) -> Option<&ClassRanking> {

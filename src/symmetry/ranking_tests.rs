@@ -121,7 +121,7 @@ fn next(x: &mut u64) -> u64 {
 }
 
 /// Small enough for a full search, a brute-force class count and a distance per board.
-const CASES: [(&str, Metric); 10] = [
+const CASES: [(&str, Metric); 13] = [
     ("nrp:3x3:2", Metric::Qtm),
     ("nrp:3x3:2", Metric::Htm),
     ("nrp:3x3:2", Metric::Cw),
@@ -133,6 +133,11 @@ const CASES: [(&str, Metric); 10] = [
     // Symmetries found from a definition, with the corners' sticker offsets.
     ("def:data/definitions/cube2.tws", Metric::Htm),
     ("def:data/definitions/cube2.tws", Metric::Cw),
+    // Groups smaller than their invariants: the whole arrangement (the reachable values of
+    // the layout's upper digits) is the first part, the orientation digits the rest.
+    ("nrp:2x3:2", Metric::Qtm),
+    ("nrp:2x3:2:orient", Metric::Htm),
+    ("nrp:3x4:3", Metric::Cw),
 ];
 
 /// Larger boards, for the ranking alone.
@@ -143,6 +148,24 @@ const LARGE: [(&str, Metric); 5] = [
     ("nrp:3x3:2:orient", Metric::Qtm),
     ("spin:2x5", Metric::Htm),
 ];
+
+/// Groups smaller than their invariants: their layout ranks only the upper values the moves
+/// reach, one rank per board, and their classes take the whole arrangement first.
+#[test]
+fn groups_smaller_than_their_invariants_rank_densely_by_whole_arrangements() {
+    for (spec, metric, boards, classes) in [
+        ("nrp:2x3:2", Metric::Qtm, 120, 38),
+        ("nrp:2x3:2:orient", Metric::Htm, 3840, 1216),
+        ("nrp:3x4:3", Metric::Cw, 720, 370),
+    ] {
+        let (_, _, reduced) = reduced(spec, metric);
+        let c = reduced.classes().unwrap();
+        assert!(c.first_part_is_arrangement(), "{spec}");
+        assert!(c.layout().ranks_reachable_couplings(), "{spec}");
+        assert_eq!(c.layout().n_states(), boards, "{spec}");
+        assert_eq!(c.n_states(), classes, "{spec}");
+    }
+}
 
 #[test]
 fn class_entries_round_trip_and_conjugation_matches_boards() {
