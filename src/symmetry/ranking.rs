@@ -51,6 +51,10 @@ pub const MIN_PLACEMENTS: u64 = 100_000;
 /// No orbit of key cells is added that would make more placements than this (the table
 /// holds four bytes per placement).
 pub const MAX_PLACEMENTS: u64 = 4_000_000;
+/// The most arrangements a first part made of the whole arrangement may take
+/// ([`Rest::Orientations`]; 128 MiB of placement table): allowed more than key cells, since
+/// no smaller first part is left to such boards.
+const MAX_ARRANGEMENTS: u64 = 1 << 25;
 
 /// Bits of a placement's code that name the element of the group (at most 64 symmetries,
 /// doubled by inversion: a cube has 48). With inversion a map's name is an arrangement's 25
@@ -164,10 +168,10 @@ impl ClassRanking {
                 puzzle.spec
             )));
         }
-        if placements > MAX_PLACEMENTS {
+        if placements > MAX_ARRANGEMENTS {
             return Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: no orbit of the board has room for key cells, \
-                 and its {placements} arrangements are more than the {MAX_PLACEMENTS} a first \
+                 and its {placements} arrangements are more than the {MAX_ARRANGEMENTS} a first \
                  part may take",
                 puzzle.spec
             )));
