@@ -160,7 +160,11 @@ impl ClassRanking {
 
     /// Classes whose first part is the whole arrangement ([`Rest::Orientations`]), where
     /// its values are few enough to classify.
-    fn by_arrangements(puzzle: &Puzzle, full: Layout, syms: Symmetries) -> Result<ClassRanking> {
+    pub(crate) fn by_arrangements(
+        puzzle: &Puzzle,
+        full: Layout,
+        syms: Symmetries,
+    ) -> Result<ClassRanking> {
         let placements = full.n_states() / full.orientation_count();
         if syms.order() < 2 {
             return Err(Error::Unsupported(format!(

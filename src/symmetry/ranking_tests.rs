@@ -80,9 +80,34 @@ fn mod_3_row_by_key_cells() -> (Puzzle, StateSpace, StateSpace) {
     out
 }
 
+/// Classes with the whole arrangement first ([`ClassRanking::by_arrangements`]) on a puzzle
+/// whose invariants are exact, where [`ClassRanking::new`] would take key cells or
+/// inversion (twsearch's skewb, pyraminx and tangram take it for want of key cells).
+fn by_whole_arrangement(p: Puzzle) -> (Puzzle, StateSpace, StateSpace) {
+    let plain = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
+    let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
+    let layout = crate::rank::Layout::without_runs(&p, analysis.invariants.clone()).unwrap();
+    let c = ClassRanking::by_arrangements(&p, layout, Symmetries::of(&p)).unwrap();
+    assert!(c.first_part_is_arrangement() && !c.inverts());
+    let ranking = crate::rank::Ranking::Classes(c);
+    (p, plain, StateSpace { analysis, ranking, definition_digest: None })
+}
+
+/// The 2x2x2 (one corner fixed, symmetries found from its definition) and the mod-3 row by
+/// whole arrangements.
+fn whole_arrangement_cases() -> [(&'static str, Metric, (Puzzle, StateSpace, StateSpace)); 2] {
+    use crate::rank::test_puzzles::symmetric_row;
+    let cube2 = "def:data/definitions/cube2.tws";
+    let cube2_puzzle = Puzzle::parse(cube2, Some(Metric::Htm)).unwrap();
+    [
+        (cube2, Metric::Htm, by_whole_arrangement(cube2_puzzle)),
+        (MOD_3_ROW, Metric::Htm, by_whole_arrangement(symmetric_row())),
+    ]
+}
+
 /// Every small case: the default ranking (under inversion where it can), then key cells
 /// where it takes inversion, then fewer key cells with runs of rests, then orientations
-/// mod 3.
+/// mod 3, then whole arrangements first.
 fn small_cases() -> impl Iterator<Item = (&'static str, Metric, Puzzle, StateSpace, StateSpace)> {
     let default = CASES.into_iter().map(|(spec, metric)| (spec, metric, reduced(spec, metric)));
     let key_cells = KEY_CELLS_INSTEAD
@@ -96,6 +121,7 @@ fn small_cases() -> impl Iterator<Item = (&'static str, Metric, Puzzle, StateSpa
         .chain(key_cells)
         .chain(few)
         .chain(mod_3)
+        .chain(whole_arrangement_cases())
         .map(|(spec, metric, (p, plain, classes))| (spec, metric, p, plain, classes))
 }
 
@@ -175,7 +201,8 @@ fn class_entries_round_trip_and_conjugation_matches_boards() {
         .chain([("spin:2x5", Metric::Htm)])
         .map(|(spec, metric)| (spec, reduced_by_key_cells(spec, metric, MIN_PLACEMENTS)));
     let mod_3 = [(MOD_3_ROW, mod_3_row()), (MOD_3_ROW, mod_3_row_by_key_cells())];
-    for (spec, (_, plain, classes)) in cases.chain(key_cells).chain(mod_3) {
+    let whole = whole_arrangement_cases().into_iter().map(|(spec, _, out)| (spec, out));
+    for (spec, (_, plain, classes)) in cases.chain(key_cells).chain(mod_3).chain(whole) {
         let c = classes.classes().unwrap();
         let layout = c.layout();
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
