@@ -4,7 +4,7 @@ use std::path::Path;
 
 mod common;
 
-use common::{assert_rejected, stderr, twirl};
+use common::{assert_rejected, stderr, stdout, twirl};
 
 #[test]
 fn bad_inputs_get_clean_errors() {
@@ -33,7 +33,9 @@ fn bad_inputs_get_clean_errors() {
 fn bfs_prints_the_histogram_and_writes_json() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("r.json");
-    let o = twirl(&["bfs", "nrp:2x3:2", "--json", json.to_str().unwrap(), "-q"]);
+    // By boards: the result without a symmetry section (classes add one, below).
+    let o =
+        twirl(&["bfs", "nrp:2x3:2", "--json", json.to_str().unwrap(), "-q", "--symmetry", "off"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = String::from_utf8(o.stdout).unwrap();
     let rows: Vec<Vec<u64>> = out
@@ -240,7 +242,21 @@ fn symmetry_auto_picks_boards_or_classes() {
     let o = twirl(&["bfs", "nrp:3x3:2", "--unique", "--symmetry", "on"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--symmetry off"), "{}", stderr(&o));
+    // NRP (2,3,2), a group smaller than its invariants: classes with the whole arrangement
+    // first, under the 4 symmetries and inversion, the same boards per distance.
     let o = twirl(&["bfs", "nrp:2x3:2", "--symmetry", "on"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("boards=120 entries=32 "), "{}", stdout(&o));
+    assert!(stdout(&o).contains("# God's number: 7 (1 antipodes)"), "{}", stdout(&o));
+    // Where no ranking of classes applies, `on` says why: a 3-cycle turned one way and a swap
+    // sharing a cell have no symmetry besides the identity.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain.tws");
+    let text =
+        "Set A 4 1\nSolved\nA\n1 2 3 4\nEnd\nMove X\nA\n2 3 1 4\nEnd\nMove Y\nA\n1 2 4 3\nEnd\n";
+    std::fs::write(&file, text).unwrap();
+    let spec = format!("def:{}", file.display());
+    let o = twirl(&["bfs", &spec, "--metric", "cw", "--symmetry", "on"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no symmetry reduction"), "{}", stderr(&o));
 }

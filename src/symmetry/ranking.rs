@@ -114,7 +114,8 @@ pub struct ClassRanking {
     rest: Rest,
     syms: Symmetries,
     /// Whether `g -> g^-1` is in the group: element `order + e` is symmetry `e` applied to
-    /// `g^-1` (the order of [`Symmetries::images`]). Only with [`Rest::Turns`].
+    /// `g^-1` (the order of [`Symmetries::images`]). Only with [`Rest::Turns`] and
+    /// [`Rest::Orientations`].
     inversion: bool,
     /// Key cells per orbit of the layout, in Lehmer order.
     key: Vec<Vec<u8>>,
@@ -181,7 +182,11 @@ impl ClassRanking {
             )));
         }
         let key = (0..full.n_orbits()).map(|j| full.orbit_cells(j).to_vec()).collect();
-        ClassRanking::assemble(full, Rest::Orientations, syms, false, key)
+        // With the whole arrangement first, the first part of `g^-1` (its permutations
+        // inverted, its sums negated) follows from `g`'s: inversion joins the group when the
+        // moves are closed under inverses and the elements still fit their bits.
+        let inversion = syms.inverse_closed && syms.order_with(true) <= 1 << SYM_BITS;
+        ClassRanking::assemble(full, Rest::Orientations, syms, inversion, key)
     }
 
     /// Classes under the symmetries alone, key cells added until the placements reach
@@ -478,7 +483,8 @@ impl ClassRanking {
     pub fn describe(&self) -> String {
         let order = self.syms.order();
         if let Rest::Orientations = self.rest {
-            format!("{order} symmetries, the whole arrangement first")
+            let inversion = if self.inversion { " and inversion" } else { "" };
+            format!("{order} symmetries{inversion}, the whole arrangement first")
         } else if self.inversion {
             format!("{order} symmetries and inversion, every cell a key cell")
         } else {
@@ -650,6 +656,9 @@ impl ClassRanking {
         let rest = if e == 0 { self.rest_of(s) } else { self.rest_of(&self.transform(e, s)) };
         let map = if e < self.syms.order() {
             e
+        } else if let Rest::Orientations = self.rest {
+            // No XOR runs: the map is never read.
+            0
         } else {
             (self.packed_digits(s) as usize) << SYM_BITS | e
         };
@@ -890,7 +899,8 @@ impl ClassRanking {
         let n = self.full.n_cells();
         let k = match self.rest {
             Rest::Turns { modulus, .. } => modulus,
-            Rest::Layout(_) | Rest::Orientations => 1,
+            Rest::Layout(_) => 1,
+            Rest::Orientations => return self.invert_by_orbit(board),
         };
         let mut out = [0u8; MAX_CELLS];
         if k <= 2 {
@@ -902,6 +912,23 @@ impl ClassRanking {
                 let back = (k - (b >> TILE_BITS)) % k;
                 out[(b & TILE_MASK) as usize] = p as u8 | back << TILE_BITS;
             }
+        }
+        Cells(out)
+    }
+}
+
+impl ClassRanking {
+    /// [`ClassRanking::invert_cells`] with each orbit's own free modulus (a reduced turn is
+    /// negated modulo it: the cell's tied part, counted in the potentials, is negated with
+    /// the exchange).
+    fn invert_by_orbit(&self, board: &Cells) -> Cells {
+        let inv = self.full.invariants();
+        let mut out = [0u8; MAX_CELLS];
+        for (p, &b) in board.0[..self.full.n_cells()].iter().enumerate() {
+            let t = b & TILE_MASK;
+            let e = inv.orbits[inv.orbit_of[p] as usize].free_mod;
+            let back = (e - (b >> TILE_BITS) % e) % e;
+            out[t as usize] = p as u8 | back << TILE_BITS;
         }
         Cells(out)
     }
