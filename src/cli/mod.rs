@@ -325,6 +325,17 @@ pub fn main() -> i32 {
                 let _ = writeln!(std::io::stderr(), "twirl: interrupted; {kept}");
                 return INTERRUPTED;
             }
+            // A goals file: one line per line in error.
+            if let Some(twirl::Error::InvalidGoals(each)) = e.downcast_ref::<twirl::Error>() {
+                for line in each.lines() {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "twirl: error: {}",
+                        twirl::error::one_line(line)
+                    );
+                }
+                return 2;
+            }
             // One line whatever the message repeats (a path or an input with a newline).
             let _ = writeln!(
                 std::io::stderr(),

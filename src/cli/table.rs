@@ -138,6 +138,15 @@ pub(super) fn load_source(
 
 fn load_file(path: &Path) -> anyhow::Result<Loaded> {
     let t = open_table(path)?;
+    if let Some(goals) = &t.file.header.goals {
+        // Its distances are to the nearest goal: a descent would end at a goal, not solved.
+        bail!(
+            "{}: expected a table searched from solved, found one from {goals} (`bfs --goals`); \
+             its distances are to the nearest goal, which `distance`, `solve` and `sample` do \
+             not read (`twirl boards` lists the boards at a distance)",
+            path.display()
+        );
+    }
     let gods_number = t.gods_number();
     Ok(Loaded { puzzle: t.puzzle, space: t.space, table: t.file.table, gods_number })
 }

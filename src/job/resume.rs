@@ -122,6 +122,8 @@ impl<'p> Job<'p> {
             ck_path,
             record,
             resume: Some(Resume { outcome, partial }),
+            // Distance 0 is in the table: a resume needs no starts.
+            starts: Vec::new(),
         })))
     }
 }
@@ -161,6 +163,7 @@ fn finished(
     let findings = Findings::of_search(&puzzle, &space, &outcome, &file.table, processes)?;
     Ok(Finished {
         elapsed_seconds: file.header.elapsed_seconds,
+        goals: file.header.goals.clone(),
         puzzle,
         space,
         outcome,
