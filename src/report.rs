@@ -6,7 +6,7 @@ use crate::Result;
 use crate::bfs::{Outcome, Processes};
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateRanking, StateSpace};
-use crate::symmetry::antipodes::antipodes_of_search;
+use crate::symmetry::antipodes::{Listing, antipodes_of_search};
 use crate::table::DistanceTable;
 
 /// A finished enumeration. Field names are the JSON format.
@@ -24,7 +24,7 @@ pub struct Report {
     pub histogram: Vec<u64>,
     /// Boards at the largest distance.
     pub antipodes: u64,
-    /// Up to ten of them, those of smallest rank in the board ranking (the one of
+    /// Up to ten of them (`bfs --antipodes N`: up to N), those of smallest rank in the board ranking (the one of
     /// `--symmetry off`, also for a table of classes), in board notation.
     pub antipode_boards: Vec<String>,
     /// Wall-clock seconds of the search.
@@ -118,8 +118,10 @@ impl Findings {
         outcome: &Outcome,
         table: &DistanceTable,
         processes: &dyn Processes,
+        listing: Listing,
     ) -> Result<Findings> {
-        let antipode_boards = antipodes_of_search(puzzle, space, outcome, table, processes)?;
+        let antipode_boards =
+            antipodes_of_search(puzzle, space, outcome, table, processes, listing)?;
         let (me, count) = (processes.index(), processes.count());
         let classes =
             space.classes().map(|c| c.n_states() - processes.sum(c.repeats_in_share(me, count)));

@@ -19,6 +19,7 @@ use twirl::puzzle::Puzzle;
 use twirl::puzzle::goals::Goals;
 use twirl::rank::{StateSpace, SymmetryMode};
 use twirl::report::{Findings, GoalsReport, Report};
+use twirl::symmetry::antipodes::Listing;
 use twirl::table::{DistanceTable, table_bytes, unique_bytes};
 
 use super::progress::Bar;
@@ -142,6 +143,13 @@ pub struct SessionArgs {
     /// `solve` and `sample` refuse the table (they answer distances to solved).
     #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     goals: Option<String>,
+    /// List up to N antipodes (boards at the largest distance, God's number), those of
+    /// smallest rank in the ranking of boards; 0 lists none. Their count is always exact,
+    /// whatever N. Any number is listed where the search kept its whole last distance (at
+    /// most 16,384 boards, or classes of boards); beyond that, the 10 the search keeps, or
+    /// for a table of classes of at most 2^25 entries those read from it.
+    #[arg(long, value_name = "N", default_value_t = twirl::bfs::SAMPLE)]
+    antipodes: usize,
     /// Tests only: after finishing distance N, wait (up to a minute) for Ctrl-C or SIGTERM,
     /// so a test can interrupt the search at a known point.
     #[arg(long, value_name = "N", hide = true)]
@@ -164,6 +172,7 @@ impl SessionArgs {
             checkpoint_interval: Duration::from_secs(self.checkpoint_every),
             pause_after_level: self.test_pause_after,
             frontier_copy: true,
+            antipodes: self.antipodes,
         })
     }
 
@@ -198,6 +207,9 @@ impl SessionArgs {
         }
         if self.log_scale {
             words.push("--log-scale".into());
+        }
+        if self.antipodes != twirl::bfs::SAMPLE {
+            words.push(format!("--antipodes {}", self.antipodes));
         }
         if self.force && (self.json.is_some() || self.plot.is_some()) {
             words.push("--force".into());
@@ -497,7 +509,8 @@ fn search_in_memory(
         return Ok(INTERRUPTED);
     }
     let elapsed = t0.elapsed().as_secs_f64();
-    let findings = Findings::of_search(puzzle, &space, &outcome, &table, processes)?;
+    let listing = Listing { at_most: args.session.antipodes, from_goals: goals.is_some() };
+    let findings = Findings::of_search(puzzle, &space, &outcome, &table, processes, listing)?;
     if !root {
         return Ok(0);
     }
@@ -539,7 +552,7 @@ fn resume_table(
 ) -> anyhow::Result<i32> {
     let count = processes.count();
     let (puzzle, requested) = (expected.map(|e| e.0), expected.map(|e| e.1));
-    let resumed = Job::resume_in(processes, path, puzzle, requested)?;
+    let resumed = Job::resume_in(processes, path, puzzle, requested, session.antipodes)?;
     // `twirl resume` learns the definition searched only from the table.
     let searched = match &resumed {
         Resumed::Complete(finished) => &finished.puzzle,

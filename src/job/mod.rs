@@ -59,6 +59,7 @@ use crate::puzzle::Puzzle;
 use crate::puzzle::goals::{Goals, GoalsRecord};
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::report::{Findings, Report};
+use crate::symmetry::antipodes::Listing;
 use crate::table::format::{HEADER_BYTES, Header};
 use crate::table::{TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
@@ -80,6 +81,8 @@ pub struct SessionSettings {
     /// Under several processes, backward steps read a copy of the frontier (see
     /// [`Config::frontier_copy`]).
     pub frontier_copy: bool,
+    /// At most this many antipodes listed in the report (`bfs --antipodes N`).
+    pub antipodes: usize,
 }
 
 impl SessionSettings {
@@ -91,6 +94,7 @@ impl SessionSettings {
             checkpoint_interval: Duration::from_secs(300),
             pause_after_level: None,
             frontier_copy: true,
+            antipodes: bfs::SAMPLE,
         }
     }
 }
@@ -194,13 +198,13 @@ impl Job<'static> {
     /// after checking the table and its checkpoint against each other (see the module
     /// docs); `expected`, when given, is the puzzle the caller means.
     pub fn resume(path: &Path, expected: Option<&Puzzle>) -> Result<Resumed<'static>> {
-        Job::resume_in(&Single, path, expected, None)
+        Job::resume_in(&Single, path, expected, None, bfs::SAMPLE)
     }
 
     /// [`Job::resume`] of a table of `puzzle`, whatever file its header names the puzzle by:
     /// the ranking record (holding a definition's digest) must be `puzzle`'s.
     pub fn resume_as(path: &Path, puzzle: &Puzzle) -> Result<Resumed<'static>> {
-        Job::resume_of(&Single, path, Some(resume::Expected::Known(puzzle)), None)
+        Job::resume_of(&Single, path, Some(resume::Expected::Known(puzzle)), None, bfs::SAMPLE)
     }
 }
 
@@ -392,8 +396,11 @@ impl<'p> Job<'p> {
             false => Ok(()),
         };
         agree(processes, removed)?;
+        let from_goals = self.file.header.goals.is_some();
+        let listing = Listing { at_most: settings.antipodes, from_goals };
+        let table = &self.file.table;
         let findings =
-            Findings::of_search(&self.puzzle, &self.space, &outcome, &self.file.table, processes)?;
+            Findings::of_search(&self.puzzle, &self.space, &outcome, table, processes, listing)?;
         Ok(SessionEnd::Finished(Box::new(Finished {
             puzzle: self.puzzle,
             space: self.space,
