@@ -64,6 +64,10 @@ enum Command {
     /// The distance of a board (moves needed to solve it), read from a finished table file.
     /// Exit code 1 if the board is unsolvable (with the reason), 2 if malformed.
     Distance(table::DistanceArgs),
+    /// Every board at one distance of a finished table file, one per line in the puzzle's
+    /// board notation (a table of classes expanded into its distinct boards), the smallest
+    /// ranks first; `--limit N` stops after N.
+    Boards(table::BoardsArgs),
     /// A solution of a board, checked by applying it. By default a shortest one where twirl
     /// can find it: from a finished table file, a full table built in memory (at most 2^28
     /// entries), or IDA* over pattern tables built once and kept (where it applies and its
@@ -297,6 +301,7 @@ pub fn main() -> i32 {
         Command::Bfs(args) => bfs::run(args),
         Command::Resume(args) => bfs::run_resume(args),
         Command::Distance(args) => table::run_distance(args),
+        Command::Boards(args) => table::run_boards(args).map(|()| 0),
         Command::Solve(args) => solve::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Export(args) => table::run_export(args).map(|()| 0),

@@ -160,7 +160,8 @@ impl Goals {
             (None, None) => return Ok(()),
             (Some(r), Some(a)) if *r == a.record => return Ok(()),
             (Some(r), None) => format!(
-                "the table holds a search from {r}, not from solved: give the same goals                  with --goals FILE"
+                "the table holds a search from {r}, not from solved: give the same goals \
+                 with --goals FILE"
             ),
             (None, Some(a)) => format!(
                 "the table holds a search from solved, --goals {} asks for one from {}",
