@@ -217,6 +217,9 @@ fn bad_goal_files_say_every_line_in_error() {
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success());
     assert_eq!(histogram(&stdout(&o))[0], 2);
+    let o = twirl(&["bfs", "nrp:2x3:2", "--goals", s(&path), "--unique"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--unique with --goals"), "{}", stderr(&o));
     // Spinpossible's classes join a board and its inverse: refused with --symmetry on.
     std::fs::write(&path, "[1,2]\n").unwrap();
     let o = twirl(&["bfs", "spin:2x3", "--goals", s(&path), "--symmetry", "on"]);

@@ -140,7 +140,8 @@ pub struct SessionArgs {
     /// standard input. Distance 0 holds the distinct goals and every board is counted at
     /// the moves it needs to reach the nearest goal (in `cw`, moves towards the goal). A
     /// table records the goal set: a resume must give the same goals, and `distance`,
-    /// `solve` and `sample` refuse the table (they answer distances to solved).
+    /// `solve` and `sample` refuse the table (they answer distances to solved; `twirl
+    /// boards` lists its boards by distance). Not with --unique.
     #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     goals: Option<String>,
     /// List up to N antipodes (boards at the largest distance, God's number), those of
@@ -269,6 +270,12 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
         bail!(
             "--force with --resume: expected one of them (--force starts the search in --table \
              over; to replace outputs of a resumed search use `twirl resume TABLE --force`)"
+        );
+    }
+    if args.unique && args.session.goals.is_some() {
+        bail!(
+            "--unique with --goals: expected one of them (unique shortest solutions are counted \
+             from the solved board only)"
         );
     }
     args.session.check_outputs(args.table.as_deref(), Some(&puzzle))?;
