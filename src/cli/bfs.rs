@@ -139,8 +139,8 @@ pub struct SessionArgs {
     /// solved (as `apply` reads it); blank lines and `#` comments are skipped; `-` reads
     /// standard input. Distance 0 holds the distinct goals and every board is counted at
     /// the moves it needs to reach the nearest goal (in `cw`, moves towards the goal). A
-    /// table records the goal set: a resume must give the same goals, and `distance`,
-    /// `solve` and `sample` refuse the table (they answer distances to solved; `twirl
+    /// table records the goal set: a resume must give the same goals, and `distance`
+    /// and `solve` refuse the table (they answer distances to solved; `twirl
     /// boards` lists its boards by distance). Not with --unique.
     #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     goals: Option<String>,

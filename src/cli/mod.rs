@@ -65,8 +65,8 @@ enum Command {
     /// Exit code 1 if the board is unsolvable (with the reason), 2 if malformed.
     Distance(table::DistanceArgs),
     /// Every board at one distance of a finished table file, one per line in the puzzle's
-    /// board notation (a table of classes expanded into its distinct boards), the smallest
-    /// ranks first; `--limit N` stops after N.
+    /// board notation (a table of classes expanded into its distinct boards), in the order of
+    /// the table's entries; `--limit N` stops after N.
     Boards(table::BoardsArgs),
     /// A solution of a board, checked by applying it. By default a shortest one where twirl
     /// can find it: from a finished table file, a full table built in memory (at most 2^28

@@ -168,8 +168,8 @@ fn load_file(path: &Path) -> anyhow::Result<Loaded> {
         // Its distances are to the nearest goal: a descent would end at a goal, not solved.
         bail!(
             "{}: expected a table searched from solved, found one from {goals} (`bfs --goals`); \
-             its distances are to the nearest goal, which `distance`, `solve` and `sample` do \
-             not read (`twirl boards` lists the boards at a distance)",
+             its distances are to the nearest goal, which `distance` and `solve` do not \
+             read (`twirl boards` lists the boards at a distance)",
             path.display()
         );
     }
