@@ -258,6 +258,7 @@ mod tests {
             unique_histogram: None,
             unique_total: None,
             symmetry: None,
+            goals: None,
         }
     }
 

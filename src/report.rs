@@ -6,7 +6,7 @@ use crate::Result;
 use crate::bfs::{Outcome, Processes};
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::{StateRanking, StateSpace};
-use crate::symmetry::antipodes::antipodes_of_search;
+use crate::symmetry::antipodes::{Listing, antipodes_of_search};
 use crate::table::DistanceTable;
 
 /// A finished enumeration. Field names are the JSON format.
@@ -24,7 +24,7 @@ pub struct Report {
     pub histogram: Vec<u64>,
     /// Boards at the largest distance.
     pub antipodes: u64,
-    /// Up to ten of them, those of smallest rank in the board ranking (the one of
+    /// Up to ten of them (`bfs --antipodes N`: up to N), those of smallest rank in the board ranking (the one of
     /// `--symmetry off`, also for a table of classes), in board notation.
     pub antipode_boards: Vec<String>,
     /// Wall-clock seconds of the search.
@@ -42,6 +42,41 @@ pub struct Report {
     /// The symmetry reduction of the table (searches of symmetry classes only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symmetry: Option<SymmetryReport>,
+    /// The goals of a search from several (`bfs --goals`): the histogram counts boards by
+    /// their distance to the nearest goal. Absent for a search from solved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goals: Option<GoalsReport>,
+}
+
+/// The goals a search started from. Field names are the JSON format.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GoalsReport {
+    /// The file they were read from, as named (`-`: standard input).
+    pub file: String,
+    /// Number of distinct goals (the boards at distance 0).
+    pub count: u64,
+    /// Hex xxh3-64 of the goals as a set (see [`crate::puzzle::goals::GoalsRecord`]).
+    pub digest: String,
+    /// The goals in board notation, when there are at most
+    /// [`crate::puzzle::goals::LISTED_AT_MOST`]; else empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boards: Vec<String>,
+}
+
+impl GoalsReport {
+    /// What a report says of `goals` of `puzzle`.
+    pub fn of(goals: &crate::puzzle::goals::Goals, puzzle: &Puzzle) -> GoalsReport {
+        let few = goals.boards.len() <= crate::puzzle::goals::LISTED_AT_MOST;
+        GoalsReport {
+            file: goals.source.clone(),
+            count: goals.record.count,
+            digest: goals.record.digest.clone(),
+            boards: match few {
+                true => goals.boards.iter().map(|b| puzzle.format_board(b)).collect(),
+                false => Vec::new(),
+            },
+        }
+    }
 }
 
 /// How a table of symmetry classes was reduced. Field names are the JSON format.
@@ -83,8 +118,10 @@ impl Findings {
         outcome: &Outcome,
         table: &DistanceTable,
         processes: &dyn Processes,
+        listing: Listing,
     ) -> Result<Findings> {
-        let antipode_boards = antipodes_of_search(puzzle, space, outcome, table, processes)?;
+        let antipode_boards =
+            antipodes_of_search(puzzle, space, outcome, table, processes, listing)?;
         let (me, count) = (processes.index(), processes.count());
         let classes =
             space.classes().map(|c| c.n_states() - processes.sum(c.repeats_in_share(me, count)));
@@ -127,6 +164,7 @@ impl Report {
             unique_histogram: outcome.unique_histogram.clone(),
             unique_total: outcome.unique_histogram.as_ref().map(|u| u.iter().sum()),
             symmetry,
+            goals: None,
         }
         .with_antipodes(puzzle, &findings.antipode_boards)
     }

@@ -369,3 +369,46 @@ fn the_parts_of_a_finished_job_join_into_one_table() {
     refused("t.tbl.part-2-of-3");
     assert!(!Path::new(&t).exists());
 }
+
+/// A search from goals (`--goals`) and a longer list of antipodes (`--antipodes N`): each
+/// process marks the goals it holds and the processes merge their antipodes; 1 to 3
+/// processes give the local engine's lines and JSON, in memory and in table files.
+#[test]
+fn processes_search_from_goals_and_list_antipodes_as_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    std::fs::write(path("goals.txt"), "R1C1\n4 5 6 / 1 2 3 / 7 8 9\nR2C2 R1C2'\n").unwrap();
+    let goals = path("goals.txt");
+    let cases: [&[&str]; 4] = [
+        &["nrp:3x3:2", "--goals", &goals],
+        &["nrp:3x3:2", "--metric", "cw", "--goals", &goals],
+        &["nrp:3x4:3", "--metric", "htm", "--antipodes", "300"],
+        &["spin:2x3", "--antipodes", "40"],
+    ];
+    for case in cases {
+        let args = [&["bfs"], case].concat();
+        let local = twirl(&[&args[..], &["-q", "--force", "--json", &path("local.json")]].concat());
+        assert!(local.status.success(), "{case:?}: {}", stderr(&local));
+        for np in 1..=3 {
+            for table in [None, Some(path(&format!("t{np}.tbl")))] {
+                let mut a = args.clone();
+                let t = table.clone().unwrap_or_default();
+                if table.is_some() {
+                    a.extend(["--table", &t]);
+                }
+                let out = path(&format!("np{np}.json"));
+                let o = under_mpirun(np, &[&a[..], &["--force", "--json", &out]].concat());
+                assert!(o.status.success(), "{case:?} np={np} {table:?}: {}", stderr(&o));
+                assert_eq!(
+                    histogram_lines(&stdout(&o)),
+                    histogram_lines(&stdout(&local)),
+                    "{case:?} np={np} {table:?}"
+                );
+                let (x, y) = (json(Path::new(&path("local.json"))), json(Path::new(&out)));
+                for key in ["histogram", "antipodes", "antipode_boards", "goals"] {
+                    assert_eq!(x[key], y[key], "{case:?} np={np} {table:?}: {key}");
+                }
+            }
+        }
+    }
+}

@@ -289,7 +289,7 @@ pub trait SearchSpace: Sync {
     /// Runs the levels of a search with the worker threads of `pool` (see [`run_journaled`]).
     fn search_levels(
         &self,
-        start: u64,
+        starts: &[u64],
         table: &DistanceTable,
         session: Session<'_>,
         pool: &rayon::ThreadPool,
@@ -303,13 +303,13 @@ pub trait SearchSpace: Sync {
 impl<R: StateRanking> SearchSpace for R {
     fn search_levels(
         &self,
-        start: u64,
+        starts: &[u64],
         table: &DistanceTable,
         session: Session<'_>,
         pool: &rayon::ThreadPool,
         resume: Option<Outcome>,
     ) -> crate::Result<Outcome> {
-        search(self, start, table, session, pool, resume)
+        search(self, starts, table, session, pool, resume)
     }
 
     fn deal(&self, parts: usize) -> RankDeal {
@@ -320,17 +320,17 @@ impl<R: StateRanking> SearchSpace for R {
 impl SearchSpace for StateSpace {
     fn search_levels(
         &self,
-        start: u64,
+        starts: &[u64],
         table: &DistanceTable,
         session: Session<'_>,
         pool: &rayon::ThreadPool,
         resume: Option<Outcome>,
     ) -> crate::Result<Outcome> {
         match &self.ranking {
-            Ranking::Layout(l) => search(l, start, table, session, pool, resume),
-            Ranking::Enumerated(e) => search(e, start, table, session, pool, resume),
-            Ranking::Multiset(m) => search(m, start, table, session, pool, resume),
-            Ranking::Classes(c) => search(c, start, table, session, pool, resume),
+            Ranking::Layout(l) => search(l, starts, table, session, pool, resume),
+            Ranking::Enumerated(e) => search(e, starts, table, session, pool, resume),
+            Ranking::Multiset(m) => search(m, starts, table, session, pool, resume),
+            Ranking::Classes(c) => search(c, starts, table, session, pool, resume),
         }
     }
 
@@ -365,16 +365,18 @@ pub fn run_journaled<S: SearchSpace + ?Sized>(
     journal: &dyn Journal,
     resume: Option<Outcome>,
 ) -> crate::Result<Outcome> {
-    run_in(space, start, table, config, progress, journal, resume, &Single)
+    run_in(space, &[start], table, config, progress, journal, resume, &Single)
 }
 
-/// [`run_journaled`] as one of `processes`: `table` holds this process's units of ranks
-/// ([`SearchSpace::deal`]), `start` is a rank of the whole space. Every process returns
-/// the same outcome; a stop on any process stops all of them.
+/// [`run_journaled`] as one of `processes`, from the boards of ranks `starts` (distance 0:
+/// the solved board, or the goals of `bfs --goals`; repeated ranks count once): `table`
+/// holds this process's units of ranks ([`SearchSpace::deal`]), `starts` are ranks of the
+/// whole space, the same on every process. Every process returns the same outcome; a stop
+/// on any process stops all of them.
 #[allow(clippy::too_many_arguments)]
 pub fn run_in<S: SearchSpace + ?Sized>(
     space: &S,
-    start: u64,
+    starts: &[u64],
     table: &DistanceTable,
     config: &Config,
     progress: &dyn Progress,
@@ -393,13 +395,13 @@ pub fn run_in<S: SearchSpace + ?Sized>(
     let pool = processes::agree(processes, local)?;
     let hooked = Hooked { inner: progress, journal, table, stop: config.stop.as_deref() };
     let session = Session { config, progress: &hooked, journal, processes };
-    space.search_levels(start, table, session, &pool, resume)
+    space.search_levels(starts, table, session, &pool, resume)
 }
 
 /// The level driver (see the module docs), monomorphic in the ranking.
 fn search<S: StateRanking>(
     space: &S,
-    start: u64,
+    starts: &[u64],
     table: &DistanceTable,
     session: Session<'_>,
     pool: &rayon::ThreadPool,
@@ -426,9 +428,13 @@ fn search<S: StateRanking>(
     let (mut out, mut partial) = match resume {
         None => {
             let mut level = Level::default();
-            if let Some(i) = part.local(start) {
-                table.mark_if_unseen(i, mark_of(0));
-                level.note(start);
+            // Each process marks the starts it holds; two goals of one class share an entry.
+            for &start in starts {
+                if let Some(i) = part.local(start)
+                    && table.mark_if_unseen(i, mark_of(0))
+                {
+                    level.note(start);
+                }
             }
             let mut excess = 0;
             if let Some(classes) = classes {

@@ -16,8 +16,10 @@ use twirl::job::outputs::{OutputKind, check_output};
 use twirl::job::parts::part_path;
 use twirl::job::{Finished, Job, Requested, Resumed, SessionEnd, SessionSettings};
 use twirl::puzzle::Puzzle;
+use twirl::puzzle::goals::Goals;
 use twirl::rank::{StateSpace, SymmetryMode};
-use twirl::report::{Findings, Report};
+use twirl::report::{Findings, GoalsReport, Report};
+use twirl::symmetry::antipodes::Listing;
 use twirl::table::{DistanceTable, table_bytes, unique_bytes};
 
 use super::progress::Bar;
@@ -57,7 +59,10 @@ pub struct BfsArgs {
     /// entry (moves closed under inverses, at most 10 cells: Spinpossible 2x5 and 3x3), with
     /// the histogram still counted in boards. `auto`: on when the puzzle has symmetries and
     /// the ranking allows it, except with --unique, and for puzzles whose boards move in
-    /// XOR runs while their classes could not (searching boards is faster there).
+    /// XOR runs while their classes could not (searching boards is faster there). With
+    /// --goals, classes keep distances only if every symmetry maps the goal set onto itself
+    /// and a board and its inverse do not share an entry: `auto` then searches boards, `on`
+    /// refuses, saying which goal a symmetry takes outside the set.
     #[arg(long, value_enum, default_value_t = SymmetryArg::Auto)]
     symmetry: SymmetryArg,
     #[command(flatten)]
@@ -129,6 +134,23 @@ pub struct SessionArgs {
     /// No progress bar and no messages on stderr.
     #[arg(long, short)]
     quiet: bool,
+    /// Search from a set of goals instead of the solved board: FILE gives one goal per line,
+    /// a board in the puzzle's notation (as `distance` reads it) or a move sequence from
+    /// solved (as `apply` reads it); blank lines and `#` comments are skipped; `-` reads
+    /// standard input. Distance 0 holds the distinct goals and every board is counted at
+    /// the moves it needs to reach the nearest goal (in `cw`, moves towards the goal). A
+    /// table records the goal set: a resume must give the same goals, and `distance`
+    /// and `solve` refuse the table (they answer distances to solved; `twirl
+    /// boards` lists its boards by distance). Not with --unique.
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
+    goals: Option<String>,
+    /// List up to N antipodes (boards at the largest distance, God's number), those of
+    /// smallest rank in the ranking of boards; 0 lists none. Their count is always exact,
+    /// whatever N. Any number is listed where the search kept its whole last distance (at
+    /// most 16,384 boards, or classes of boards); beyond that, the 10 the search keeps, or
+    /// for a table of classes of at most 2^25 entries those read from it.
+    #[arg(long, value_name = "N", default_value_t = twirl::bfs::SAMPLE)]
+    antipodes: usize,
     /// Tests only: after finishing distance N, wait (up to a minute) for Ctrl-C or SIGTERM,
     /// so a test can interrupt the search at a known point.
     #[arg(long, value_name = "N", hide = true)]
@@ -151,6 +173,7 @@ impl SessionArgs {
             checkpoint_interval: Duration::from_secs(self.checkpoint_every),
             pause_after_level: self.test_pause_after,
             frontier_copy: true,
+            antipodes: self.antipodes,
         })
     }
 
@@ -161,6 +184,7 @@ impl SessionArgs {
         super::claim_stdout([&self.json, &self.plot])?;
         let mut inputs: Vec<&Path> = table.into_iter().chain(ck.as_deref()).collect();
         inputs.extend(puzzle.and_then(Puzzle::defined).map(|d| Path::new(&d.path)));
+        inputs.extend(self.goals.as_deref().filter(|g| *g != "-").map(Path::new));
         if let Some(json) = &self.json {
             check_output(json, OutputKind::Json, &inputs, self.force)?;
             inputs.push(json);
@@ -172,16 +196,21 @@ impl SessionArgs {
     }
 
     /// The table and the flags that shape a resumed run's outputs, as a command line: a run
-    /// resumed without them would write neither --json nor --plot.
+    /// resumed without them would write neither --json nor --plot (and refuse a table of
+    /// goals without --goals).
     fn resume_flags(&self, table: &Path) -> String {
         let mut words = vec![shell_word(table)];
-        for (flag, value) in [("--json", &self.json), ("--plot", &self.plot)] {
+        let goals = self.goals.as_ref().map(PathBuf::from);
+        for (flag, value) in [("--json", &self.json), ("--plot", &self.plot), ("--goals", &goals)] {
             if let Some(v) = value {
                 words.extend([flag.to_string(), shell_word(v)]);
             }
         }
         if self.log_scale {
             words.push("--log-scale".into());
+        }
+        if self.antipodes != twirl::bfs::SAMPLE {
+            words.push(format!("--antipodes {}", self.antipodes));
         }
         if self.force && (self.json.is_some() || self.plot.is_some()) {
             words.push("--force".into());
@@ -190,6 +219,11 @@ impl SessionArgs {
             words.push("-q".into());
         }
         words.join(" ")
+    }
+
+    /// The goals of --goals, read for `puzzle`.
+    fn read_goals(&self, puzzle: &Puzzle) -> anyhow::Result<Option<Goals>> {
+        Ok(self.goals.as_deref().map(|g| Goals::read(puzzle, g)).transpose()?)
     }
 
     fn say(&self, msg: &str) {
@@ -203,10 +237,10 @@ impl SessionArgs {
 /// What `twirl bfs` and `twirl resume` do, decided from their arguments before any work;
 /// [`Plan::execute`] runs it on one process or on each process of an MPI job alike.
 enum Plan<'a> {
-    /// A search with the table in memory (each process's block of it).
-    InMemory(&'a BfsArgs, Puzzle),
-    /// A new search in a table file (one file per process).
-    NewTable(&'a BfsArgs, Puzzle, &'a Path),
+    /// A search with the table in memory (each process's block of it), from the goals.
+    InMemory(&'a BfsArgs, Puzzle, Option<Goals>),
+    /// A new search in a table file (one file per process), from the goals.
+    NewTable(&'a BfsArgs, Puzzle, Option<Goals>, &'a Path),
     /// Continue the search in a table file (checked against the puzzle and flags of `bfs
     /// --resume` when given; `twirl resume` takes both from the table).
     Resume {
@@ -238,7 +272,18 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
              over; to replace outputs of a resumed search use `twirl resume TABLE --force`)"
         );
     }
+    if args.unique && args.session.goals.is_some() {
+        bail!(
+            "--unique with --goals: expected one of them (unique shortest solutions are counted \
+             from the solved board only)"
+        );
+    }
     args.session.check_outputs(args.table.as_deref(), Some(&puzzle))?;
+    let goals = match args.resume {
+        // A resume reads them for the puzzle the table holds.
+        true => None,
+        false => args.session.read_goals(&puzzle)?,
+    };
     let plan = match &args.table {
         Some(path) if args.resume => Plan::Resume {
             path,
@@ -249,8 +294,8 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
             session: &args.session,
             board_by_board: args.board_by_board,
         },
-        Some(path) => Plan::NewTable(args, puzzle, path),
-        None => Plan::InMemory(args, puzzle),
+        Some(path) => Plan::NewTable(args, puzzle, goals, path),
+        None => Plan::InMemory(args, puzzle, goals),
     };
     plan.execute(&*processes())
 }
@@ -272,8 +317,12 @@ impl Plan<'_> {
     /// Runs the plan as one of `processes`; process 0 prints and writes the outputs.
     fn execute(self, processes: &dyn Processes) -> anyhow::Result<i32> {
         let result = match self {
-            Plan::InMemory(args, puzzle) => search_in_memory(args, &puzzle, processes),
-            Plan::NewTable(args, puzzle, path) => new_table(args, &puzzle, path, processes),
+            Plan::InMemory(args, puzzle, goals) => {
+                search_in_memory(args, &puzzle, goals.as_ref(), processes)
+            }
+            Plan::NewTable(args, puzzle, goals, path) => {
+                new_table(args, &puzzle, goals.as_ref(), path, processes)
+            }
             Plan::Resume { path, expected, session, board_by_board } => {
                 let expected = expected.as_ref().map(|(p, r)| (p, *r));
                 resume_table(path, expected, session, board_by_board, processes)
@@ -379,13 +428,14 @@ fn quiet_unless_root(session: &SessionArgs, processes: &dyn Processes) -> Sessio
 fn search_in_memory(
     args: &BfsArgs,
     puzzle: &Puzzle,
+    goals: Option<&Goals>,
     processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
     let threads = args.session.threads()?;
     let count = processes.count();
     let root = processes.index() == 0;
     let session = quiet_unless_root(&args.session, processes);
-    let mut space = StateSpace::for_search(puzzle, args.symmetry.mode(), args.unique)?;
+    let mut space = Goals::space_for_search(goals, puzzle, args.symmetry.mode(), args.unique)?;
     let limit = args.memory_limit();
     let block_bytes = |space: &StateSpace| {
         let n = space.deal(count).largest();
@@ -396,7 +446,7 @@ fn search_in_memory(
         && limit.is_some_and(|l| block_bytes(&space) > l)
     {
         // Boards were chosen for speed, but only classes fit.
-        if let Ok(classes) = StateSpace::for_search(puzzle, SymmetryMode::On, args.unique) {
+        if let Ok(classes) = Goals::space_for_search(goals, puzzle, SymmetryMode::On, args.unique) {
             space = classes;
         }
     }
@@ -452,11 +502,13 @@ fn search_in_memory(
         frontier_copy,
         ..Config::new(threads)
     };
-    let bar = start_output(puzzle, &space, bytes, &session, None, root, count == 1);
+    let head = Head { puzzle, space: &space, bytes, goals: goals.map(|g| g.record.count) };
+    let bar = start_output(&head, &session, None, root, count == 1);
     let rows = Rows { bar: &bar, session: &session, root };
     let t0 = Instant::now();
-    let start = space.rank_board(&puzzle.solved())?;
-    let outcome = bfs::run_in(&space, start, &table, &config, &rows, &NoJournal, None, processes)?;
+    let starts = Goals::starts(goals, puzzle, &space)?;
+    let outcome =
+        bfs::run_in(&space, &starts, &table, &config, &rows, &NoJournal, None, processes)?;
     bar.finish();
     if !outcome.complete {
         let what = if count == 1 { "the table was" } else { "the tables were" };
@@ -464,34 +516,22 @@ fn search_in_memory(
         return Ok(INTERRUPTED);
     }
     let elapsed = t0.elapsed().as_secs_f64();
-    let findings = Findings::of_search(puzzle, &space, &outcome, &table, processes)?;
+    let listing = Listing { at_most: args.session.antipodes, from_goals: goals.is_some() };
+    let findings = Findings::of_search(puzzle, &space, &outcome, &table, processes, listing)?;
     if !root {
         return Ok(0);
     }
-    report_search(puzzle, &space, &outcome, &findings, elapsed, threads * count, &session)
-}
-
-/// Reports a search that just ended (in memory), `elapsed` seconds long: its outputs and the
-/// summary lines.
-fn report_search(
-    puzzle: &Puzzle,
-    space: &StateSpace,
-    outcome: &Outcome,
-    findings: &Findings,
-    elapsed: f64,
-    threads: usize,
-    session: &SessionArgs,
-) -> anyhow::Result<i32> {
-    let report = Report::new(
+    let mut report = Report::new(
         puzzle,
-        space,
-        outcome,
-        findings,
+        &space,
+        &outcome,
+        &findings,
         elapsed,
-        threads,
+        threads * count,
         table_bytes(space.n_states()),
     );
-    write_outputs(&report, session)?;
+    report.goals = goals.map(|g| GoalsReport::of(g, puzzle));
+    write_outputs(&report, &session)?;
     print_summary(&report, false)?;
     Ok(0)
 }
@@ -500,12 +540,13 @@ fn report_search(
 fn new_table(
     args: &BfsArgs,
     puzzle: &Puzzle,
+    goals: Option<&Goals>,
     path: &Path,
     processes: &dyn Processes,
 ) -> anyhow::Result<i32> {
-    let mode = args.symmetry.mode();
-    let job = Job::start_in(processes, path, puzzle, mode, args.unique, args.session.force)?;
-    run_job(job, path, &args.session, args.board_by_board, processes)
+    let (mode, unique, force) = (args.symmetry.mode(), args.unique, args.session.force);
+    let job = Job::start_in(processes, path, puzzle, mode, goals, unique, force)?;
+    run_job(job, goals, path, &args.session, args.board_by_board, processes)
 }
 
 /// Continues the search in a table file (its parts under mpirun).
@@ -518,17 +559,24 @@ fn resume_table(
 ) -> anyhow::Result<i32> {
     let count = processes.count();
     let (puzzle, requested) = (expected.map(|e| e.0), expected.map(|e| e.1));
-    let resumed = Job::resume_in(processes, path, puzzle, requested)?;
+    let resumed = Job::resume_in(processes, path, puzzle, requested, session.antipodes)?;
     // `twirl resume` learns the definition searched only from the table.
     let searched = match &resumed {
         Resumed::Complete(finished) => &finished.puzzle,
         Resumed::Continue(job) => job.puzzle(),
     };
     session.check_outputs(Some(path), Some(searched))?;
+    let goals = session.read_goals(searched)?;
+    let recorded = match &resumed {
+        Resumed::Complete(finished) => finished.goals.as_ref(),
+        Resumed::Continue(job) => job.goals(),
+    };
+    Goals::check_same(path, recorded, goals.as_ref())?;
     match resumed {
         // Process 0 reports.
         Resumed::Complete(finished) if processes.index() == 0 => {
-            report_complete(path, &finished, session.threads()? * count, session)
+            let threads = session.threads()? * count;
+            report_complete(path, &finished, goals.as_ref(), threads, session)
         }
         Resumed::Complete(_) => Ok(0),
         Resumed::Continue(job) => {
@@ -548,7 +596,7 @@ fn resume_table(
                 r.states(),
                 job.space().n_reachable(),
             ));
-            run_job(*job, path, session, board_by_board, processes)
+            run_job(*job, goals.as_ref(), path, session, board_by_board, processes)
         }
     }
 }
@@ -571,6 +619,7 @@ pub(super) fn describe_entries(space: &StateSpace) -> String {
 /// Runs a job to its end or to a stop (Ctrl-C, SIGTERM: exit code 130 on every process).
 fn run_job(
     job: Job,
+    goals: Option<&Goals>,
     path: &Path,
     session: &SessionArgs,
     board_by_board: bool,
@@ -602,15 +651,13 @@ fn run_job(
             human(bytes)
         ));
     }
-    let bar = start_output(
-        job.puzzle(),
-        job.space(),
-        table_bytes(n_states),
-        &session,
-        job.resumed_from(),
-        root,
-        count == 1,
-    );
+    let head = Head {
+        puzzle: job.puzzle(),
+        space: job.space(),
+        bytes: table_bytes(n_states),
+        goals: job.goals().map(|g| g.count),
+    };
+    let bar = start_output(&head, &session, job.resumed_from(), root, count == 1);
     let rows = Rows { bar: &bar, session: &session, root };
     let stop = stop_flag(session.quiet);
     let end = job.run(&settings, &rows, stop);
@@ -628,7 +675,7 @@ fn run_job(
             Ok(INTERRUPTED)
         }
         SessionEnd::Finished(finished) if root => {
-            report_finished(&finished, settings.threads * count, &session)
+            report_finished(&finished, goals, settings.threads * count, &session)
         }
         SessionEnd::Finished(_) => Ok(0),
     }
@@ -638,21 +685,29 @@ fn run_job(
 fn report_complete(
     path: &Path,
     finished: &Finished,
+    goals: Option<&Goals>,
     threads: usize,
     session: &SessionArgs,
 ) -> anyhow::Result<i32> {
     session.say(&format!("{}: the search is already complete", path.display()));
-    print_head(&finished.puzzle, &finished.space, table_bytes(finished.space.n_states()));
+    print_head(&Head {
+        puzzle: &finished.puzzle,
+        space: &finished.space,
+        bytes: table_bytes(finished.space.n_states()),
+        goals: finished.goals.as_ref().map(|g| g.count),
+    });
     print_histogram_rows(finished.outcome.board_histogram());
-    report_finished(finished, threads, session)
+    report_finished(finished, goals, threads, session)
 }
 
 fn report_finished(
     finished: &Finished,
+    goals: Option<&Goals>,
     threads: usize,
     session: &SessionArgs,
 ) -> anyhow::Result<i32> {
-    let report = finished.report(threads);
+    let mut report = finished.report(threads);
+    report.goals = goals.map(|g| GoalsReport::of(g, &finished.puzzle));
     write_outputs(&report, session)?;
     print_summary(&report, finished.already_complete)?;
     Ok(0)
@@ -679,16 +734,27 @@ fn shell_word(path: &Path) -> String {
     }
 }
 
-/// The head line: the puzzle, its boards (and a table of classes' entries), the table's size.
-fn print_head(puzzle: &Puzzle, space: &StateSpace, bytes: u64) {
+/// What the head line says: the puzzle, its boards (and a table of classes' entries), the
+/// table's size, the goals (a search from several).
+struct Head<'a> {
+    puzzle: &'a Puzzle,
+    space: &'a StateSpace,
+    bytes: u64,
+    goals: Option<u64>,
+}
+
+/// The head line (see [`Head`]) and the titles of the per-distance table.
+fn print_head(head: &Head) {
+    let Head { puzzle, space, bytes, goals } = head;
     let mut out = super::report_out();
     let entries = match space.classes() {
         Some(_) => format!(" entries={}", space.n_states()),
         None => String::new(),
     };
+    let goals = goals.map(|n| format!(" goals={n}")).unwrap_or_default();
     let _ = writeln!(
         out,
-        "# {} metric={} boards={}{entries} table_bytes={}",
+        "# {} metric={} boards={}{entries}{goals} table_bytes={}",
         puzzle.spec,
         puzzle.metric,
         space.n_boards(),
@@ -701,22 +767,20 @@ fn print_head(puzzle: &Puzzle, space: &StateSpace, bytes: u64) {
 /// Prints the head of the per-distance table (and the rows already finished, on a resume)
 /// and returns the progress bar.
 fn start_output(
-    puzzle: &Puzzle,
-    space: &StateSpace,
-    bytes: u64,
+    head: &Head,
     session: &SessionArgs,
     resume: Option<&Outcome>,
     print: bool,
     progress: bool,
 ) -> Bar {
-    let unit = if space.classes().is_some() { "entries" } else { "boards" };
-    let bar = Bar::new(space.n_reachable(), unit, progress && !session.quiet);
+    let unit = if head.space.classes().is_some() { "entries" } else { "boards" };
+    let bar = Bar::new(head.space.n_reachable(), unit, progress && !session.quiet);
     if !print {
         return bar;
     }
-    print_head(puzzle, space, bytes);
+    print_head(head);
     match resume {
-        None => bar.print_row(0, 1, 0.0),
+        None => bar.print_row(0, head.goals.unwrap_or(1), 0.0),
         Some(r) => {
             for (d, &n) in r.board_histogram().iter().enumerate() {
                 bar.print_row(d as u32, n, r.level_seconds.get(d).copied().unwrap_or(0.0));
@@ -746,6 +810,13 @@ pub fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<
 /// search finished earlier the time is the one recorded in the table, said as such.
 fn print_summary(r: &Report, earlier: bool) -> anyhow::Result<()> {
     let mut out = super::report_out();
+    if let Some(g) = &r.goals {
+        writeln!(
+            out,
+            "# distances to the nearest of {} goals ({}, digest {})",
+            g.count, g.file, g.digest
+        )?;
+    }
     writeln!(out, "# God's number: {} ({} antipodes)", r.gods_number, r.antipodes)?;
     let listed = r.antipode_boards.len() as u64;
     if listed > 0 && listed < r.antipodes {

@@ -64,6 +64,10 @@ enum Command {
     /// The distance of a board (moves needed to solve it), read from a finished table file.
     /// Exit code 1 if the board is unsolvable (with the reason), 2 if malformed.
     Distance(table::DistanceArgs),
+    /// Every board at one distance of a finished table file, one per line in the puzzle's
+    /// board notation (a table of classes expanded into its distinct boards), in the order of
+    /// the table's entries; `--limit N` stops after N.
+    Boards(table::BoardsArgs),
     /// A solution of a board, checked by applying it. By default a shortest one where twirl
     /// can find it: from a finished table file, a full table built in memory (at most 2^28
     /// entries), or IDA* over pattern tables built once and kept (where it applies and its
@@ -297,6 +301,7 @@ pub fn main() -> i32 {
         Command::Bfs(args) => bfs::run(args),
         Command::Resume(args) => bfs::run_resume(args),
         Command::Distance(args) => table::run_distance(args),
+        Command::Boards(args) => table::run_boards(args).map(|()| 0),
         Command::Solve(args) => solve::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Export(args) => table::run_export(args).map(|()| 0),
@@ -324,6 +329,17 @@ pub fn main() -> i32 {
             if let Some(twirl::Error::InterruptedKept(kept)) = e.downcast_ref::<twirl::Error>() {
                 let _ = writeln!(std::io::stderr(), "twirl: interrupted; {kept}");
                 return INTERRUPTED;
+            }
+            // A goals file: one line per line in error.
+            if let Some(twirl::Error::InvalidGoals(each)) = e.downcast_ref::<twirl::Error>() {
+                for line in each.lines() {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "twirl: error: {}",
+                        twirl::error::one_line(line)
+                    );
+                }
+                return 2;
             }
             // One line whatever the message repeats (a path or an input with a newline).
             let _ = writeln!(

@@ -585,6 +585,7 @@ fn report(
             unique_histogram: None,
             unique_total: None,
             symmetry: None,
+            goals: None,
         };
         let title = format!(
             "{} ({} metric): a sample of {} uniformly random boards (seed {})",

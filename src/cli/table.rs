@@ -13,6 +13,8 @@ use clap::Args;
 use twirl::bfs::{self, Config, NoProgress};
 use twirl::group::solvable::{Checker, Verdict};
 use twirl::job::open_table;
+use twirl::optimal::at_distance;
+use twirl::puzzle::goals::Goals;
 use twirl::puzzle::{Board, Puzzle};
 use twirl::rank::{StateSpace, SymmetryMode};
 use twirl::table::{DistanceTable, mark_of, table_bytes};
@@ -42,6 +44,30 @@ pub struct DistanceArgs {
     /// --json FILE: {"puzzle", "metric", "board", "distance", "shortest_solutions"}
     /// (the last "one" or "several" with a table of unique-solution bits, else null). An
     /// unsolvable board writes none.
+    #[command(flatten)]
+    json: JsonArgs,
+}
+
+/// Arguments of `twirl boards`.
+#[derive(Args)]
+pub struct BoardsArgs {
+    /// A finished table file (`twirl bfs PUZZLE --table FILE`).
+    #[arg(value_name = "TABLE")]
+    table: PathBuf,
+    /// The distance whose boards are written: from 0 to the table's God's number. A mark
+    /// holds the distance modulo 3, so each board marked like it is measured by a descent
+    /// of at most D moves.
+    #[arg(long, value_name = "D")]
+    distance: u32,
+    /// Write at most N boards (default: every board at the distance).
+    #[arg(long, value_name = "N")]
+    limit: Option<u64>,
+    /// For a table searched from goals (`bfs --goals FILE`): the same goals (their
+    /// distances are to the nearest of them).
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
+    goals: Option<String>,
+    /// --json FILE: {"puzzle", "metric", "distance", "boards_at_distance", "listed",
+    /// "boards"}.
     #[command(flatten)]
     json: JsonArgs,
 }
@@ -138,6 +164,15 @@ pub(super) fn load_source(
 
 fn load_file(path: &Path) -> anyhow::Result<Loaded> {
     let t = open_table(path)?;
+    if let Some(goals) = &t.file.header.goals {
+        // Its distances are to the nearest goal: a descent would end at a goal, not solved.
+        bail!(
+            "{}: expected a table searched from solved, found one from {goals} (`bfs --goals`); \
+             its distances are to the nearest goal, which `distance` and `solve` do not \
+             read (`twirl boards` lists the boards at a distance)",
+            path.display()
+        );
+    }
     let gods_number = t.gods_number();
     Ok(Loaded { puzzle: t.puzzle, space: t.space, table: t.file.table, gods_number })
 }
@@ -252,6 +287,63 @@ pub(super) fn report_unsolvable(text: &str, reasons: &[String]) -> anyhow::Resul
         writeln!(err, "  because {r}")?;
     }
     Ok(1)
+}
+
+/// Runs `twirl boards`.
+pub fn run_boards(args: &BoardsArgs) -> anyhow::Result<()> {
+    let mut inputs = vec![args.table.clone()];
+    inputs.extend(args.goals.as_deref().filter(|g| *g != "-").map(PathBuf::from));
+    args.json.check(&as_paths(&inputs))?;
+    let t = open_table(&args.table)?;
+    let goals = args.goals.as_deref().map(|g| Goals::read(&t.puzzle, g)).transpose()?;
+    Goals::check_same(&args.table, t.file.header.goals.as_ref(), goals.as_ref())?;
+    let h = &t.file.header;
+    let boards = if h.boards.is_empty() { &h.histogram } else { &h.boards };
+    let Some(&at_distance) = boards.get(args.distance as usize) else {
+        bail!(
+            "expected a distance from 0 to {} (the table's God's number), found {}",
+            t.gods_number(),
+            args.distance
+        );
+    };
+    let starts = match &goals {
+        Some(g) => g.boards.clone(),
+        None => vec![t.puzzle.solved()],
+    };
+    let limit = args.limit.unwrap_or(u64::MAX);
+    let mut out = std::io::BufWriter::new(args.json.text_out());
+    let mut kept = Vec::new();
+    let mut emit = |b: &Board| -> twirl::Result<bool> {
+        if kept.len() as u64 >= limit {
+            return Ok(false);
+        }
+        let text = t.puzzle.format_board(b);
+        writeln!(out, "{text}").map_err(|e| twirl::Error::io("standard output", e))?;
+        kept.push(text);
+        Ok(true)
+    };
+    let space = &t.space;
+    if limit > 0 {
+        at_distance::boards_at(&t.puzzle, space, &t.file.table, args.distance, &starts, &mut emit)?;
+    }
+    out.flush()?;
+    drop(out);
+    if (kept.len() as u64) < limit.min(at_distance) {
+        bail!(
+            "the table is inconsistent: it records {at_distance} boards at distance {}, {} \
+             were found",
+            args.distance,
+            kept.len()
+        );
+    }
+    args.json.write(&serde_json::json!({
+        "puzzle": t.puzzle.spec.to_string(),
+        "metric": t.puzzle.metric.name(),
+        "distance": args.distance,
+        "boards_at_distance": at_distance,
+        "listed": kept.len(),
+        "boards": kept,
+    }))
 }
 
 /// Runs `twirl distance`; returns the exit code.

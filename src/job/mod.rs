@@ -56,8 +56,10 @@ use crate::bfs::{self, Config, Direction, Outcome, Processes, Progress, Single};
 use crate::checkpoint::{Checkpoint, FileJournal, checkpoint_path};
 use crate::durable::{TempPath, free_disk, with_suffix};
 use crate::puzzle::Puzzle;
+use crate::puzzle::goals::{Goals, GoalsRecord};
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::report::{Findings, Report};
+use crate::symmetry::antipodes::Listing;
 use crate::table::format::{HEADER_BYTES, Header};
 use crate::table::{TableFile, table_bytes, unique_bytes};
 use crate::{Error, Result};
@@ -79,6 +81,8 @@ pub struct SessionSettings {
     /// Under several processes, backward steps read a copy of the frontier (see
     /// [`Config::frontier_copy`]).
     pub frontier_copy: bool,
+    /// At most this many antipodes listed in the report (`bfs --antipodes N`).
+    pub antipodes: usize,
 }
 
 impl SessionSettings {
@@ -90,6 +94,7 @@ impl SessionSettings {
             checkpoint_interval: Duration::from_secs(300),
             pause_after_level: None,
             frontier_copy: true,
+            antipodes: bfs::SAMPLE,
         }
     }
 }
@@ -105,6 +110,8 @@ pub struct Job<'p> {
     record: Checkpoint,
     ck_path: PathBuf,
     resume: Option<Resume>,
+    /// The ranks of distance 0 of a new search: the solved board's, or the goals'.
+    starts: Vec<u64>,
 }
 
 /// Where a search continues: the finished levels, and the boards the unfinished one had
@@ -157,6 +164,8 @@ pub struct Finished {
     pub elapsed_seconds: f64,
     /// Whether the table was already complete (nothing was searched now).
     pub already_complete: bool,
+    /// The goals searched from (`bfs --goals`), as the table records them; `None`: solved.
+    pub goals: Option<GoalsRecord>,
     /// The antipodes to list (read from the table where it is needed) and the classes.
     pub findings: Findings,
 }
@@ -182,39 +191,43 @@ impl Job<'static> {
     /// existing file is replaced only with `force`; the disk must have room for the whole
     /// table.
     pub fn start(path: &Path, puzzle: &Puzzle, unique: bool, force: bool) -> Result<Job<'static>> {
-        Job::start_in(&Single, path, puzzle, SymmetryMode::Off, unique, force)
+        Job::start_in(&Single, path, puzzle, SymmetryMode::Off, None, unique, force)
     }
 
     /// Opens the search in the table file at `path` to continue it by this process alone,
     /// after checking the table and its checkpoint against each other (see the module
     /// docs); `expected`, when given, is the puzzle the caller means.
     pub fn resume(path: &Path, expected: Option<&Puzzle>) -> Result<Resumed<'static>> {
-        Job::resume_in(&Single, path, expected, None)
+        Job::resume_in(&Single, path, expected, None, bfs::SAMPLE)
     }
 
     /// [`Job::resume`] of a table of `puzzle`, whatever file its header names the puzzle by:
     /// the ranking record (holding a definition's digest) must be `puzzle`'s.
     pub fn resume_as(path: &Path, puzzle: &Puzzle) -> Result<Resumed<'static>> {
-        Job::resume_of(&Single, path, Some(resume::Expected::Known(puzzle)), None)
+        Job::resume_of(&Single, path, Some(resume::Expected::Known(puzzle)), None, bfs::SAMPLE)
     }
 }
 
 impl<'p> Job<'p> {
     /// Starts a new search of `puzzle` over `processes`, ranking classes of boards under the
-    /// puzzle's symmetries as `symmetry` asks (see [`StateSpace::for_search`]): alone in a
-    /// table file at `path`, under several processes each in its part beside it. Existing
-    /// files are replaced only with `force`; a whole table at `path` never is by a job of
-    /// several (its record would be lost). Collective.
+    /// puzzle's symmetries as `symmetry` asks (see [`StateSpace::for_search`]), from the
+    /// solved board or from `goals` (see [`Goals::space_for_search`]; the table records
+    /// them): alone in a table file at `path`, under several processes each in its part
+    /// beside it. Existing files are replaced only with `force`; a whole table at `path`
+    /// never is by a job of several (its record would be lost). Collective.
     pub fn start_in(
         processes: &'p dyn Processes,
         path: &Path,
         puzzle: &Puzzle,
         symmetry: SymmetryMode,
+        goals: Option<&Goals>,
         unique: bool,
         force: bool,
     ) -> Result<Job<'p>> {
         let (root, count) = (processes.index() == 0, processes.count());
-        let space = agree(processes, StateSpace::for_search(puzzle, symmetry, unique))?;
+        let searched = Goals::space_for_search(goals, puzzle, symmetry, unique);
+        let space = agree(processes, searched)?;
+        let starts = agree(processes, Goals::starts(goals, puzzle, &space))?;
         let part = parts::my_part(&space, processes);
         let my_path = parts::file_of(path, processes);
         let ck_path = checkpoint_path(path);
@@ -271,6 +284,10 @@ impl<'p> Job<'p> {
                 }
                 Err(e) => return Err(e),
             };
+            if let Some(g) = goals {
+                file.header.goals = Some(g.record.clone());
+                file.write_header()?;
+            }
             tmp.persist(&my_path)?;
             file.path = my_path.clone();
             Ok(file)
@@ -279,7 +296,8 @@ impl<'p> Job<'p> {
         let mut record = Checkpoint::new(&file.header);
         record.parts = parts::recorded_parts(count);
         agree(processes, if root { record.write(&ck_path) } else { Ok(()) })?;
-        Ok(Job { processes, file, puzzle: puzzle.clone(), space, record, ck_path, resume: None })
+        let puzzle = puzzle.clone();
+        Ok(Job { processes, file, puzzle, space, record, ck_path, resume: None, starts })
     }
 
     /// The puzzle searched.
@@ -290,6 +308,11 @@ impl<'p> Job<'p> {
     /// Its ranking.
     pub fn space(&self) -> &StateSpace {
         &self.space
+    }
+
+    /// The goals searched from, as the table records them (`None`: from solved).
+    pub fn goals(&self) -> Option<&GoalsRecord> {
+        self.file.header.goals.as_ref()
     }
 
     /// Whether the search counts unique solutions.
@@ -339,11 +362,18 @@ impl<'p> Job<'p> {
             ..Config::new(settings.threads)
         };
         let pausing = Pausing { inner: progress, after: pause.filter(|_| !several), stop: &stop };
-        let start = self.space.rank_board(&self.puzzle.solved())?;
         let resume = self.resume.take().map(|r| r.outcome);
-        let table = &self.file.table;
-        let outcome =
-            bfs::run_in(&self.space, start, table, &config, &pausing, &journal, resume, processes)?;
+        let (table, starts) = (&self.file.table, &self.starts[..]);
+        let outcome = bfs::run_in(
+            &self.space,
+            starts,
+            table,
+            &config,
+            &pausing,
+            &journal,
+            resume,
+            processes,
+        )?;
         if !outcome.complete {
             journal.save_under_way(table, processes)?;
             return Ok(SessionEnd::Stopped { levels_done: outcome.histogram.len() });
@@ -366,8 +396,11 @@ impl<'p> Job<'p> {
             false => Ok(()),
         };
         agree(processes, removed)?;
+        let from_goals = self.file.header.goals.is_some();
+        let listing = Listing { at_most: settings.antipodes, from_goals };
+        let table = &self.file.table;
         let findings =
-            Findings::of_search(&self.puzzle, &self.space, &outcome, &self.file.table, processes)?;
+            Findings::of_search(&self.puzzle, &self.space, &outcome, table, processes, listing)?;
         Ok(SessionEnd::Finished(Box::new(Finished {
             puzzle: self.puzzle,
             space: self.space,
@@ -375,6 +408,7 @@ impl<'p> Job<'p> {
             elapsed_seconds,
             already_complete: false,
             findings,
+            goals: self.file.header.goals.clone(),
         })))
     }
 }

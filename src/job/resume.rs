@@ -16,6 +16,7 @@ use crate::puzzle::Puzzle;
 use crate::rank::record::CLASSES;
 use crate::rank::{StateSpace, SymmetryMode};
 use crate::report::Findings;
+use crate::symmetry::antipodes::Listing;
 use crate::table::TableFile;
 use crate::{Error, Result};
 
@@ -33,14 +34,16 @@ impl<'p> Job<'p> {
     /// it), after checking every table file against the job's record and the marks of all
     /// of them against its histogram; `expected`, when given, is the puzzle the caller
     /// means, and a table that does not hold what `requested` asks (see [`Requested`]) is
-    /// refused before anything is written. Collective.
+    /// refused before anything is written. A finished search lists up to `antipodes`
+    /// antipodes. Collective.
     pub fn resume_in(
         processes: &'p dyn Processes,
         path: &Path,
         expected: Option<&Puzzle>,
         requested: Option<Requested>,
+        antipodes: usize,
     ) -> Result<Resumed<'p>> {
-        Job::resume_of(processes, path, expected.map(Expected::Named), requested)
+        Job::resume_of(processes, path, expected.map(Expected::Named), requested, antipodes)
     }
 
     /// [`Job::resume_in`], the puzzle expected as `expected` says.
@@ -49,6 +52,7 @@ impl<'p> Job<'p> {
         path: &Path,
         expected: Option<Expected>,
         requested: Option<Requested>,
+        antipodes: usize,
     ) -> Result<Resumed<'p>> {
         let count = processes.count();
         let ck_path = checkpoint_path(path);
@@ -78,7 +82,8 @@ impl<'p> Job<'p> {
         })();
         let (file, puzzle, space) = agree(processes, opened)?;
         if processes.all(file.header.complete) {
-            let finished = finished(processes, file, puzzle, space, record.as_ref(), &ck_path)?;
+            let record = record.as_ref();
+            let finished = finished(processes, file, puzzle, space, record, &ck_path, antipodes)?;
             return Ok(Resumed::Complete(Box::new(finished)));
         }
         if processes.any(file.header.complete) {
@@ -122,6 +127,8 @@ impl<'p> Job<'p> {
             ck_path,
             record,
             resume: Some(Resume { outcome, partial }),
+            // Distance 0 is in the table: a resume needs no starts.
+            starts: Vec::new(),
         })))
     }
 }
@@ -135,6 +142,7 @@ fn finished(
     space: StateSpace,
     record: Option<&Checkpoint>,
     ck_path: &Path,
+    antipodes: usize,
 ) -> Result<Finished> {
     if !parts::same_result(processes, &file.header) {
         let e = Error::Refused {
@@ -158,9 +166,11 @@ fn finished(
         agree(processes, stale)?;
     }
     let outcome = finished_outcome(&file.header, &space);
-    let findings = Findings::of_search(&puzzle, &space, &outcome, &file.table, processes)?;
+    let listing = Listing { at_most: antipodes, from_goals: file.header.goals.is_some() };
+    let findings = Findings::of_search(&puzzle, &space, &outcome, &file.table, processes, listing)?;
     Ok(Finished {
         elapsed_seconds: file.header.elapsed_seconds,
+        goals: file.header.goals.clone(),
         puzzle,
         space,
         outcome,

@@ -134,7 +134,8 @@ pub(crate) fn puzzle_and_space(
     Ok((puzzle, space))
 }
 
-/// A histogram as a search writes it: distance 0 holds the solved board alone, every later
+/// A histogram as a search writes it: distance 0 holds the solved board alone (or, from a
+/// set of goals, between one entry and one per goal), every later
 /// distance at least one board, and no more boards than the table has (all of them when the
 /// table is complete). The unique histogram, if any, runs alongside.
 pub(crate) fn check_histogram(
@@ -145,9 +146,13 @@ pub(crate) fn check_histogram(
 ) -> Result<()> {
     let bad = |reason: String| Error::BadTable { path: file.path.clone(), reason };
     let h = &file.header;
-    if histogram.first() != Some(&1) || histogram.contains(&0) {
+    let (starts, first) = match &h.goals {
+        None => (1, "1 board".to_string()),
+        Some(g) => (g.count, format!("at most {} entries (its goals)", g.count)),
+    };
+    if histogram.first().is_none_or(|&n| n > starts) || histogram.contains(&0) {
         return Err(bad(format!(
-            "inconsistent header: a histogram starts with 1 board at distance 0 and has no \
+            "inconsistent header: a histogram starts with {first} at distance 0 and has no \
              empty distance, found {}",
             short_list(histogram)
         )));

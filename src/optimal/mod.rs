@@ -3,6 +3,7 @@
 //! engine builds for the puzzle with most tiles made identical, for puzzles whose whole table
 //! does not fit.
 
+pub mod at_distance;
 pub mod descent;
 pub mod ida;
 pub mod journal;

@@ -10,6 +10,7 @@
 pub mod board;
 pub mod defined;
 pub mod definition;
+pub mod goals;
 pub mod large;
 pub mod nrp;
 pub mod sequence;

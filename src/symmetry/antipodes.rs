@@ -1,7 +1,11 @@
-//! The antipodes a report lists: up to [`SAMPLE`] boards at God's number, those of smallest
-//! rank in the board ranking (the one `--symmetry off` searches), whatever the table ranks.
+//! The antipodes a report lists: up to [`Listing::at_most`] boards at God's number (`bfs
+//! --antipodes N`, [`SAMPLE`] unless asked), those of smallest rank in the board ranking (the
+//! one `--symmetry off` searches), whatever the table ranks.
 //!
-//! A search by boards keeps the smallest ranks of its last distance, which are these boards.
+//! A search by boards keeps the [`SAMPLE`] smallest ranks of its last distance, which are
+//! these boards, and every rank of a last distance of at most [`crate::bfs::KEEP_AT_MOST`]
+//! (from which any number is listed); a longer list of a larger last distance gets the
+//! sample only.
 //! A search by classes keeps the smallest *entries*, whose boards are neither the smallest
 //! boards nor all of the antipodes: every antipode class is expanded to its boards (the
 //! symmetry images of its representative), ranked as boards, and the smallest kept. The
@@ -27,33 +31,68 @@ use crate::table::{DistanceTable, mark_of};
 /// the search kept (exact when it kept every class at God's number).
 pub const MAX_SCANNED: u64 = 1 << 25;
 
+/// Which antipodes a report lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// At most this many (`bfs --antipodes N`; 0: none).
+    pub at_most: usize,
+    /// The search started from a set of goals (`bfs --goals`): its table's distances are to
+    /// the nearest goal, so no descent to solved measures them (the table is not scanned).
+    pub from_goals: bool,
+}
+
+impl Default for Listing {
+    /// [`SAMPLE`] antipodes of a search from solved.
+    fn default() -> Listing {
+        Listing { at_most: SAMPLE, from_goals: false }
+    }
+}
+
 /// Whether [`smallest_antipodes`] reads the finished table (when given it): a search by
-/// classes whose last distance holds more entries than it kept, in a table of at most
-/// [`MAX_SCANNED`] entries. Processes that each hold a part gather the whole table for it.
-fn reads_the_table(space: &StateSpace, outcome: &Outcome) -> bool {
+/// classes from solved whose last distance holds more entries than it kept, in a table of
+/// at most [`MAX_SCANNED`] entries. Processes that each hold a part gather the whole table
+/// for it.
+fn reads_the_table(space: &StateSpace, outcome: &Outcome, listing: Listing) -> bool {
     let at_last = outcome.histogram.last().copied().unwrap_or(0);
     space.classes().is_some()
+        && listing.at_most > 0
+        && !listing.from_goals
         && outcome.last_level.is_none()
         && (outcome.antipodes.len() as u64) < at_last
         && space.n_states() <= MAX_SCANNED
 }
 
-/// Up to [`SAMPLE`] antipodes of smallest board rank, in board-rank order. `table` is the
-/// finished table of the search; without it (or when it passes [`MAX_SCANNED`]) a search by
-/// classes whose last distance holds more entries than were kept lists the boards of the
+/// Up to `listing.at_most` antipodes of smallest board rank, in board-rank order. `table` is
+/// the finished table of the search; without it (or when it passes [`MAX_SCANNED`]) a search
+/// by classes whose last distance holds more entries than were kept lists the boards of the
 /// kept entries only.
 pub fn smallest_antipodes(
     puzzle: &Puzzle,
     space: &StateSpace,
     outcome: &Outcome,
     table: Option<&DistanceTable>,
+    listing: Listing,
 ) -> Result<Vec<Board>> {
     if space.classes().is_none() {
-        return Ok(outcome.antipodes.iter().map(|&r| space.board(r)).collect());
+        let ranks = outcome.last_level.as_deref().unwrap_or(&outcome.antipodes);
+        return Ok(ranks.iter().take(listing.at_most).map(|&r| space.board(r)).collect());
     }
     let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
-    let ranks = smallest_board_ranks(puzzle, space, outcome, table, &boards, &|_| true)?;
+    let ranks = smallest_board_ranks(puzzle, space, outcome, table, &boards, &|_| true, listing)?;
     Ok(ranks.into_iter().map(|r| boards.board(r)).collect())
+}
+
+/// The `at_most` smallest of every process's `ranks`, sorted, on every process. Collective.
+fn smallest_of_all(processes: &dyn Processes, ranks: &[u64], at_most: usize) -> Vec<u64> {
+    let mut mine = ranks.to_vec();
+    mine.sort_unstable();
+    mine.truncate(at_most);
+    let mut all = Vec::new();
+    processes.gather(&mine, &mut all);
+    all.sort_unstable();
+    all.dedup();
+    all.truncate(at_most);
+    all
 }
 
 /// The antipodes a finished search lists ([`smallest_antipodes`]), `table` being this
@@ -66,14 +105,22 @@ pub fn antipodes_of_search(
     outcome: &Outcome,
     table: &DistanceTable,
     processes: &dyn Processes,
+    listing: Listing,
 ) -> Result<Vec<Board>> {
     let (me, count) = (processes.index(), processes.count());
     if count == 1 {
-        return smallest_antipodes(puzzle, space, outcome, Some(table));
+        return smallest_antipodes(puzzle, space, outcome, Some(table), listing);
     }
-    let scan = reads_the_table(space, outcome);
+    if space.classes().is_none()
+        && let Some(mine) = &outcome.last_level
+    {
+        // Each process holds its own share of the last distance.
+        let ranks = smallest_of_all(processes, mine, listing.at_most);
+        return Ok(ranks.into_iter().map(|r| space.board(r)).collect());
+    }
+    let scan = reads_the_table(space, outcome, listing);
     if space.classes().is_none() || (outcome.last_level.is_none() && !scan) {
-        return smallest_antipodes(puzzle, space, outcome, None);
+        return smallest_antipodes(puzzle, space, outcome, None, listing);
     }
     let deal = space.deal(count);
     let whole = match scan {
@@ -83,13 +130,15 @@ pub fn antipodes_of_search(
     let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
     // A kept last distance holds this process's own entries only, all of them dealt to it.
     let mine = |e: u64| deal.owner(e) == me;
-    let ranks = smallest_board_ranks(puzzle, space, outcome, whole.as_ref(), &boards, &mine);
+    let ranks =
+        smallest_board_ranks(puzzle, space, outcome, whole.as_ref(), &boards, &mine, listing);
     let ranks = agree(processes, ranks)?;
-    Ok(processes.smallest(&ranks).into_iter().map(|r| boards.board(r)).collect())
+    let ranks = smallest_of_all(processes, &ranks, listing.at_most);
+    Ok(ranks.into_iter().map(|r| boards.board(r)).collect())
 }
 
-/// The board ranks (in `boards`) of up to [`SAMPLE`] smallest antipodes, from the entries of
-/// the last distance that `mine` keeps (see [`smallest_antipodes`]).
+/// The board ranks (in `boards`) of up to `listing.at_most` smallest antipodes, from the
+/// entries of the last distance that `mine` keeps (see [`smallest_antipodes`]).
 fn smallest_board_ranks(
     puzzle: &Puzzle,
     space: &StateSpace,
@@ -97,12 +146,14 @@ fn smallest_board_ranks(
     table: Option<&DistanceTable>,
     boards: &StateSpace,
     mine: &(dyn Fn(u64) -> bool + Sync),
+    listing: Listing,
 ) -> Result<Vec<u64>> {
     let classes = space.classes().expect("a ranking of classes");
     let g = outcome.gods_number();
     let entries = match (&outcome.last_level, table) {
+        _ if listing.at_most == 0 => Vec::new(),
         (Some(all), _) => all.iter().copied().filter(|&e| mine(e)).collect(),
-        (None, Some(t)) if reads_the_table(space, outcome) => {
+        (None, Some(t)) if reads_the_table(space, outcome, listing) => {
             last_level(puzzle, space, t, g, mine)?
         }
         _ => outcome.antipodes.iter().copied().filter(|&e| mine(e)).collect(),
@@ -111,7 +162,7 @@ fn smallest_board_ranks(
     for e in entries {
         for image in classes.images(&space.board(e)) {
             smallest.insert(boards.rank_board(&image)?);
-            if smallest.len() > SAMPLE {
+            if smallest.len() > listing.at_most {
                 smallest.pop_last();
             }
         }

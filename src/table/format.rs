@@ -29,6 +29,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::escaped;
+use crate::puzzle::goals::GoalsRecord;
 use crate::rank::record::RankingRecord;
 use crate::{Error, Result};
 
@@ -77,6 +78,11 @@ pub struct Header {
     /// holds; absent for a whole table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub part: Option<Part>,
+    /// For a search from a set of goals (`bfs --goals`), which set: distances are then to
+    /// the nearest goal, not to solved. Absent for a search from solved (a twirl that does
+    /// not know the field refuses the table rather than read it as one from solved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goals: Option<GoalsRecord>,
 }
 
 /// The ranks one process of an MPI job keeps: part `index` of `count`, `ranks` of the job's
@@ -301,6 +307,7 @@ mod tests {
             checksum: Some(body_checksum(&[0u8; 32])),
             boards: Vec::new(),
             part: None,
+            goals: None,
         }
     }
 

@@ -68,6 +68,7 @@ impl TableFile {
             checksum: None,
             boards: Vec::new(),
             part,
+            goals: None,
         };
         let storage = Storage::create_file(path, header.body_bytes + header.unique_bytes)?;
         let file = storage.file().expect("a file-backed map");
