@@ -60,9 +60,9 @@ pub struct BfsArgs {
     /// the histogram still counted in boards. `auto`: on when the puzzle has symmetries and
     /// the ranking allows it, except with --unique, and for puzzles whose boards move in
     /// XOR runs while their classes could not (searching boards is faster there). With
-    /// --goals, classes keep distances only if every symmetry maps the goal set onto itself
-    /// and a board and its inverse do not share an entry: `auto` then searches boards, `on`
-    /// refuses, saying which goal a symmetry takes outside the set.
+    /// --goals, classes leave inversion out and keep distances only if every symmetry maps
+    /// the goal set onto itself: else `auto` searches boards, `on` refuses, saying which
+    /// goal a symmetry takes outside the set.
     #[arg(long, value_enum, default_value_t = SymmetryArg::Auto)]
     symmetry: SymmetryArg,
     #[command(flatten)]

@@ -128,7 +128,8 @@ impl Goals {
         mode: SymmetryMode,
         unique: bool,
     ) -> Result<StateSpace> {
-        let space = StateSpace::for_search(puzzle, mode, unique)?;
+        // Inversion never keeps distances to a set: classes without it.
+        let space = StateSpace::for_search_with(puzzle, mode, unique, goals.is_none())?;
         let Some(goals) = goals else { return Ok(space) };
         let refusal = space.classes().and_then(|c| goals.refusal_of_classes(puzzle, c));
         match (refusal, mode) {

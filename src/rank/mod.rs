@@ -274,6 +274,17 @@ impl StateSpace {
     /// counting unique solutions, which classes cannot) turns `Auto` off and `On` into an
     /// error.
     pub fn for_search(puzzle: &Puzzle, mode: SymmetryMode, unique: bool) -> Result<StateSpace> {
+        StateSpace::for_search_with(puzzle, mode, unique, true)
+    }
+
+    /// [`StateSpace::for_search`], classes joining a board and its inverse only if
+    /// `inversion` (a search from several goals leaves it out).
+    pub fn for_search_with(
+        puzzle: &Puzzle,
+        mode: SymmetryMode,
+        unique: bool,
+        inversion: bool,
+    ) -> Result<StateSpace> {
         let analysis = Analysis::of(puzzle)?;
         if puzzle.has_identical_pieces() && mode == SymmetryMode::On {
             return Err(Error::Unsupported(format!(
@@ -307,7 +318,9 @@ impl StateSpace {
         };
         let boards_move_xor_runs = matches!(&layout, Some(Ok(l)) if l.xor_block_bits().is_some());
         let classes = match layout {
-            Some(layout) => layout.and_then(|layout| ClassRanking::new(puzzle, layout)),
+            Some(layout) => {
+                layout.and_then(|layout| ClassRanking::new_with(puzzle, layout, inversion))
+            }
             None => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: the group is smaller than its invariants allow, \
                  and its ranks count more than its boards",

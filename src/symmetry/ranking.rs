@@ -146,25 +146,32 @@ impl ClassRanking {
     /// why there is none: a trivial group, or no key cells (every orbit too small). With
     /// inversion where the whole arrangement can be the first part (see the module docs).
     pub fn new(puzzle: &Puzzle, full: Layout) -> Result<ClassRanking> {
+        ClassRanking::new_with(puzzle, full, true)
+    }
+
+    /// [`ClassRanking::new`], inversion left out unless `inversion` (a search from several
+    /// goals: a board and its inverse are not equally far from a set).
+    pub fn new_with(puzzle: &Puzzle, full: Layout, inversion: bool) -> Result<ClassRanking> {
         let syms = Symmetries::of(puzzle);
-        if let Some(rest) = arrangements_invert(&full, &syms) {
+        if inversion && let Some(rest) = arrangements_invert(&full, &syms) {
             let key = vec![full.orbit_cells(0).to_vec()];
             let mut out = ClassRanking::assemble(full, rest, syms, true, key)?;
             out.find_xor_runs();
             return Ok(out);
         }
         if full.ranks_reachable_couplings() {
-            return ClassRanking::by_arrangements(puzzle, full, syms);
+            return ClassRanking::by_arrangements(puzzle, full, syms, inversion);
         }
-        ClassRanking::by_key_cells(puzzle, full, MIN_PLACEMENTS, syms)
+        ClassRanking::by_key_cells(puzzle, full, MIN_PLACEMENTS, syms, inversion)
     }
 
     /// Classes whose first part is the whole arrangement ([`Rest::Orientations`]), where
-    /// its values are few enough to classify.
+    /// its values are few enough to classify; under inversion if `inversion` allows.
     pub(crate) fn by_arrangements(
         puzzle: &Puzzle,
         full: Layout,
         syms: Symmetries,
+        inversion: bool,
     ) -> Result<ClassRanking> {
         let placements = full.n_states() / full.orientation_count();
         if syms.order() < 2 {
@@ -185,7 +192,7 @@ impl ClassRanking {
         // With the whole arrangement first, the first part of `g^-1` (its permutations
         // inverted, its sums negated) follows from `g`'s: inversion joins the group when the
         // moves are closed under inverses and the elements still fit their bits.
-        let inversion = syms.inverse_closed && syms.order_with(true) <= 1 << SYM_BITS;
+        let inversion = inversion && syms.inverse_closed && syms.order_with(true) <= 1 << SYM_BITS;
         ClassRanking::assemble(full, Rest::Orientations, syms, inversion, key)
     }
 
@@ -197,16 +204,18 @@ impl ClassRanking {
         full: Layout,
         min_placements: u64,
     ) -> Result<ClassRanking> {
-        ClassRanking::by_key_cells(puzzle, full, min_placements, Symmetries::of(puzzle))
+        ClassRanking::by_key_cells(puzzle, full, min_placements, Symmetries::of(puzzle), true)
     }
 
     /// [`ClassRanking::with_min_placements`] with the symmetries at hand (a definition's are
-    /// searched for, which is worth doing once).
+    /// searched for, which is worth doing once); where no key cells have room, the whole
+    /// arrangement first, under inversion if `inversion` allows.
     fn by_key_cells(
         puzzle: &Puzzle,
         mut full: Layout,
         min_placements: u64,
         syms: Symmetries,
+        inversion: bool,
     ) -> Result<ClassRanking> {
         let cannot = |why: &str| {
             Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec))
@@ -216,7 +225,7 @@ impl ClassRanking {
         }
         let key = choose_key_cells(&full, &syms, min_placements);
         if key.iter().all(Vec::is_empty) {
-            return ClassRanking::by_arrangements(puzzle, full, syms);
+            return ClassRanking::by_arrangements(puzzle, full, syms, inversion);
         }
         for (j, cells) in key.iter().enumerate() {
             let mut order = cells.clone();

@@ -87,7 +87,7 @@ fn by_whole_arrangement(p: Puzzle) -> (Puzzle, StateSpace, StateSpace) {
     let plain = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
     let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
     let layout = crate::rank::Layout::without_runs(&p, analysis.invariants.clone()).unwrap();
-    let c = ClassRanking::by_arrangements(&p, layout, Symmetries::of(&p)).unwrap();
+    let c = ClassRanking::by_arrangements(&p, layout, Symmetries::of(&p), true).unwrap();
     assert!(c.first_part_is_arrangement());
     assert_eq!(c.inverts(), p.undirected, "inversion where the moves are closed under inverses");
     let ranking = crate::rank::Ranking::Classes(c);
