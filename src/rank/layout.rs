@@ -377,7 +377,10 @@ impl Layout {
             |s, m| self.apply(s, m),
             |s| self.upper_and_orientation(s).0,
         );
-        if let Some(found) = found.filter(|f| f.len() < space) {
+        // The values found must hold the group (they would not if a move's new upper value
+        // depended on more than the old one): else the whole space stays.
+        let holds_group = |f: &ReachableUpper| f.len() * self.orient_count >= group_order;
+        if let Some(found) = found.filter(|f| f.len() < space && holds_group(f)) {
             self.n_states = found.len() * self.orient_count;
             self.reachable_upper = Some(Arc::new(found));
             self.cell_runs = None;

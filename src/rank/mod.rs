@@ -10,9 +10,10 @@
 //! - [`Multiset`], for boards with identical pieces (a definition's repeated labels), which
 //!   are not group elements: the layout's ranks with multiset permutations.
 //!
-//! Either way the table has exactly one entry per reachable board, but for groups smaller
-//! than their invariants and too many to list: those are searched in the space the
-//! invariants allow, whose other boards are never reached ([`Layout::searching_in`]).
+//! Either way the table has exactly one entry per reachable board, also for groups smaller
+//! than their invariants and too many to list, where the layout indexes the arrangements and
+//! sums the moves reach ([`Layout::searching_in`]); where that still counts more ranks than
+//! boards, the other boards are never reached.
 
 mod couplings;
 pub mod enumerated;

@@ -12,6 +12,12 @@
 //!   [`Layout`] with the key cells first in each orbit's Lehmer order and their digits left
 //!   out ([`Layout::prefix_ranked_out`]): every placement leaves the same number of rests.
 //!
+//! Where no key cells have room (every symmetry moves every cell of several orbits: the
+//! skewb, the pyraminx), the first part is the **whole arrangement** with its signs and
+//! orientation sums, the layout's upper index ([`Rest::Orientations`]), and the rest the
+//! orientation digits; a conjugation's image of that index depends on the index alone, so
+//! the same table of placements classifies it.
+//!
 //! Every entry stands for `|G| / |stab(representative)|` boards (the orbit of its placement,
 //! each with one board per rest), so histograms in boards are exact. When a representative
 //! has a nontrivial stabilizer `H`, the entries `(r, h·rest)` for `h` in `H` are one class:
@@ -30,7 +36,10 @@
 //! offset map depends on the board's arrangement and is built per image run
 //! ([`ClassRanking::offset_map`]). Halving the classes again is what takes
 //! Spinpossible 2x5's table under a quarter of the boards' (its classes under the four
-//! symmetries alone are more than a quarter: boards that a symmetry keeps).
+//! symmetries alone are more than a quarter: boards that a symmetry keeps). With the whole
+//! arrangement first ([`Rest::Orientations`]) the first part of `g^-1` (permutations
+//! inverted, sums negated) follows from `g`'s too, on any number of orbits; the rest is the
+//! orientation digits of the conjugated inverse, read as for any board.
 
 use std::collections::HashMap;
 
