@@ -95,18 +95,8 @@ fn tables_and_resumes_list_as_asked() {
     assert!(listed(&none).is_empty());
     // A stopped search resumes with the flag, and its resume command keeps it.
     let stopped = dir.path().join("s.tbl");
-    let mut child = common::bin()
-        .args(["bfs", "nrp:3x3:2", "--table", s(&stopped), "--antipodes", "40"])
-        .args(["--test-pause-after", "3"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::BufRead;
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    assert!(lines.any(|l| l.unwrap().split_whitespace().next() == Some("3")));
-    std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    let o = child.wait_with_output().unwrap();
+    let args = ["bfs", "nrp:3x3:2", "--table", s(&stopped), "--antipodes", "40"];
+    let o = common::interrupted_after(&args, 3);
     assert_eq!(o.status.code(), Some(130));
     assert!(stderr(&o).contains("--antipodes 40"), "{}", stderr(&o));
     let resumed = listed(&bfs(&["resume", s(&stopped), "--antipodes", "40", "-q"]));

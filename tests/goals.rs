@@ -4,11 +4,10 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::process::Command;
 
 mod common;
 
-use common::{bin, stderr, stdout, twirl};
+use common::{bin, interrupted_after, stderr, stdout, twirl};
 use twirl::puzzle::sequence::Env;
 use twirl::puzzle::{Board, Metric, Puzzle};
 use twirl::symmetry::Symmetries;
@@ -233,24 +232,13 @@ fn bad_goal_files_say_every_line_in_error() {
 /// with the same goals; readers of distances to solved refuse it.
 #[test]
 fn a_table_of_goals_resumes_only_with_its_goals() {
-    use std::io::BufRead;
     let dir = tempfile::tempdir().unwrap();
     let (goals, other) = (dir.path().join("goals.txt"), dir.path().join("other.txt"));
     std::fs::write(&goals, "R1C1\nR2C2 R1C2\n").unwrap();
     std::fs::write(&other, "R1C1\n").unwrap();
     let want = search("nrp:3x3:2", &goals, &[]);
     let table = dir.path().join("t.tbl");
-    let mut child = bin()
-        .args(["bfs", "nrp:3x3:2", "--table", s(&table), "--goals", s(&goals)])
-        .args(["--test-pause-after", "3"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    assert!(lines.any(|l| l.unwrap().split_whitespace().next() == Some("3")));
-    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = interrupted_after(&["bfs", "nrp:3x3:2", "--table", s(&table), "--goals", s(&goals)], 3);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(130), "{err}");
     let hint = format!("twirl resume {} --goals {}", table.display(), goals.display());

@@ -33,3 +33,21 @@ pub fn assert_rejected(args: &[&str], needle: &str) {
     assert!(!err.contains("panicked"), "{args:?}: {err}");
     assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
 }
+
+/// Runs `bfs ARGS --test-pause-after LEVEL`, interrupts it (SIGINT) once distance `level`
+/// is printed and returns its output: a search stopped with its first levels finished.
+pub fn interrupted_after(args: &[&str], level: u32) -> Output {
+    use std::io::BufRead;
+    let mut child = bin()
+        .args(args)
+        .args(["--test-pause-after", &level.to_string()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run twirl");
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let at = level.to_string();
+    assert!(lines.any(|l| l.unwrap().split_whitespace().next() == Some(at.as_str())));
+    Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    child.wait_with_output().unwrap()
+}
