@@ -492,6 +492,8 @@ fn search<S: StateRanking>(
             Kernel::Xor(_) if space.class_ranking().is_some_and(|c| c.inverts()) => 512,
             Kernel::Xor(_) => 128,
             Kernel::Boards(Some(_)) => 4,
+            // A forward step expands every board's inverse as well: twice the work.
+            Kernel::Boards(None) if space.class_ranking().is_some_and(|c| c.inverts()) => 4,
             Kernel::Boards(None) | Kernel::Unique => 2,
         };
         if should_go_backward(frontier, unseen, factor) {
