@@ -42,8 +42,9 @@ impl ReachableUpper {
         if space > MAX_UPPER_SPACE {
             return None;
         }
-        let mut seen = vec![false; space as usize];
-        seen[upper(&start) as usize] = true;
+        // Values found are marked 0 in the index first, then numbered in increasing order.
+        let mut index_of = vec![u32::MAX; space as usize];
+        index_of[upper(&start) as usize] = 0;
         // One board per value found: the moves act on values, so any board of a value
         // gives the same next values.
         let mut queue = vec![start];
@@ -51,16 +52,15 @@ impl ReachableUpper {
             for m in moves {
                 let next = apply(&board, m);
                 let u = upper(&next) as usize;
-                if !seen[u] {
-                    seen[u] = true;
+                if index_of[u] == u32::MAX {
+                    index_of[u] = 0;
                     queue.push(next);
                 }
             }
         }
-        let mut index_of = vec![u32::MAX; space as usize];
         let mut upper_of = Vec::new();
-        for (u, _) in seen.iter().enumerate().filter(|(_, s)| **s) {
-            index_of[u] = upper_of.len() as u32;
+        for (u, i) in index_of.iter_mut().enumerate().filter(|(_, i)| **i != u32::MAX) {
+            *i = upper_of.len() as u32;
             upper_of.push(u as u32);
         }
         Some(ReachableUpper { index_of, upper_of })

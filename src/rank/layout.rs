@@ -16,9 +16,7 @@
 use std::sync::Arc;
 
 use super::couplings::ReachableUpper;
-use super::perm::{
-    half_factorial, rank_in_sign_class, rank_padded, sign_class_weights, unrank_in_sign_class,
-};
+use super::perm::{half_factorial, rank_padded, sign_class_weights, unrank_in_sign_class};
 use super::runs::CellRuns;
 use super::simd::{self, apply_compiled, extract_bits};
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
@@ -400,17 +398,23 @@ impl Layout {
     /// reachable values, with [`Layout::ranks_reachable_couplings`]).
     #[inline(always)]
     pub(crate) fn upper_index(&self, s: &Cells) -> u64 {
-        let upper = self.upper_and_orientation(s).0;
+        self.index_of_upper(self.upper_and_orientation(s).0)
+    }
+
+    /// The index ranks give an upper value: itself, or its index among the reachable
+    /// values (`u32::MAX` for another).
+    #[inline(always)]
+    fn index_of_upper(&self, upper: u64) -> u64 {
         match &self.reachable_upper {
             Some(r) => r.index(upper) as u64,
             None => upper,
         }
     }
 
-    /// A board's orientation digits (the rank's low part).
+    /// A board's orientation digits (the rank's low part), without its permutation digits.
     #[inline(always)]
     pub(crate) fn orientation_index(&self, s: &Cells) -> u64 {
-        self.upper_and_orientation(s).1
+        self.orientation_digits(s).1
     }
 
     /// Whether ranks count only the upper values the moves reach (see
@@ -471,17 +475,24 @@ impl Layout {
     #[inline]
     pub fn rank(&self, s: &Cells) -> u64 {
         let (upper, orient_rank) = self.upper_and_orientation(s);
-        let upper = match &self.reachable_upper {
-            Some(r) => r.index(upper) as u64,
-            None => upper,
-        };
-        upper * self.orient_count + orient_rank
+        self.index_of_upper(upper) * self.orient_count + orient_rank
     }
 
     /// The value of a board's upper digits (permutation ranks and coupling index) and of its
     /// orientation digits.
     #[inline(always)]
     fn upper_and_orientation(&self, s: &Cells) -> (u64, u64) {
+        let (perm_rank, sign_code) = self.permutation_digits(s);
+        let (sums_code, orient_rank) = self.orientation_digits(s);
+        let h = self.coupling_index[(sign_code * self.sums_space + sums_code) as usize];
+        debug_assert!(h != u32::MAX, "board outside the coupling group");
+        (perm_rank * self.coupling.len() as u64 + h as u64, orient_rank)
+    }
+
+    /// The orbits' permutation ranks (within their sign classes) as one number, and their
+    /// signs.
+    #[inline(always)]
+    fn permutation_digits(&self, s: &Cells) -> (u64, u32) {
         let mut perm_rank = 0u64;
         let mut sign_code = 0u32;
         for o in &self.orbits {
@@ -493,12 +504,16 @@ impl Layout {
                 sign_code = sign_code * 2 + sign;
             }
         }
+        (perm_rank, sign_code)
+    }
+
+    /// The orbits' orientation sums (their code in `A`) and the free orientation digits.
+    #[inline(always)]
+    fn orientation_digits(&self, s: &Cells) -> (u32, u64) {
         let mut sums_code = 0u32;
         let mut orient_rank = 0u64;
         if self.orient_count == 1 && self.sums_space == 1 {
-            let h = self.coupling_index[sign_code as usize];
-            debug_assert!(h != u32::MAX, "board outside the coupling group");
-            return (perm_rank * self.coupling.len() as u64 + h as u64, 0);
+            return (0, 0);
         }
         if self.flips_only {
             // Flips: one bit per tile; an orbit's digits are its tiles' bits, lowest tile
@@ -533,9 +548,7 @@ impl Layout {
                 sums_code = sums_code * e + sum % e;
             }
         }
-        let h = self.coupling_index[(sign_code * self.sums_space + sums_code) as usize];
-        debug_assert!(h != u32::MAX, "board outside the coupling group");
-        (perm_rank * self.coupling.len() as u64 + h as u64, orient_rank)
+        (sums_code, orient_rank)
     }
 
     /// The board in working form with the given rank (`rank < n_states`).
@@ -615,15 +628,14 @@ impl Layout {
             out[p] = t as u8 | ((raw / orbit.tied_mod) << TILE_BITS);
         }
         let cells = Cells(out);
-        let (signs, sums) = self.coupling_code(&cells);
+        let ((_, signs), (sums, _)) =
+            (self.permutation_digits(&cells), self.orientation_digits(&cells));
         if self.coupling_index[(signs * self.sums_space + sums) as usize] == u32::MAX {
             return Err(Error::InvalidBoard(
                 "the board breaks a parity or orientation-sum constraint of the moves".into(),
             ));
         }
-        if let Some(r) = &self.reachable_upper
-            && r.index(self.upper_and_orientation(&cells).0) == u32::MAX
-        {
+        if self.reachable_upper.is_some() && self.upper_index(&cells) == u32::MAX as u64 {
             return Err(Error::InvalidBoard(
                 "the moves cannot reach the board: its pieces' arrangement does not go with \
                  their parities and orientation sums (a coupling of this group)"
@@ -631,26 +643,6 @@ impl Layout {
             ));
         }
         Ok(cells)
-    }
-
-    /// The sign and orientation-sum parts of a board's code in `A`.
-    fn coupling_code(&self, s: &Cells) -> (u32, u32) {
-        let mut signs = 0u32;
-        let mut sums = 0u32;
-        for o in &self.orbits {
-            if o.cells.len() >= 2 {
-                let (_, sign) = rank_in_sign_class(o.cells.len(), |i| {
-                    self.local[(s.0[o.cells[i] as usize] & TILE_MASK) as usize] as u32
-                });
-                signs = signs * 2 + sign;
-            }
-        }
-        for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
-            let e = o.free_mod as u32;
-            let sum: u32 = o.cells.iter().map(|&c| (s.0[c as usize] >> TILE_BITS) as u32).sum();
-            sums = sums * e + sum % e;
-        }
-        (signs, sums)
     }
 
     /// Converts working form back to a board.

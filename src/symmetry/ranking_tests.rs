@@ -46,16 +46,24 @@ fn reduced_by_key_cells(
 
 /// [`reduced_by_key_cells`] for a puzzle at hand.
 fn key_cells_of(p: Puzzle, min_placements: u64) -> (Puzzle, StateSpace, StateSpace) {
+    let out = classes_made_by(p, |p, layout| {
+        ClassRanking::with_min_placements(p, layout, min_placements).unwrap()
+    });
+    assert!(!out.2.classes().unwrap().inverts());
+    out
+}
+
+/// The puzzle, its space of boards and the space of the classes `make` builds on its layout
+/// (without runs).
+fn classes_made_by(
+    p: Puzzle,
+    make: impl FnOnce(&Puzzle, crate::rank::Layout) -> ClassRanking,
+) -> (Puzzle, StateSpace, StateSpace) {
     let plain = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
     let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
     let layout = crate::rank::Layout::without_runs(&p, analysis.invariants.clone()).unwrap();
-    let c = ClassRanking::with_min_placements(&p, layout, min_placements).unwrap();
-    assert!(!c.inverts());
-    (
-        p,
-        plain,
-        StateSpace { analysis, ranking: crate::rank::Ranking::Classes(c), definition_digest: None },
-    )
+    let ranking = crate::rank::Ranking::Classes(make(&p, layout));
+    (p, plain, StateSpace { analysis, ranking, definition_digest: None })
 }
 
 /// Boards that [`ClassRanking::new`] ranks under inversion, ranked by key cells instead.
@@ -84,14 +92,14 @@ fn mod_3_row_by_key_cells() -> (Puzzle, StateSpace, StateSpace) {
 /// whose invariants are exact, where [`ClassRanking::new`] would take key cells or
 /// inversion (twsearch's skewb, pyraminx and tangram take it for want of key cells).
 fn by_whole_arrangement(p: Puzzle) -> (Puzzle, StateSpace, StateSpace) {
-    let plain = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
-    let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
-    let layout = crate::rank::Layout::without_runs(&p, analysis.invariants.clone()).unwrap();
-    let c = ClassRanking::by_arrangements(&p, layout, Symmetries::of(&p), true).unwrap();
+    let out = classes_made_by(p, |p, layout| {
+        ClassRanking::by_arrangements(p, layout, Symmetries::of(p), true).unwrap()
+    });
+    let c = out.2.classes().unwrap();
     assert!(c.first_part_is_arrangement());
-    assert_eq!(c.inverts(), p.undirected, "inversion where the moves are closed under inverses");
-    let ranking = crate::rank::Ranking::Classes(c);
-    (p, plain, StateSpace { analysis, ranking, definition_digest: None })
+    let undirected = out.0.undirected;
+    assert_eq!(c.inverts(), undirected, "inversion where the moves are closed under inverses");
+    out
 }
 
 /// The 2x2x2 (one corner fixed, symmetries found from its definition) and the mod-3 row by
