@@ -27,6 +27,8 @@
 //! - [`archive`]: a finished table compressed (zstd) for archiving, and restored.
 //! - [`optimal`]: shortest solutions: descended from a finished table, or found by IDA*
 //!   guided by pattern tables that the engine builds (the puzzle with most tiles identical).
+//! - [`phase`]: God's number between two patterns of a definition (pieces solved in place):
+//!   from every board of a start pattern to the nearest board of a goal pattern.
 //! - [`random`]: uniformly random solvable boards, reproducible from a seed.
 //! - [`plot`]: the distance histogram as an SVG picture.
 //! - [`report`]: the result of a search as data (histogram, God's number, antipodes).
@@ -64,6 +66,7 @@ pub mod error;
 pub mod group;
 pub mod job;
 pub mod optimal;
+pub mod phase;
 pub mod plot;
 pub mod puzzle;
 pub mod random;

@@ -15,6 +15,7 @@ mod export_def;
 mod info;
 mod json;
 mod large;
+mod phase;
 mod plot;
 mod progress;
 mod record;
@@ -68,6 +69,12 @@ enum Command {
     /// board notation (a table of classes expanded into its distinct boards), in the order of
     /// the table's entries; `--limit N` stops after N.
     Boards(table::BoardsArgs),
+    /// God's number of a phase of a definition: from every board whose --start pieces are
+    /// solved to the nearest board whose --goal pieces are solved (from a solved cross to a
+    /// solved cross and first pair). Prints the start boards at each distance, the longest
+    /// distance and the worst start boards with a shortest solution each. Searched in
+    /// memory over the pieces the two patterns name (every other piece ignored).
+    Phase(phase::PhaseArgs),
     /// A solution of a board, checked by applying it. By default a shortest one where twirl
     /// can find it: from a finished table file, a full table built in memory (at most 2^28
     /// entries), or IDA* over pattern tables built once and kept (where it applies and its
@@ -201,7 +208,7 @@ pub struct SubsetArgs {
     /// Repeatable.
     #[arg(long, value_name = "SET", help_heading = "Subsets (def: only)")]
     pub omitperms: Vec<String>,
-    /// Make pieces identical: SET (all of it) or SET:1,2,5 (the pieces solved at those
+    /// Make pieces identical: SET (all of it) or SET:1,2,5 or SET:1-4 (the pieces solved at those
     /// positions, 1-based). Their orientations are still seen. Repeatable.
     #[arg(long, value_name = "SET[:POS,...]", value_parser = twirl::puzzle::subset::PieceGroup::parse, help_heading = "Subsets (def: only)")]
     pub identical: Vec<twirl::puzzle::subset::PieceGroup>,
@@ -302,6 +309,7 @@ pub fn main() -> i32 {
         Command::Resume(args) => bfs::run_resume(args),
         Command::Distance(args) => table::run_distance(args),
         Command::Boards(args) => table::run_boards(args).map(|()| 0),
+        Command::Phase(args) => phase::run(args).map(|()| 0),
         Command::Solve(args) => solve::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Export(args) => table::run_export(args).map(|()| 0),

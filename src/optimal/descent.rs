@@ -36,7 +36,24 @@ pub fn solve(
     board: &Board,
     max_moves: u32,
 ) -> Result<Vec<usize>> {
+    // By rank: boards that differ only in orientations nobody sees are one board.
     let solved = space.rank_board(&puzzle.solved())?;
+    let is_solved = |_: &Board, r: u64| r == solved;
+    solve_to(puzzle, space, table, board, max_moves, &is_solved, "the solved board")
+}
+
+/// [`solve`] towards the boards a table was searched from (distance 0): those `is_start`
+/// accepts (given the board and its rank), named `starts` in errors (a phase's goal
+/// pattern, `twirl phase`).
+pub fn solve_to(
+    puzzle: &Puzzle,
+    space: &StateSpace,
+    table: &DistanceTable,
+    board: &Board,
+    max_moves: u32,
+    is_start: &dyn Fn(&Board, u64) -> bool,
+    starts: &str,
+) -> Result<Vec<usize>> {
     let rank = space.rank_board(board)?;
     let mark = table.get(rank);
     if mark == UNSEEN {
@@ -49,14 +66,14 @@ pub fn solve(
     };
     let too_long = || {
         Error::InconsistentTable(format!(
-            "no descent from this board reaches the solved board within God's number \
-             ({max_moves}) moves"
+            "no descent from this board reaches {starts} within God's number ({max_moves}) \
+             moves"
         ))
     };
     if puzzle.undirected {
         let (mut b, mut r, mut mark) = (board.clone(), rank, mark);
         let mut moves = Vec::new();
-        while r != solved {
+        while !is_start(&b, r) {
             if moves.len() >= max_moves as usize {
                 return Err(too_long());
             }
@@ -67,7 +84,7 @@ pub fn solve(
                     (m, next, nr)
                 })
                 .find(|&(_, _, nr)| table.get(nr) == want)
-                .ok_or_else(|| no_move_closer(moves.len()))?;
+                .ok_or_else(|| no_move_closer(moves.len(), starts))?;
             moves.push(m);
             (b, r, mark) = (next, nr, want);
         }
@@ -79,7 +96,11 @@ pub fn solve(
     let mut mark = mark;
     let mut depth = 0u32;
     parent.insert(rank, (rank, usize::MAX));
-    while !layer.iter().any(|&(_, r)| r == solved) {
+    let reached = |layer: &[(Board, u64)]| layer.iter().find(|(b, r)| is_start(b, *r)).map(|x| x.1);
+    let end = loop {
+        if let Some(r) = reached(&layer) {
+            break r;
+        }
         if depth >= max_moves {
             return Err(too_long());
         }
@@ -95,7 +116,7 @@ pub fn solve(
             }
         }
         if next_layer.is_empty() {
-            return Err(no_move_closer(depth as usize));
+            return Err(no_move_closer(depth as usize, starts));
         }
         if parent.len() > MAX_VISITED {
             return Err(Error::TooLarge(format!(
@@ -103,9 +124,9 @@ pub fn solve(
             )));
         }
         (layer, mark, depth) = (next_layer, want, depth + 1);
-    }
+    };
     let mut moves = Vec::new();
-    let mut r = solved;
+    let mut r = end;
     while r != rank {
         let (p, m) = parent[&r];
         moves.push(m);
@@ -115,9 +136,9 @@ pub fn solve(
     Ok(moves)
 }
 
-fn no_move_closer(at: usize) -> Error {
+fn no_move_closer(at: usize, starts: &str) -> Error {
     Error::InconsistentTable(format!(
-        "no move leads closer to the solved board (after {at} moves of the descent)"
+        "no move leads closer to {starts} (after {at} moves of the descent)"
     ))
 }
 

@@ -46,8 +46,8 @@ pub struct Subset {
     pub ignore: Vec<PieceGroup>,
 }
 
-/// Some pieces of a set, by their positions in the solved state: `SET` (all of them) or
-/// `SET:1,2,5`.
+/// Some pieces of a set, by their positions in the solved state: `SET` (all of them),
+/// `SET:1,2,5` or with ranges `SET:1-4,9`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PieceGroup {
     /// The set's name.
@@ -57,7 +57,7 @@ pub struct PieceGroup {
 }
 
 impl PieceGroup {
-    /// Reads `SET` or `SET:1,2,5`.
+    /// Reads `SET`, `SET:1,2,5` or `SET:1-4,9`.
     pub fn parse(text: &str) -> Result<PieceGroup> {
         let bad = |why: String| format!("`{}`: {why}", escaped(text));
         let (set, list) = match text.split_once(':') {
@@ -69,14 +69,28 @@ impl PieceGroup {
         }
         let positions = match list {
             None => Vec::new(),
-            Some(l) => l
-                .split(',')
-                .map(|p| {
-                    p.trim().parse::<usize>().ok().filter(|&v| v >= 1).ok_or_else(|| {
-                        bad(format!("expected positions 1, 2, ... after `:`, found `{p}`"))
-                    })
-                })
-                .collect::<Result<_>>()?,
+            Some(l) => {
+                let mut positions = Vec::new();
+                for item in l.split(',') {
+                    let expected = || {
+                        bad(format!(
+                            "expected positions 1, 2, ... or ranges 5-8 after `:`, found `{item}`"
+                        ))
+                    };
+                    let number = |t: &str| t.trim().parse::<usize>().ok().filter(|&v| v >= 1);
+                    let (lo, hi) = match item.split_once('-') {
+                        Some((a, b)) => (number(a), number(b)),
+                        None => (number(item), number(item)),
+                    };
+                    let (Some(lo), Some(hi)) = (lo, hi) else { return Err(expected()) };
+                    // Bounded: a typo must not ask for billions of positions.
+                    if lo > hi || hi - lo > u16::MAX as usize {
+                        return Err(expected());
+                    }
+                    positions.extend(lo..=hi);
+                }
+                positions
+            }
         };
         Ok(PieceGroup { set: set.to_string(), positions })
     }

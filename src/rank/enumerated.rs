@@ -1,7 +1,9 @@
 //! The exact fallback for groups the invariants overestimate: every reachable board is listed
 //! (they are few: such groups are the exceptional small ones, like the 120 boards of NRP
 //! (2,3,2) or the 720 of (3,4,3)), sorted, and ranked by its place in the list. Moves are
-//! precomputed as transition tables, so the search runs on ranks directly.
+//! precomputed as transition tables, so the search runs on ranks directly. Orientations
+//! nobody sees (a definition's `?`) are set to 0 in every board listed or looked up, so
+//! boards that differ only there are one board.
 
 use std::collections::HashMap;
 
@@ -20,11 +22,18 @@ pub struct Enumerated {
     solve: Vec<Vec<u32>>,
     /// `scramble[m][r]`: the rank reached by the inverse of move `m`.
     scramble: Vec<Vec<u32>>,
+    /// `unseen[tile]`: the tile's orientation is not seen (empty: every one is).
+    unseen: Vec<bool>,
 }
 
 impl Enumerated {
     /// Lists the boards reachable from the solved one; fails past [`MAX_LISTED`].
     pub fn new(puzzle: &Puzzle) -> Result<Enumerated> {
+        let unseen = match puzzle.defined() {
+            Some(d) if d.unseen_orientations().contains(&true) => d.unseen_orientations().to_vec(),
+            _ => Vec::new(),
+        };
+        let seen = |b: Board| seen_part(&unseen, b);
         let solved = puzzle.solved();
         let mut index: HashMap<Board, u32> = HashMap::new();
         index.insert(solved.clone(), 0);
@@ -34,7 +43,7 @@ impl Enumerated {
             let b = boards[next].clone();
             next += 1;
             for m in &puzzle.moves {
-                let c = puzzle.apply(&b, m);
+                let c = seen(puzzle.apply(&b, m));
                 if !index.contains_key(&c) {
                     if boards.len() as u64 >= MAX_LISTED {
                         return Err(Error::Unsupported(format!(
@@ -53,12 +62,12 @@ impl Enumerated {
         let table = |moves: &[crate::puzzle::Move]| -> Vec<Vec<u32>> {
             moves
                 .iter()
-                .map(|m| boards.iter().map(|b| index[&puzzle.apply(b, m)]).collect())
+                .map(|m| boards.iter().map(|b| index[&seen(puzzle.apply(b, m))]).collect())
                 .collect()
         };
         let solve = table(&puzzle.moves);
         let scramble = table(&puzzle.inverse_moves());
-        Ok(Enumerated { boards, index, solve, scramble })
+        Ok(Enumerated { boards, index, solve, scramble, unseen })
     }
 
     /// Number of reachable boards.
@@ -78,11 +87,26 @@ impl Enumerated {
 
     /// The rank of a board, or `None` if it is not reachable.
     pub fn rank_of(&self, board: &Board) -> Option<u32> {
-        self.index.get(board).copied()
+        match self.unseen.is_empty() {
+            true => self.index.get(board).copied(),
+            false => self.index.get(&seen_part(&self.unseen, board.clone())).copied(),
+        }
     }
 
     /// The board with a given rank.
     pub fn board(&self, rank: u32) -> &Board {
         &self.boards[rank as usize]
     }
+}
+
+/// `board` with the orientations of the tiles in `unseen` set to 0.
+fn seen_part(unseen: &[bool], mut board: Board) -> Board {
+    if !unseen.is_empty() {
+        for (o, &t) in board.orient.iter_mut().zip(&board.tiles) {
+            if unseen[t as usize] {
+                *o = 0;
+            }
+        }
+    }
+    board
 }

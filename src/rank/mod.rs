@@ -401,14 +401,8 @@ impl Ranking {
                 analysis.group_order, analysis.model_order
             )))
         };
-        let unseen = puzzle.defined().is_some_and(|d| d.unseen_orientations().contains(&true));
         match multiset {
             Ok(m) => Ok(Ranking::Multiset(m)),
-            // A list of boards would tell unseen orientations apart.
-            Err(e) if unseen => Err(Error::Unsupported(format!(
-                "{} has pieces whose orientation is not seen, and no multiset ranking: {e}",
-                puzzle.spec
-            ))),
             Err(e) => Enumerated::new(puzzle).map(Ranking::Enumerated).map_err(|_| {
                 Error::Unsupported(format!(
                     "{} has identical pieces and more than {} boards to list one by one: {e}",
