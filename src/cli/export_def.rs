@@ -1,4 +1,6 @@
-//! `twirl export-def`: a built-in puzzle written as a ksolve/twsearch definition (`.tws`).
+//! `twirl export-def`: a built-in puzzle written as a ksolve/twsearch definition (`.tws`), or
+//! a definition as a subset makes it (`--ignore`, `--moves`, ...), so twsearch can be run on
+//! the same puzzle.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,7 +15,8 @@ use super::PuzzleArgs;
 /// Arguments of `twirl export-def`.
 #[derive(Args)]
 pub struct ExportDefArgs {
-    /// The puzzle: nrp:<rows>x<cols>:<block>[:orient] or spin:<rows>x<cols>[:<type>,...].
+    /// The puzzle: nrp:<rows>x<cols>:<block>[:orient], spin:<rows>x<cols>[:<type>,...] or
+    /// def:<file> (written with the subset flags applied).
     #[arg(value_name = "PUZZLE")]
     puzzle: String,
     /// Which moves count as one. Only htm can be written (the default here): twsearch counts
@@ -30,6 +33,9 @@ pub struct ExportDefArgs {
     /// Replace an existing FILE.
     #[arg(long)]
     force: bool,
+    /// def: only: a subset of the puzzle (see docs/definitions.md).
+    #[command(flatten)]
+    subset: super::SubsetArgs,
 }
 
 /// Runs `twirl export-def`.
@@ -39,7 +45,7 @@ pub fn run(args: &ExportDefArgs) -> anyhow::Result<()> {
         puzzle: args.puzzle.clone(),
         metric: Some(args.metric.clone().unwrap_or_else(|| "htm".into())),
         orient: args.orient,
-        subset: Default::default(),
+        subset: args.subset.clone(),
     }
     .puzzle()?;
     if let Some(path) = &args.output {
