@@ -63,6 +63,13 @@ pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
     if let Some((large, metric)) = args.puzzle.large()? {
         return super::large::check(&large, metric, &text, &args.json);
     }
+    if let Some((d, metric)) = args.puzzle.large_def()? {
+        let (shown, reasons) = super::large_def::check(&d, &text)?;
+        let spec = format!("def:{}", d.path);
+        args.json.write(&verdict_json(&spec, metric.name(), &shown, &reasons))?;
+        print_verdict(&mut args.json.text_out(), &shown, &reasons)?;
+        return Ok(reasons.is_empty());
+    }
     let puzzle = args.puzzle.puzzle()?;
     let board = puzzle.parse_board(&text)?;
     let checker = Checker::new(&puzzle)?;
@@ -102,6 +109,14 @@ pub fn run_order(args: &OrderArgs) -> anyhow::Result<()> {
         let count = count.to_string();
         args.json.write(&order_json(&large.spec(), metric.name(), &count, Some(&count)))?;
         return super::large::print_order(&mut args.json.text_out(), &large, metric, &count, case);
+    }
+    if let Some((d, metric)) = args.puzzle.large_def()? {
+        let mut out = args.json.text_out();
+        let (order, distinct) = super::large_def::order(&mut out, &d, metric)?;
+        drop(out);
+        let spec = format!("def:{}", d.path);
+        args.json.write(&order_json(&spec, metric.name(), &order, distinct.as_deref()))?;
+        return Ok(());
     }
     let puzzle = args.puzzle.puzzle()?;
     let analysis = Analysis::of(&puzzle)?;
