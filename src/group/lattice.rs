@@ -73,7 +73,7 @@ impl Span {
             }
         }
         let size = radices.iter().fold(BigUint::from(1u32), |a, &r| a * r);
-        Span { radices: radices.to_vec(), conditions, order: size / index }
+        Span { radices: radices.to_vec(), conditions: echelon(conditions), order: size / index }
     }
 
     /// `|H|`.
@@ -90,6 +90,44 @@ impl Span {
     pub fn contains(&self, x: &[u64]) -> bool {
         x.len() == self.radices.len() && self.conditions.iter().all(|c| c.holds(x))
     }
+}
+
+/// The conditions modulo each prime in reduced echelon form (pivots leftmost, each scaled
+/// to 1), so they read as the few coordinates each ties (`sign(O1) + sign(O13) = 0`), not as
+/// whatever sums the elimination left; prime-power moduli are kept as they are.
+fn echelon(conditions: Vec<Condition>) -> Vec<Condition> {
+    let mut moduli: Vec<u64> = conditions.iter().map(|c| c.modulus).collect();
+    moduli.sort_unstable();
+    moduli.dedup();
+    let mut out = Vec::new();
+    for q in moduli {
+        let mut rows: Vec<Vec<u64>> =
+            conditions.iter().filter(|c| c.modulus == q).map(|c| c.coefficients.clone()).collect();
+        if (2..q).any(|f| q.is_multiple_of(f)) {
+            out.extend(rows.into_iter().map(|coefficients| Condition { coefficients, modulus: q }));
+            continue;
+        }
+        let width = rows.first().map_or(0, Vec::len);
+        let mut done = 0;
+        for col in 0..width {
+            let Some(r) = (done..rows.len()).find(|&r| rows[r][col] != 0) else { continue };
+            rows.swap(done, r);
+            // The inverse modulo a prime, by Fermat.
+            let inv = (0..q - 2).fold(1, |acc, _| acc * rows[done][col] % q);
+            rows[done].iter_mut().for_each(|x| *x = *x * inv % q);
+            let pivot = rows[done].clone();
+            for (i, row) in rows.iter_mut().enumerate() {
+                if i != done && row[col] != 0 {
+                    let f = row[col];
+                    row.iter_mut().zip(&pivot).for_each(|(x, &y)| *x = (*x + (q - f) * y) % q);
+                }
+            }
+            done += 1;
+        }
+        rows.truncate(done);
+        out.extend(rows.into_iter().map(|coefficients| Condition { coefficients, modulus: q }));
+    }
+    out
 }
 
 /// Brings `rows` (each of `d` entries mod `m`) to diagonal form by invertible row and column
