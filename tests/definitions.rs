@@ -271,3 +271,95 @@ fn illegal_boards_refuse_the_search_only() {
     assert_eq!(stdout(&o).lines().next(), Some("3674160"));
     assert_rejected(&["bfs", &def(&path)], "searches cannot avoid illegal boards");
 }
+
+/// A position line (1-based) where each position in `cycle` takes the next one's piece.
+fn cycle_line(size: usize, cycle: &[usize]) -> String {
+    let mut perm: Vec<usize> = (1..=size).collect();
+    for (i, &p) in cycle.iter().enumerate() {
+        perm[p - 1] = cycle[(i + 1) % cycle.len()];
+    }
+    perm.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// A definition of 300 pieces, two sets of 150 whose signs the moves tie (a 150-cycle and a
+/// swap on both sets at once, a 3-cycle on each alone): `150!^2 / 2` boards. `info`, `order`,
+/// `check` and `apply` take it; searches refuse it with the limit and what the file holds.
+#[test]
+fn definitions_past_255_pieces() {
+    let n = 150;
+    let long: Vec<usize> = (1..=n).collect();
+    let solved_b = |labels: &str| format!("Solved\nB\n{labels}\nEnd\n");
+    let moves = format!(
+        "Move X\nA\n{l}\nB\n{l}\nEnd\nMove Y\nA\n{s}\nB\n{s}\nEnd\n\
+         Move Z\nA\n{t}\nEnd\nMove W\nB\n{t}\nEnd\n",
+        l = cycle_line(n, &long),
+        s = cycle_line(n, &[1, 2]),
+        t = cycle_line(n, &[1, 2, 3]),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wide.tws");
+    let distinct: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+    let text = format!("Set A {n} 1\nSet B {n} 1\n{}{moves}", solved_b(&distinct.join(" ")));
+    std::fs::write(&path, text).unwrap();
+    let spec = def(&path);
+    let f150: num_bigint::BigUint = (1..=150u32).product();
+    let order = (&f150 * &f150 / 2u32).to_string();
+
+    let started = std::time::Instant::now();
+    let o = twirl(&["order", &spec]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().next(), Some(order.as_str()));
+    let o = twirl(&["info", &spec]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let info = stdout(&o);
+    for line in [
+        "orbits: 2",
+        "constraints:\n  sign(O1) + sign(O2) = 0 (mod 2)\n",
+        &format!("group order (stabilizer chain):   {order} ("),
+        "symmetries: not searched (300 cells",
+        "table: none: the sets hold 300 pieces; twirl's searches rank boards of at most 255 cells",
+    ] {
+        assert!(info.contains(line), "expected `{line}` in\n{info}");
+    }
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+
+    // One swap in A alone breaks the tie of the signs: exit 1 with the reason.
+    let identity = distinct.join(" ");
+    let swapped = format!("2 1 {}", distinct[2..].join(" "));
+    let o = twirl(&["check", &spec, &format!("A {swapped} ; B {identity}")]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("because the moves keep sign(O1) + sign(O2) = 0 (mod 2)"));
+    // The same swap in both sets is solvable, read from a file.
+    let board = dir.path().join("board.txt");
+    std::fs::write(&board, format!("A {swapped}\nB {swapped}\n")).unwrap();
+    let o = twirl(&["check", &spec, &format!("@{}", board.display())]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    // apply's result checks as solvable, and its cycles are those of the moves.
+    let o = twirl(&["apply", &spec, "Z W'"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let result = out.lines().find_map(|l| l.strip_prefix("result:")).unwrap().trim();
+    assert!(out.contains("cycles:   (1 3 2)(151 152 153)"), "{out}");
+    let o = twirl(&["check", &spec, result]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_rejected(&["check", &spec, "X Q"], "`Q` is not a move");
+    assert_rejected(&["apply", &spec, "X", "--bind", "Q=X"], "--bind and --define");
+    for args in [vec!["bfs", &spec], vec!["sample", &spec, "-n", "1"], vec!["solve", &spec, "X"]] {
+        assert_rejected(
+            &args,
+            "the sets hold 300 pieces; twirl's searches rank boards of at most 255",
+        );
+    }
+
+    // Two identical pieces in B: every element still makes its own board (B's swap alone is
+    // odd on B and so in no element), and A's swap alone becomes solvable.
+    let labels = format!("1 1 {}", (2..n).map(|i| i.to_string()).collect::<Vec<_>>().join(" "));
+    let text = format!("Set A {n} 1\nSet B {n} 1\n{}{moves}", solved_b(&labels));
+    std::fs::write(&path, text).unwrap();
+    let o = twirl(&["order", &spec, "--json", "-"]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["order"], order.as_str());
+    assert_eq!(json["distinct_boards"], order.as_str());
+    let o = twirl(&["check", &spec, &format!("A {swapped}")]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}

@@ -109,6 +109,23 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
         args.json.write(&ApplyJson::new(large.spec(), &sequence, order, boards, &st))?;
         return Ok(());
     }
+    if let Some((d, _)) = args.puzzle.large_def()? {
+        if !args.bind.is_empty() || !args.define.is_empty() {
+            bail!(
+                "--bind and --define bind letters on NRP and Spinpossible boards; a definition \
+                 reads its own move names (def:{})",
+                d.path
+            );
+        }
+        let applied = super::large_def::apply(&d, &sequence, board.as_deref())?;
+        let mut out = args.json.text_out();
+        let st = super::large_def::print_applied(&mut out, &d, &sequence, order, &applied)?;
+        drop(out);
+        let boards = [d.format_board_wide(&applied.start), d.format_board_wide(&applied.result)];
+        let spec = format!("def:{}", d.path);
+        args.json.write(&ApplyJson::new(spec, &sequence, order, boards, &st))?;
+        return Ok(());
+    }
     let puzzle = args.puzzle.puzzle()?;
     let mut env = Env::new().with_order(order);
     for list in &args.bind {

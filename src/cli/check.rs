@@ -63,14 +63,25 @@ pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
     if let Some((large, metric)) = args.puzzle.large()? {
         return super::large::check(&large, metric, &text, &args.json);
     }
+    if let Some((d, metric)) = args.puzzle.large_def()? {
+        let (shown, reasons) = super::large_def::check(&d, &text)?;
+        let spec = format!("def:{}", d.path);
+        args.json.write(&verdict_json(&spec, metric.name(), &shown, &reasons))?;
+        print_verdict(&mut args.json.text_out(), &shown, &reasons)?;
+        return Ok(reasons.is_empty());
+    }
     let puzzle = args.puzzle.puzzle()?;
     let board = puzzle.parse_board(&text)?;
-    let checker = Checker::new(&puzzle)?;
-    let reasons = match checker.check(&board) {
-        Verdict::Solvable => Vec::new(),
-        Verdict::Unsolvable(reasons) => reasons,
+    let (shown, reasons) = match (Checker::new(&puzzle), puzzle.defined()) {
+        (Ok(checker), _) => match checker.check(&board) {
+            Verdict::Solvable => (puzzle.format_board(&board), Vec::new()),
+            Verdict::Unsolvable(reasons) => (puzzle.format_board(&board), reasons),
+        },
+        // Identical pieces in a group too large to list (a 5x5x5's centres): judged from
+        // the invariants, as past 255 cells.
+        (Err(_), Some(d)) if d.has_identical_pieces() => super::large_def::check(d, &text)?,
+        (Err(e), _) => return Err(e.into()),
     };
-    let shown = puzzle.format_board(&board);
     let spec = puzzle.spec.to_string();
     args.json.write(&verdict_json(&spec, puzzle.metric.name(), &shown, &reasons))?;
     print_verdict(&mut args.json.text_out(), &shown, &reasons)?;
@@ -103,6 +114,14 @@ pub fn run_order(args: &OrderArgs) -> anyhow::Result<()> {
         args.json.write(&order_json(&large.spec(), metric.name(), &count, Some(&count)))?;
         return super::large::print_order(&mut args.json.text_out(), &large, metric, &count, case);
     }
+    if let Some((d, metric)) = args.puzzle.large_def()? {
+        let mut out = args.json.text_out();
+        let (order, distinct) = super::large_def::order(&mut out, &d, metric)?;
+        drop(out);
+        let spec = format!("def:{}", d.path);
+        args.json.write(&order_json(&spec, metric.name(), &order, distinct.as_deref()))?;
+        return Ok(());
+    }
     let puzzle = args.puzzle.puzzle()?;
     let analysis = Analysis::of(&puzzle)?;
     let (model, order) = (&analysis.model_order, &analysis.group_order);
@@ -111,15 +130,19 @@ pub fn run_order(args: &OrderArgs) -> anyhow::Result<()> {
     writeln!(out, "{order}")?;
     if puzzle.has_identical_pieces() {
         writeln!(out, "# {} ({} moves): group order {order}", puzzle.spec, puzzle.moves.len())?;
-        let distinct = twirl::rank::Ranking::of_identical_pieces(&puzzle, &analysis);
+        let distinct = match twirl::rank::Ranking::of_identical_pieces(&puzzle, &analysis) {
+            Ok(boards) => Ok(boards.n_states().to_string()),
+            // Too many to list (a 5x5x5's centres): counted from the invariants, as past 255
+            // cells.
+            Err(e) => super::large_def::distinct_boards(puzzle.defined().expect("a definition"))
+                .map_err(|reason| format!("{e}; {reason}")),
+        };
         match &distinct {
-            Ok(boards) => {
-                writeln!(out, "# identical pieces make {} distinct boards", boards.n_states())?
-            }
+            Ok(count) => writeln!(out, "# identical pieces make {count} distinct boards")?,
             Err(e) => writeln!(out, "# identical pieces make fewer distinct boards: {e}")?,
         }
         drop(out);
-        let distinct = distinct.ok().map(|b| b.n_states().to_string());
+        let distinct = distinct.ok();
         let order = order.to_string();
         args.json.write(&order_json(&spec, puzzle.metric.name(), &order, distinct.as_deref()))?;
         return Ok(());

@@ -15,6 +15,9 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     if let Some((large, metric)) = args.large()? {
         return super::large::info(&large, metric);
     }
+    if let Some((d, metric)) = args.large_def()? {
+        return super::large_def::info(&d, metric);
+    }
     let puzzle = args.puzzle()?;
     // The invariants and the group order exist for any board; a ranking only for those a
     // table can hold, so its failure is reported, not fatal.

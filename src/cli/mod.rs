@@ -15,6 +15,7 @@ mod export_def;
 mod info;
 mod json;
 mod large;
+mod large_def;
 mod phase;
 mod plot;
 mod progress;
@@ -238,6 +239,12 @@ impl SubsetArgs {
 impl PuzzleArgs {
     /// Builds the puzzle, or a one-line error.
     pub fn puzzle(&self) -> twirl::Result<Puzzle> {
+        let (spec, metric) = self.spec()?;
+        Puzzle::new(&spec, metric)
+    }
+
+    /// The puzzle's spec (with `--orient` and the subset flags applied) and its metric.
+    fn spec(&self) -> twirl::Result<(twirl::puzzle::PuzzleSpec, Metric)> {
         let metric = self.metric.as_deref().map(Metric::parse).transpose()?;
         let mut spec = twirl::puzzle::PuzzleSpec::parse(&self.puzzle)?;
         if self.orient {
@@ -270,7 +277,22 @@ impl PuzzleArgs {
             }
         }
         let metric = metric.unwrap_or_else(|| spec.default_metric());
-        Puzzle::new(&spec, metric)
+        Ok((spec, metric))
+    }
+
+    /// The puzzle as a definition past the cells of the search's boards, when it is one
+    /// (after the subset flags, which may bring it below): `info`, `order`, `check` and
+    /// `apply` take it on wide boards.
+    pub fn large_def(
+        &self,
+    ) -> twirl::Result<Option<(std::sync::Arc<twirl::puzzle::defined::Defined>, Metric)>> {
+        if !self.puzzle.starts_with("def:") {
+            return Ok(None);
+        }
+        match self.spec()? {
+            (twirl::puzzle::PuzzleSpec::Def(d), metric) if d.is_wide() => Ok(Some((d, metric))),
+            _ => Ok(None),
+        }
     }
 
     /// [`PuzzleArgs::puzzle`] for a search (bfs, sample): refused, with the reason, where

@@ -4,5 +4,7 @@
 pub mod analysis;
 pub mod cycles;
 pub mod invariants;
+pub mod lattice;
 pub mod solvable;
 pub mod stabchain;
+pub mod wide;

@@ -25,12 +25,16 @@
 use std::collections::HashMap;
 
 use super::definition::{ANY_ORIENTATION, Definition, power_name, suffix_power};
+use super::wide::{WideBoard, WideMove};
 use super::{Board, Metric, Move};
 use crate::error::escaped;
 use crate::{Error, Result};
 
-/// The most cells a board holds: tiles are stored in bytes.
-const MAX_CELLS: usize = 255;
+/// The most cells a puzzle the search takes holds: its tiles are bytes. Larger definitions
+/// are read and laid out on [`WideBoard`]s, for `info`, `order`, `check` and `apply`.
+pub const MAX_CELLS: usize = 255;
+/// The most cells a definition may have at all: wide tiles are `u16`.
+pub const MAX_WIDE_CELLS: usize = u16::MAX as usize;
 /// The largest orientation modulus: sums of two orientations must fit a byte.
 const MAX_ORIENT_MOD: u64 = 127;
 /// Most powers `htm` makes moves of, per declared move (its order less one). A move of 197
@@ -52,26 +56,28 @@ pub struct Defined {
     /// `K`: the least common multiple of the sets' orientation counts.
     orient_mod: u8,
     /// `tile_of[cell]`: the tile whose home is the cell's solved piece (see the module docs).
-    tile_of: Vec<u8>,
+    tile_of: Vec<u16>,
     /// `home_orient[tile]`: the solved orientation of the tile, in its set's steps.
     home_orient: Vec<u8>,
     /// Whether some set has identical pieces.
     identical: bool,
     /// `unseen[tile]`: whether the tile's orientation is not seen (`?` in `Solved`).
     unseen: Vec<bool>,
-    /// The declared moves over all cells, in twirl's direction.
-    base_moves: Vec<Move>,
+    /// The declared moves over all cells, in twirl's direction (wide: a definition may have
+    /// more cells than a [`Move`] holds; they are narrowed when the metric's moves are made).
+    base_moves: Vec<WideMove>,
 }
 
 impl Defined {
-    /// Lays a definition out on twirl's cells. Fails when the puzzle is larger than twirl's
-    /// boards hold, or identical pieces are solved in different orientations.
+    /// Lays a definition out on twirl's cells. Fails past [`MAX_WIDE_CELLS`] pieces, or when
+    /// identical pieces are solved in different orientations. Past [`MAX_CELLS`] the
+    /// definition is kept, but [`Defined::moves`] refuses to make a search's moves.
     pub fn new(path: &str, definition: Definition) -> Result<Defined> {
         let bad = |reason: String| Error::InvalidPuzzle { spec: format!("def:{path}"), reason };
         let n: usize = definition.sets.iter().map(|s| s.size).sum();
-        if n > MAX_CELLS {
+        if n > MAX_WIDE_CELLS {
             return Err(bad(format!(
-                "the sets hold {n} pieces; twirl boards hold at most {MAX_CELLS}"
+                "expected at most {MAX_WIDE_CELLS} pieces in all (tiles are 16-bit), found {n}"
             )));
         }
         let k = definition.sets.iter().fold(1u64, |acc, s| lcm(acc, u64::from(s.orientations)));
@@ -82,7 +88,7 @@ impl Defined {
             )));
         }
         let mut offsets = Vec::with_capacity(definition.sets.len());
-        let mut tile_of = vec![0u8; n];
+        let mut tile_of = vec![0u16; n];
         let mut home_orient = vec![0u8; n];
         let mut identical = false;
         let mut unseen = vec![false; n];
@@ -92,7 +98,7 @@ impl Defined {
             let mut first: HashMap<u16, usize> = HashMap::new();
             for (i, (&label, &o)) in state.pieces.iter().zip(&state.orient).enumerate() {
                 let home = *first.entry(label).or_insert(next + i);
-                tile_of[next + i] = home as u8;
+                tile_of[next + i] = home as u16;
                 if home == next + i {
                     // A piece whose orientation is not seen counts from upright.
                     unseen[home] = o == ANY_ORIENTATION;
@@ -124,16 +130,16 @@ impl Defined {
             .moves
             .iter()
             .map(|m| {
-                let mut perm = vec![0u8; n];
+                let mut perm = vec![0u16; n];
                 let mut twist = vec![0u8; n];
                 for ((set, sm), &off) in definition.sets.iter().zip(&m.sets).zip(&offsets) {
                     let step = (k / u64::from(set.orientations)) as u8;
                     for (i, (&p, &t)) in sm.perm.iter().zip(&sm.twist).enumerate() {
-                        perm[off + i] = (off + p as usize) as u8;
+                        perm[off + i] = (off + p as usize) as u16;
                         twist[off + i] = t * step;
                     }
                 }
-                Move { name: m.name.clone(), perm, twist }
+                WideMove { name: m.name.clone(), perm, twist }
             })
             .collect();
         Ok(Defined {
@@ -200,20 +206,99 @@ impl Defined {
         &self.unseen
     }
 
-    /// The solved board.
+    /// Whether the puzzle is past the cells a search's boards hold ([`MAX_CELLS`]): only
+    /// the wide methods apply then (`*_wide`, [`Defined::base_moves`]).
+    pub fn is_wide(&self) -> bool {
+        self.n_cells() > MAX_CELLS
+    }
+
+    /// Why a search cannot take this definition's size, if it cannot: one line naming the
+    /// limit and what the file holds.
+    pub fn size_refusal(&self) -> Option<String> {
+        self.is_wide().then(|| {
+            format!(
+                "the sets hold {} pieces; twirl's searches rank boards of at most {MAX_CELLS} \
+                 cells (a tile is a byte in their tables and moves), so bfs, phase, sample, solve and \
+                 distance refuse it; info, order, check and apply take it",
+                self.n_cells()
+            )
+        })
+    }
+
+    /// The solved board, for a definition of at most [`MAX_CELLS`] cells (the only ones a
+    /// [`super::Puzzle`] holds: [`Defined::moves`] refuses the others).
     pub fn solved(&self) -> Board {
-        Board { tiles: self.tile_of.clone(), orient: vec![0; self.n_cells()] }
+        debug_assert!(!self.is_wide(), "a byte board of a wide definition");
+        let tiles = self.tile_of.iter().map(|&t| t as u8).collect();
+        Board { tiles, orient: vec![0; self.n_cells()] }
+    }
+
+    /// The solved board, any size.
+    pub fn solved_wide(&self) -> WideBoard {
+        WideBoard { tiles: self.tile_of.clone(), orient: vec![0; self.n_cells()] }
+    }
+
+    /// The declared moves over all cells (the generators of the group, in every metric).
+    pub fn base_moves(&self) -> &[WideMove] {
+        &self.base_moves
+    }
+
+    /// `orientations[cell]`: the orientation count of the cell's set (its tiles turn in steps
+    /// of `orient_mod / orientations`).
+    pub fn cell_orientations(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.n_cells());
+        for set in &self.definition.sets {
+            out.extend(std::iter::repeat_n(set.orientations, set.size));
+        }
+        out
+    }
+
+    /// `tile_of[cell]`: the tile solved on the cell, named by its home (identical pieces share
+    /// one).
+    pub fn solved_tiles(&self) -> &[u16] {
+        &self.tile_of
     }
 
     /// The moves of a metric (see the module docs), named as twsearch names them. Refused
     /// when there would be too many ([`MAX_HTM_POWERS`] powers of one move in `htm`,
-    /// [`MAX_MOVES`] in all), before any is made.
+    /// [`MAX_MOVES`] in all), before any is made, and past [`MAX_CELLS`] cells
+    /// ([`Defined::size_refusal`]).
     pub fn moves(&self, metric: Metric) -> Result<Vec<Move>> {
+        if let Some(reason) = self.size_refusal() {
+            return Err(self.bad_puzzle(reason));
+        }
         let k = self.orient_mod;
-        let bad = |reason: String| Error::InvalidPuzzle {
-            spec: escaped(&format!("def:{}", self.path)),
-            reason,
-        };
+        let mut out = Vec::new();
+        for (base, order, powers) in self.plan(metric)? {
+            for p in powers {
+                let wide = base.power_unsigned(p, k);
+                let mut m = wide.narrow().expect("at most 255 cells");
+                m.name = power_name(&base.name, p, order);
+                out.push(m);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The names of the moves of a metric, as [`Defined::moves`] makes them, any size.
+    pub fn move_names(&self, metric: Metric) -> Result<Vec<String>> {
+        Ok(self
+            .plan(metric)?
+            .into_iter()
+            .flat_map(|(base, order, powers)| {
+                powers.into_iter().map(move |p| power_name(&base.name, p, order))
+            })
+            .collect())
+    }
+
+    fn bad_puzzle(&self, reason: String) -> Error {
+        Error::InvalidPuzzle { spec: escaped(&format!("def:{}", self.path)), reason }
+    }
+
+    /// Per declared move, its order and the powers a metric makes moves of, checked against
+    /// the limits before any is made.
+    fn plan(&self, metric: Metric) -> Result<Vec<(&WideMove, u128, Vec<u128>)>> {
+        let k = self.orient_mod;
         let mut plan = Vec::with_capacity(self.base_moves.len());
         let mut total: u128 = 0;
         for base in &self.base_moves {
@@ -226,7 +311,7 @@ impl Defined {
                 Metric::Qtm | Metric::Cw => 1,
             };
             if count > MAX_HTM_POWERS {
-                return Err(bad(format!(
+                return Err(self.bad_puzzle(format!(
                     "move {} has order {order}; htm makes every power a move: expected at most \
                      {MAX_HTM_POWERS} powers of a move, found {count}; use --metric qtm (the \
                      move and its inverse) or cw",
@@ -237,31 +322,28 @@ impl Defined {
             plan.push((base, order, count));
         }
         if total > MAX_MOVES as u128 {
-            return Err(bad(format!(
+            return Err(self.bad_puzzle(format!(
                 "expected at most {MAX_MOVES} moves in {metric}, found {total} ({} declared \
                  moves and their powers)",
                 self.base_moves.len()
             )));
         }
-        let mut out = Vec::with_capacity(total as usize);
-        for (base, order, count) in plan {
-            let powers: Vec<u128> = match count {
-                1 => vec![1],
-                2 if metric == Metric::Qtm => vec![1, order - 1],
-                _ => (1..order).collect(),
-            };
-            for p in powers {
-                let mut m = base.power_unsigned(p, k);
-                m.name = power_name(&base.name, p, order);
-                out.push(m);
-            }
-        }
-        Ok(out)
+        Ok(plan
+            .into_iter()
+            .map(|(base, order, count)| {
+                let powers: Vec<u128> = match count {
+                    1 => vec![1],
+                    2 if metric == Metric::Qtm => vec![1, order - 1],
+                    _ => (1..order).collect(),
+                };
+                (base, order, powers)
+            })
+            .collect())
     }
 
     /// The move named `token`: a declared move or one of its powers, as twsearch names them
     /// (found without listing the powers, whose number is the order).
-    fn named_power(&self, token: &str) -> Option<Move> {
+    fn named_power(&self, token: &str) -> Option<WideMove> {
         let k = self.orient_mod;
         // No two powers share a name (the reader refuses such files): the first match is it.
         self.base_moves.iter().find_map(|base| {
@@ -278,7 +360,14 @@ impl Defined {
     /// commas, each a declared move or one of its powers (`R`, `R2`, `R'`), and groups with
     /// a repetition, as twsearch writes them (`(R U R' U')6`) or as twirl's other puzzles do
     /// (`(R U)^6`, `(R U)'`, `(R U)^-1`, `(R U) 6`). The product is read left to right.
+    /// At most [`MAX_CELLS`] cells ([`Defined::sequence_wide`] takes any).
     pub fn sequence(&self, text: &str) -> Result<Move> {
+        let wide = self.sequence_wide(text)?;
+        wide.narrow().ok_or_else(|| self.bad_puzzle(self.size_refusal().unwrap_or_default()))
+    }
+
+    /// [`Defined::sequence`] at any size.
+    pub fn sequence_wide(&self, text: &str) -> Result<WideMove> {
         let tokens = sequence_tokens(text);
         let mut at = 0;
         let m = self.group(text, &tokens, &mut at, 0)?;
@@ -293,9 +382,9 @@ impl Defined {
     }
 
     /// The product of the tokens from `at` up to a `)` (left for the caller) or the end.
-    fn group(&self, text: &str, tokens: &[&str], at: &mut usize, depth: usize) -> Result<Move> {
+    fn group(&self, text: &str, tokens: &[&str], at: &mut usize, depth: usize) -> Result<WideMove> {
         let k = self.orient_mod;
-        let mut acc = Move::identity(self.n_cells());
+        let mut acc = WideMove::identity(self.n_cells());
         while let Some(&token) = tokens.get(*at) {
             if token.starts_with(')') {
                 break;
@@ -355,22 +444,29 @@ impl Defined {
     }
 
     /// Reads a board: the file's state layout when the text starts with a set name, else a
-    /// move sequence applied to the solved board.
+    /// move sequence applied to the solved board. At most [`MAX_CELLS`] cells
+    /// ([`Defined::parse_board_wide`] takes any).
     pub fn parse_board(&self, text: &str) -> Result<Board> {
+        let wide = self.parse_board_wide(text)?;
+        wide.narrow().ok_or_else(|| self.bad_puzzle(self.size_refusal().unwrap_or_default()))
+    }
+
+    /// [`Defined::parse_board`] at any size.
+    pub fn parse_board_wide(&self, text: &str) -> Result<WideBoard> {
         let tokens: Vec<&str> = text
             .split(|c: char| c.is_whitespace() || matches!(c, '/' | ';' | ','))
             .filter(|t| !t.is_empty() && *t != "End" && *t != "Solved")
             .collect();
         let is_set = |t: &str| self.definition.sets.iter().any(|s| s.name == t);
         if tokens.first().is_none_or(|t| !is_set(t)) {
-            return Ok(self.sequence(text)?.applied_to(&self.solved(), self.orient_mod));
+            return Ok(self.sequence_wide(text)?.applied_to(&self.solved_wide(), self.orient_mod));
         }
         self.parse_layout(&tokens)
     }
 
-    fn parse_layout(&self, tokens: &[&str]) -> Result<Board> {
+    fn parse_layout(&self, tokens: &[&str]) -> Result<WideBoard> {
         let bad = |msg: String| Error::InvalidBoard(msg);
-        let mut board = self.solved();
+        let mut board = self.solved_wide();
         let mut seen = vec![false; self.definition.sets.len()];
         let mut at = 0;
         while at < tokens.len() {
@@ -420,7 +516,7 @@ impl Defined {
     /// Puts one set's pieces (1-based labels) and orientations on the board.
     fn place_set(
         &self,
-        board: &mut Board,
+        board: &mut WideBoard,
         s: usize,
         labels: &[u64],
         orients: &[u64],
@@ -466,6 +562,16 @@ impl Defined {
 
     /// Writes a board in the file's state layout, on one line.
     pub fn format_board(&self, board: &Board) -> String {
+        self.format_cells(|c| usize::from(board.tiles[c]), &board.orient)
+    }
+
+    /// [`Defined::format_board`] at any size.
+    pub fn format_board_wide(&self, board: &WideBoard) -> String {
+        self.format_cells(|c| usize::from(board.tiles[c]), &board.orient)
+    }
+
+    /// The state layout of a board given by its tile on each cell and their orientations.
+    fn format_cells(&self, tile_on: impl Fn(usize) -> usize, orient: &[u8]) -> String {
         let mut parts = Vec::new();
         for (s, set) in self.definition.sets.iter().enumerate() {
             let off = self.offsets[s];
@@ -475,7 +581,7 @@ impl Defined {
             let labels: Vec<String> = cells
                 .clone()
                 .map(|c| {
-                    let home = board.tiles[c] as usize - off;
+                    let home = tile_on(c) - off;
                     (u64::from(solved.pieces[home]) + 1).to_string()
                 })
                 .collect();
@@ -484,8 +590,8 @@ impl Defined {
                 let c = set.orientations;
                 let orients: Vec<String> = cells
                     .map(|cell| {
-                        let tile = board.tiles[cell] as usize;
-                        ((board.orient[cell] / step + self.home_orient[tile]) % c).to_string()
+                        let tile = tile_on(cell);
+                        ((orient[cell] / step + self.home_orient[tile]) % c).to_string()
                     })
                     .collect();
                 text.push_str(" / ");

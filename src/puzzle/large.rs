@@ -20,6 +20,8 @@ use crate::group::stabchain::{Perm, StabChain};
 use crate::solvers::constructive::{self, Shape, Turn, Unsolvable};
 use crate::{Error, Result};
 
+pub use super::wide::WideBoard;
+
 /// The most cells a board of any size may have: tiles are `u16`.
 pub const MAX_LARGE_CELLS: usize = u16::MAX as usize;
 
@@ -30,16 +32,6 @@ pub struct LargeNrp {
     pub shape: Shape,
     /// Tiles turn with their block and must end upright.
     pub oriented: bool,
-}
-
-/// A board of any size, or an element as the board it makes of the solved board.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct WideBoard {
-    /// `tiles[p]`: the tile (0-based) standing on cell `p`.
-    pub tiles: Vec<u16>,
-    /// `orient[p]`: its orientation, quarter turns counter-clockwise (all 0 without
-    /// orientation).
-    pub orient: Vec<u8>,
 }
 
 impl LargeNrp {

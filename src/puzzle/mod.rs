@@ -17,6 +17,7 @@ pub mod sequence;
 pub mod spec;
 pub mod spin;
 pub mod subset;
+pub mod wide;
 
 pub use board::Board;
 pub use spec::{Metric, PuzzleSpec};

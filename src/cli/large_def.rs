@@ -1,0 +1,216 @@
+//! `info`, `order`, `check` and `apply` on definitions past the 255 cells of the search's
+//! boards ([`twirl::group::wide`]): the same output as on small definitions, from wide boards
+//! and moves, with the search's refusal said once.
+
+use std::io::Write;
+use std::time::Instant;
+
+use twirl::group::cycles::{CycleStructure, format_cycles};
+use twirl::group::wide::WideAnalysis;
+use twirl::puzzle::Metric;
+use twirl::puzzle::defined::Defined;
+use twirl::puzzle::sequence::Order;
+use twirl::puzzle::wide::{WideBoard, WideMove};
+
+/// The metric's moves in one line: their number and whether each is undone by another.
+fn moves_line(d: &Defined, metric: Metric) -> anyhow::Result<String> {
+    let names = d.move_names(metric)?;
+    // htm lists every power and qtm each move's inverse; cw only the declared moves, which
+    // are undone by a move when some declared move acts as their inverse.
+    let undirected = metric != Metric::Cw || {
+        let k = d.orient_mod();
+        let actions: std::collections::HashSet<(&[u16], &[u8])> =
+            d.base_moves().iter().map(|m| (m.perm.as_slice(), m.twist.as_slice())).collect();
+        d.base_moves().iter().all(|m| {
+            let inv = m.inverse(k);
+            actions.contains(&(inv.perm.as_slice(), inv.twist.as_slice()))
+        })
+    };
+    Ok(format!(
+        "moves: {} ({}): {}",
+        names.len(),
+        if undirected { "each undone by another move" } else { "directed" },
+        names.join(" ")
+    ))
+}
+
+/// `twirl info` on a wide definition.
+pub fn info(d: &Defined, metric: Metric) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let moves = moves_line(d, metric)?;
+    let a = WideAnalysis::of(d)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "puzzle: def:{} (metric {metric})", d.path)?;
+    writeln!(out, "sets: {}", d.describe_sets())?;
+    writeln!(out, "{moves}")?;
+    writeln!(out, "orbits: {}", a.orbits.len())?;
+    let k = d.orient_mod();
+    for (j, o) in a.orbits.iter().enumerate() {
+        let cells: Vec<String> = o.cells.iter().map(|c| (c + 1).to_string()).collect();
+        let orient = match (k, o.tied_mod) {
+            (1, _) => String::new(),
+            (k, t) if t == k => "; orientation fixed by the cell".to_string(),
+            (_, 1) => format!("; orientation free mod {}", o.free_mod),
+            (_, t) => format!("; orientation mod {t} fixed by the cell, free mod {}", o.free_mod),
+        };
+        writeln!(out, "  O{}: {} cells: {}{orient}", j + 1, o.cells.len(), cells.join(" "))?;
+    }
+    let constraints = a.constraints();
+    if constraints.is_empty() {
+        writeln!(out, "constraints: none (every parity and orientation sum is reachable)")?;
+    } else {
+        writeln!(out, "constraints:")?;
+        for c in constraints {
+            writeln!(out, "  {c}")?;
+        }
+    }
+    writeln!(out, "boards allowed by the invariants: {}", a.model_order)?;
+    writeln!(
+        out,
+        "group order (stabilizer chain):   {} ({:.3} s)",
+        a.group_order, a.chain_seconds
+    )?;
+    if d.has_identical_pieces() {
+        match a.identical(d) {
+            Ok(i) => writeln!(
+                out,
+                "identical pieces: boards are fewer than group elements: {} distinct boards",
+                i.distinct_boards(&a)
+            )?,
+            Err(reason) => {
+                writeln!(out, "identical pieces: distinct boards not counted: {reason}")?
+            }
+        }
+    }
+    // The search for symmetries works on the search's byte boards, and a search would be
+    // refused anyway: they are not looked for here.
+    writeln!(
+        out,
+        "symmetries: not searched ({} cells; the symmetry search, like the search it serves, \
+         takes at most {})",
+        d.n_cells(),
+        twirl::puzzle::defined::MAX_CELLS
+    )?;
+    writeln!(out, "table: none: {}", d.size_refusal().unwrap_or_default())?;
+    writeln!(out, "# {:.3} s", started.elapsed().as_secs_f64())?;
+    Ok(())
+}
+
+/// `twirl order` on a wide definition: the group order, and the distinct boards where
+/// pieces are identical (`None` when not counted). Prints the text answer to `out`.
+pub fn order(
+    out: &mut dyn Write,
+    d: &Defined,
+    metric: Metric,
+) -> anyhow::Result<(String, Option<String>)> {
+    let n_moves = d.move_names(metric)?.len();
+    let a = WideAnalysis::of(d)?;
+    let order = a.group_order.to_string();
+    writeln!(out, "{order}")?;
+    let spec = format!("def:{}", d.path);
+    let mut distinct = Some(order.clone());
+    if d.has_identical_pieces() {
+        writeln!(out, "# {spec} ({n_moves} moves): group order {order}")?;
+        match a.identical(d) {
+            Ok(i) => {
+                let count = i.distinct_boards(&a).to_string();
+                writeln!(out, "# identical pieces make {count} distinct boards")?;
+                distinct = Some(count);
+            }
+            Err(reason) => {
+                writeln!(out, "# identical pieces make fewer distinct boards: {reason}")?;
+                distinct = None;
+            }
+        }
+    } else {
+        writeln!(out, "# {spec} ({n_moves} moves): {order} reachable boards")?;
+    }
+    if !a.invariants_are_exact() {
+        writeln!(
+            out,
+            "# the orbits, parities and orientation sums of the moves allow {}",
+            a.model_order
+        )?;
+    }
+    writeln!(
+        out,
+        "# {} cells: stabilizer chain of the {} declared moves in {:.3} s",
+        d.n_cells(),
+        d.base_moves().len(),
+        a.chain_seconds
+    )?;
+    Ok((order, distinct))
+}
+
+/// The number of distinct boards of a definition with identical pieces, from the
+/// invariants (any size), or why it cannot be counted that way.
+pub fn distinct_boards(d: &Defined) -> Result<String, String> {
+    let a = WideAnalysis::of(d).map_err(|e| e.to_string())?;
+    Ok(a.identical(d)?.distinct_boards(&a).to_string())
+}
+
+/// `twirl check` on a wide definition: the board as written, and why it is unsolvable
+/// (empty when solvable).
+pub fn check(d: &Defined, text: &str) -> anyhow::Result<(String, Vec<String>)> {
+    let board = d.parse_board_wide(text)?;
+    let a = WideAnalysis::of(d)?;
+    let verdict = if d.has_identical_pieces() {
+        let identical = a.identical(d).map_err(|reason| {
+            twirl::Error::Unsupported(format!(
+                "expected a definition whose boards twirl can judge, found identical pieces \
+                 it cannot: {reason}"
+            ))
+        })?;
+        identical.check(&a, &board)
+    } else {
+        a.check(&board)
+    };
+    Ok((d.format_board_wide(&board), verdict.err().unwrap_or_default()))
+}
+
+/// What `twirl apply` prints of one sequence on a wide definition.
+pub struct Applied {
+    /// The board the sequence started from.
+    pub start: WideBoard,
+    /// The board it reached.
+    pub result: WideBoard,
+    /// The sequence as an element.
+    pub element: WideMove,
+}
+
+/// Applies a sequence (the file's move names, groups and powers) to a start board (solved
+/// when none).
+pub fn apply(d: &Defined, sequence: &str, board: Option<&str>) -> anyhow::Result<Applied> {
+    let start = match board {
+        Some(text) => d.parse_board_wide(text)?,
+        None => d.solved_wide(),
+    };
+    // As on small definitions, the file's notation is read left to right whatever `order`.
+    let element = d.sequence_wide(sequence)?;
+    let result = element.applied_to(&start, d.orient_mod());
+    Ok(Applied { start, result, element })
+}
+
+/// Prints what [`apply`] found, as `twirl apply` does on small definitions.
+pub fn print_applied(
+    out: &mut dyn Write,
+    d: &Defined,
+    sequence: &str,
+    order: Order,
+    a: &Applied,
+) -> anyhow::Result<CycleStructure> {
+    let st = CycleStructure::of_parts(&a.element.perm, &a.element.twist, d.orient_mod(), None);
+    writeln!(out, "puzzle:   def:{}", d.path)?;
+    writeln!(out, "sequence: {sequence} (read {})", order.name())?;
+    writeln!(out, "start:    {}", d.format_board_wide(&a.start))?;
+    writeln!(out, "result:   {}", d.format_board_wide(&a.result))?;
+    writeln!(out, "cycles:   {}", format_cycles(&st.cycles))?;
+    match d.orient_mod() {
+        2 => writeln!(out, "flipped:  {}", st.format_turned())?,
+        4 => writeln!(out, "turned:   {}", st.format_turned())?,
+        _ => {}
+    }
+    writeln!(out, "type:     {:?}", st.cycle_type())?;
+    writeln!(out, "summary:  {}", st.summary())?;
+    Ok(st)
+}
