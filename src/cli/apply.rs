@@ -117,7 +117,7 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
                 d.path
             );
         }
-        let applied = super::large_def::apply(&d, &sequence, board.as_deref())?;
+        let applied = super::large_def::apply(&d, &sequence, board.as_deref(), order)?;
         let mut out = args.json.text_out();
         let st = super::large_def::print_applied(&mut out, &d, &sequence, order, &applied)?;
         drop(out);

@@ -180,13 +180,17 @@ pub struct Applied {
 
 /// Applies a sequence (the file's move names, groups and powers) to a start board (solved
 /// when none).
-pub fn apply(d: &Defined, sequence: &str, board: Option<&str>) -> anyhow::Result<Applied> {
+pub fn apply(
+    d: &Defined,
+    sequence: &str,
+    board: Option<&str>,
+    order: Order,
+) -> anyhow::Result<Applied> {
     let start = match board {
         Some(text) => d.parse_board_wide(text)?,
         None => d.solved_wide(),
     };
-    // As on small definitions, the file's notation is read left to right whatever `order`.
-    let element = d.sequence_wide(sequence)?;
+    let element = d.sequence_wide_in(sequence, order)?;
     let result = element.applied_to(&start, d.orient_mod());
     Ok(Applied { start, result, element })
 }

@@ -25,6 +25,7 @@
 use std::collections::HashMap;
 
 use super::definition::{ANY_ORIENTATION, Definition, power_name, suffix_power};
+use super::sequence::Order;
 use super::wide::{WideBoard, WideMove};
 use super::{Board, Metric, Move};
 use crate::error::escaped;
@@ -362,15 +363,26 @@ impl Defined {
     /// (`(R U)^6`, `(R U)'`, `(R U)^-1`, `(R U) 6`). The product is read left to right.
     /// At most [`MAX_CELLS`] cells ([`Defined::sequence_wide`] takes any).
     pub fn sequence(&self, text: &str) -> Result<Move> {
-        let wide = self.sequence_wide(text)?;
+        self.sequence_in(text, Order::LeftToRight)
+    }
+
+    /// [`Defined::sequence`] read in `order`: right to left, the last factor written acts
+    /// first, in every group too.
+    pub fn sequence_in(&self, text: &str, order: Order) -> Result<Move> {
+        let wide = self.sequence_wide_in(text, order)?;
         wide.narrow().ok_or_else(|| self.bad_puzzle(self.size_refusal().unwrap_or_default()))
     }
 
     /// [`Defined::sequence`] at any size.
     pub fn sequence_wide(&self, text: &str) -> Result<WideMove> {
+        self.sequence_wide_in(text, Order::LeftToRight)
+    }
+
+    /// [`Defined::sequence_in`] at any size.
+    pub fn sequence_wide_in(&self, text: &str, order: Order) -> Result<WideMove> {
         let tokens = sequence_tokens(text);
         let mut at = 0;
-        let m = self.group(text, &tokens, &mut at, 0)?;
+        let m = self.group(text, &tokens, &mut at, 0, order)?;
         match tokens.get(at) {
             None => Ok(m),
             Some(_) => Err(self.bad_sequence(text, "a `)` without its `(`".into())),
@@ -382,8 +394,20 @@ impl Defined {
     }
 
     /// The product of the tokens from `at` up to a `)` (left for the caller) or the end.
-    fn group(&self, text: &str, tokens: &[&str], at: &mut usize, depth: usize) -> Result<WideMove> {
+    fn group(
+        &self,
+        text: &str,
+        tokens: &[&str],
+        at: &mut usize,
+        depth: usize,
+        order: Order,
+    ) -> Result<WideMove> {
         let k = self.orient_mod;
+        // Each factor joins the product after (left to right) or before (right to left) it.
+        let times = |acc: &WideMove, m: &WideMove| match order {
+            Order::LeftToRight => acc.then(m, k),
+            Order::RightToLeft => m.then(acc, k),
+        };
         let mut acc = WideMove::identity(self.n_cells());
         while let Some(&token) = tokens.get(*at) {
             if token.starts_with(')') {
@@ -407,7 +431,7 @@ impl Defined {
                         ),
                     )
                 })?;
-                acc = acc.then(&m, k);
+                acc = times(&acc, &m);
                 continue;
             }
             if depth >= super::sequence::MAX_NESTING {
@@ -416,7 +440,7 @@ impl Defined {
                     format!("parentheses nest deeper than {}", super::sequence::MAX_NESTING),
                 ));
             }
-            let inner = self.group(text, tokens, at, depth + 1)?;
+            let inner = self.group(text, tokens, at, depth + 1, order)?;
             let Some(close) = tokens.get(*at) else {
                 return Err(self.bad_sequence(text, "a `(` without its `)`".into()));
             };
@@ -429,7 +453,7 @@ impl Defined {
                 suffix = next;
                 *at += 1;
             }
-            let times = repetition(suffix).ok_or_else(|| {
+            let repeat = repetition(suffix).ok_or_else(|| {
                 self.bad_sequence(
                     text,
                     format!(
@@ -438,7 +462,7 @@ impl Defined {
                     ),
                 )
             })?;
-            acc = acc.then(&inner.power(times, k), k);
+            acc = times(&acc, &inner.power(repeat, k));
         }
         Ok(acc)
     }

@@ -312,6 +312,22 @@ fn mixed_moduli_constraints_read_in_their_own_modulus() {
     assert_eq!(constraints, ["orientation sum(O1) = 0 (mod 3)", "sign(O1) = 0 (mod 2)"]);
 }
 
+/// Read right to left (`apply --right-to-left`), the last factor written acts first, inside
+/// groups too.
+#[test]
+fn sequences_read_right_to_left() {
+    use crate::puzzle::sequence::Order::RightToLeft;
+    let cube2 = include_str!("../../data/definitions/cube2.tws");
+    let d = Defined::new("cube2.tws", Definition::parse(cube2).unwrap()).unwrap();
+    let ltr = |t: &str| d.sequence(t).unwrap();
+    let rtl = |t: &str| d.sequence_in(t, RightToLeft).unwrap();
+    assert_eq!(rtl("R U"), ltr("U R"));
+    assert_ne!(rtl("R U"), ltr("R U"));
+    assert_eq!(rtl("(R U F)2 U'"), ltr("U' (F U R)2"));
+    assert_eq!(rtl("(R (U F2)')3"), ltr("((F2 U)' R)3"));
+    assert_eq!(d.sequence_wide_in("R U", RightToLeft).unwrap().narrow().unwrap(), ltr("U R"));
+}
+
 /// Groups repeat as twsearch writes them (`(R U)6`) and as twirl's other puzzles do
 /// (`(R U)^6`, `(R U)'`); each reads as the moves written out.
 #[test]

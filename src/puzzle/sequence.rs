@@ -584,7 +584,7 @@ impl Env {
     /// [`crate::puzzle::defined::Defined::sequence`]).
     pub fn eval_text(&self, puzzle: &Puzzle, text: &str) -> Result<Move> {
         match puzzle.defined() {
-            Some(d) => d.sequence(text),
+            Some(d) => d.sequence_in(text, self.order),
             None => self.eval(puzzle, &Sequence::parse(text)?),
         }
     }
