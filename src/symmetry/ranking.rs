@@ -45,6 +45,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use super::orbits::{self, ElementSet};
 use super::{Symmetries, Symmetry};
 use crate::bfs::Level;
 use crate::group::invariants::orient_sum;
@@ -70,8 +71,6 @@ const MAX_ARRANGEMENTS: u64 = 1 << 25;
 /// bits above these, 32 in all.
 const SYM_BITS: u32 = 7;
 const SYM_MASK: u32 = (1 << SYM_BITS) - 1;
-/// A set of elements of the group, bit `e` for element `e`.
-type ElementSet = u128;
 
 /// The most cells whose arrangements all fit the placement table (10! = 3,628,800 at most
 /// [`MAX_PLACEMENTS`]): the boards that can rank classes under inversion.
@@ -425,39 +424,26 @@ impl ClassRanking {
     }
 
     /// Lists every placement's class and the element taking it to its representative (the
-    /// smallest placement of its orbit), and the stabilizers of the representatives. The
-    /// placements are walked in order: the first not yet met is a representative, whose
-    /// images make its orbit (one image per element, not one per placement and element).
+    /// smallest placement of its orbit), and the stabilizers of the representatives
+    /// ([`orbits::reduce`], in parallel).
     fn reduce_placements(&mut self) {
         let total = self.orbit_placements.iter().product::<u64>() as usize;
-        let elements = self.n_elements();
-        let undo: Vec<u32> = (0..elements).map(|e| self.inverse_element(e)).collect();
-        let mut placement = vec![u32::MAX; total];
-        let (mut representative, mut twins) = (Vec::new(), Vec::new());
-        for p in 0..total {
-            if placement[p] != u32::MAX {
-                continue;
-            }
-            let class = representative.len() as u32;
-            representative.push(p as u32);
+        let undo: Vec<u32> = (0..self.n_elements()).map(|e| self.inverse_element(e)).collect();
+        let order = self.syms.order();
+        let reduced = orbits::reduce(total, &undo, SYM_BITS, |p, out| {
             let board = self.placement_board(p as u64);
-            let mut fixed: ElementSet = 0;
-            for (e, &back) in undo.iter().enumerate() {
-                let q = self.placement_of(&self.transform(e, &board)) as usize;
-                if q == p {
-                    fixed |= 1 << e;
-                }
-                // Of the elements taking `q` back to `p`, the first.
-                let code = class << SYM_BITS | back;
-                if placement[q] == u32::MAX || code < placement[q] {
-                    placement[q] = code;
-                }
+            // The inverse once for every symmetry applied to it (`transform` inverts each time).
+            let inverse = self.inversion.then(|| self.invert_cells(&board));
+            for (e, q) in out.iter_mut().enumerate() {
+                let image = match &inverse {
+                    Some(inverse) if e >= order => self.conjugate(e - order, inverse),
+                    _ => self.conjugate(e, &board),
+                };
+                *q = self.placement_of(&image) as u32;
             }
-            if fixed.count_ones() > 1 {
-                twins.push((class, fixed));
-            }
-        }
-        (self.placement, self.representative, self.twins) = (placement, representative, twins);
+        });
+        (self.placement, self.representative, self.twins) =
+            (reduced.placement, reduced.representative, reduced.twins);
     }
 
     /// The element undoing element `e`: conjugation by `s` is undone by `s^-1`, and `g ->
