@@ -429,17 +429,10 @@ impl ClassRanking {
     fn reduce_placements(&mut self) {
         let total = self.orbit_placements.iter().product::<u64>() as usize;
         let undo: Vec<u32> = (0..self.n_elements()).map(|e| self.inverse_element(e)).collect();
-        let order = self.syms.order();
         let reduced = orbits::reduce(total, &undo, SYM_BITS, |p, out| {
-            let board = self.placement_board(p as u64);
-            // The inverse once for every symmetry applied to it (`transform` inverts each time).
-            let inverse = self.inversion.then(|| self.invert_cells(&board));
+            let both = self.with_inverse(self.placement_board(p as u64), true);
             for (e, q) in out.iter_mut().enumerate() {
-                let image = match &inverse {
-                    Some(inverse) if e >= order => self.conjugate(e - order, inverse),
-                    _ => self.conjugate(e, &board),
-                };
-                *q = self.placement_of(&image) as u32;
+                *q = self.placement_of(&self.image(e, &both)) as u32;
             }
         });
         (self.placement, self.representative, self.twins) =
@@ -615,6 +608,25 @@ impl ClassRanking {
         }
     }
 
+    /// A board and, if `inverse_too` (and the group holds inversion), its inverse: what
+    /// [`ClassRanking::image`] reads, so that a board's images under many elements invert
+    /// it once.
+    #[inline(always)]
+    fn with_inverse(&self, board: Cells, inverse_too: bool) -> (Cells, Option<Cells>) {
+        (board, (inverse_too && self.inversion).then(|| self.invert_cells(&board)))
+    }
+
+    /// [`ClassRanking::transform`] of a board given with its inverse
+    /// ([`ClassRanking::with_inverse`], asked for if `e` applies a symmetry to it).
+    #[inline(always)]
+    fn image(&self, e: usize, (board, inverse): &(Cells, Option<Cells>)) -> Cells {
+        let order = self.syms.order();
+        match inverse {
+            Some(inverse) if e >= order => self.conjugate(e - order, inverse),
+            _ => self.transform(e, board),
+        }
+    }
+
     /// The rank of a board's rest.
     #[inline(always)]
     fn rest_of(&self, s: &Cells) -> u64 {
@@ -753,11 +765,12 @@ impl ClassRanking {
                 for_each_marked(table, held.clone(), mark, |i| {
                     if mark_twins {
                         let board = self.entry_board(range.start + (i - at));
+                        let both = self.with_inverse(board, fixed >> self.syms.order() != 0);
                         for h in 1..self.n_elements() {
                             if fixed & (1 << h) == 0 {
                                 continue;
                             }
-                            let twin = self.rest_of(&self.transform(h, &board));
+                            let twin = self.rest_of(&self.image(h, &both));
                             if table.mark_if_unseen(at + twin, mark) {
                                 found.note(range.start + twin);
                             }
@@ -821,10 +834,11 @@ impl ClassRanking {
             .map(|(first, piece, fixed)| {
                 let mut repeats = 0u64;
                 for e in piece {
-                    let board = self.entry_board(e);
+                    let both =
+                        self.with_inverse(self.entry_board(e), fixed >> self.syms.order() != 0);
                     let smallest = (1..self.n_elements())
                         .filter(|h| fixed & (1 << h) != 0)
-                        .all(|h| first + self.rest_of(&self.transform(h, &board)) >= e);
+                        .all(|h| first + self.rest_of(&self.image(h, &both)) >= e);
                     repeats += !smallest as u64;
                 }
                 repeats
