@@ -517,7 +517,10 @@ fn search_in_memory(
     }
     let elapsed = t0.elapsed().as_secs_f64();
     let listing = Listing { at_most: args.session.antipodes, from_goals: goals.is_some() };
-    let findings = Findings::of_search(puzzle, &space, &outcome, &table, processes, listing)?;
+    // Only a JSON report says how many classes there are.
+    let count_classes = args.session.json.is_some();
+    let findings =
+        Findings::of_search(puzzle, &space, &outcome, &table, processes, listing, count_classes)?;
     if !root {
         return Ok(0);
     }

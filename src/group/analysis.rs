@@ -11,7 +11,7 @@ use super::stabchain::{Perm, StabChain};
 use crate::puzzle::Puzzle;
 
 /// What the moves of a puzzle allow, and what they generate.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Analysis {
     /// The invariants of the moves.
     pub invariants: Invariants,

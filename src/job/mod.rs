@@ -399,8 +399,15 @@ impl<'p> Job<'p> {
         let from_goals = self.file.header.goals.is_some();
         let listing = Listing { at_most: settings.antipodes, from_goals };
         let table = &self.file.table;
-        let findings =
-            Findings::of_search(&self.puzzle, &self.space, &outcome, table, processes, listing)?;
+        let findings = Findings::of_search(
+            &self.puzzle,
+            &self.space,
+            &outcome,
+            table,
+            processes,
+            listing,
+            true,
+        )?;
         Ok(SessionEnd::Finished(Box::new(Finished {
             puzzle: self.puzzle,
             space: self.space,

@@ -167,7 +167,8 @@ fn finished(
     }
     let outcome = finished_outcome(&file.header, &space);
     let listing = Listing { at_most: antipodes, from_goals: file.header.goals.is_some() };
-    let findings = Findings::of_search(&puzzle, &space, &outcome, &file.table, processes, listing)?;
+    let findings =
+        Findings::of_search(&puzzle, &space, &outcome, &file.table, processes, listing, true)?;
     Ok(Finished {
         elapsed_seconds: file.header.elapsed_seconds,
         goals: file.header.goals.clone(),

@@ -367,11 +367,12 @@ impl Layout {
         debug_assert!(group_order <= self.n_states);
         let solved = Cells(std::array::from_fn(|i| if i < self.n_cells { i as u8 } else { 0 }));
         let space = self.n_states / self.orient_count;
-        let moves: Vec<CompiledMove> = self.solve.iter().chain(&self.scramble).cloned().collect();
+        // The moves generate a finite group: their products alone reach every value, the
+        // inverses' add nothing.
         let found = ReachableUpper::search(
             space,
             solved,
-            &moves,
+            &self.solve,
             |s, m| self.apply(s, m),
             |s| self.upper_and_orientation(s).0,
         );

@@ -342,6 +342,26 @@ impl StateSpace {
         }
     }
 
+    /// The space of boards that `--symmetry off` searches (the antipodes are listed in its
+    /// ranks), for this space: the classes of a group smaller than its invariants and too
+    /// large to list lend their layout, whose reachable values took a search to find
+    /// ([`Layout::searching_in`]); it is the one [`StateSpace::from_analysis`] would build.
+    pub fn boards(&self, puzzle: &Puzzle) -> Result<StateSpace> {
+        let analysis = &self.analysis;
+        if let Some(classes) = self.classes()
+            && !analysis.invariants_are_exact()
+            && analysis.group_order > BigUint::from(enumerated::MAX_LISTED)
+            && classes.layout().ranks_reachable_couplings()
+        {
+            return Ok(StateSpace {
+                analysis: analysis.clone(),
+                ranking: Ranking::Layout(classes.layout().clone()),
+                definition_digest: self.definition_digest.clone(),
+            });
+        }
+        StateSpace::for_search(puzzle, SymmetryMode::Off, false)
+    }
+
     /// Number of reachable boards: the group order, or with identical pieces (whose boards
     /// are not group elements) the number ranked.
     pub fn n_boards(&self) -> BigUint {

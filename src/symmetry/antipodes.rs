@@ -22,7 +22,7 @@ use crate::bfs::processes::{agree, gather_table};
 use crate::bfs::{Outcome, Processes, SAMPLE, SearchSpace};
 use crate::optimal;
 use crate::puzzle::{Board, Puzzle};
-use crate::rank::{StateRanking, StateSpace, SymmetryMode};
+use crate::rank::{StateRanking, StateSpace};
 use crate::table::{DistanceTable, mark_of};
 
 /// Largest table of classes scanned for its last distance (2^25 entries, about ten seconds
@@ -77,7 +77,7 @@ pub fn smallest_antipodes(
         let ranks = outcome.last_level.as_deref().unwrap_or(&outcome.antipodes);
         return Ok(ranks.iter().take(listing.at_most).map(|&r| space.board(r)).collect());
     }
-    let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
+    let boards = space.boards(puzzle)?;
     let ranks = smallest_board_ranks(puzzle, space, outcome, table, &boards, &|_| true, listing)?;
     Ok(ranks.into_iter().map(|r| boards.board(r)).collect())
 }
@@ -127,7 +127,7 @@ pub fn antipodes_of_search(
         true => Some(agree(processes, gather_table(table, &deal, processes))?),
         false => None,
     };
-    let boards = StateSpace::for_search(puzzle, SymmetryMode::Off, false)?;
+    let boards = space.boards(puzzle)?;
     // A kept last distance holds this process's own entries only, all of them dealt to it.
     let mine = |e: u64| deal.owner(e) == me;
     let ranks =

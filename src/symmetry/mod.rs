@@ -65,6 +65,7 @@
 pub mod antipodes;
 pub mod classes;
 pub mod discover;
+mod orbits;
 pub mod placements;
 pub mod ranking;
 #[cfg(test)]

@@ -45,6 +45,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use super::orbits::{self, ElementSet};
 use super::{Symmetries, Symmetry};
 use crate::bfs::Level;
 use crate::group::invariants::orient_sum;
@@ -70,8 +71,6 @@ const MAX_ARRANGEMENTS: u64 = 1 << 25;
 /// bits above these, 32 in all.
 const SYM_BITS: u32 = 7;
 const SYM_MASK: u32 = (1 << SYM_BITS) - 1;
-/// A set of elements of the group, bit `e` for element `e`.
-type ElementSet = u128;
 
 /// The most cells whose arrangements all fit the placement table (10! = 3,628,800 at most
 /// [`MAX_PLACEMENTS`]): the boards that can rank classes under inversion.
@@ -425,39 +424,19 @@ impl ClassRanking {
     }
 
     /// Lists every placement's class and the element taking it to its representative (the
-    /// smallest placement of its orbit), and the stabilizers of the representatives. The
-    /// placements are walked in order: the first not yet met is a representative, whose
-    /// images make its orbit (one image per element, not one per placement and element).
+    /// smallest placement of its orbit), and the stabilizers of the representatives
+    /// ([`orbits::reduce`], in parallel).
     fn reduce_placements(&mut self) {
         let total = self.orbit_placements.iter().product::<u64>() as usize;
-        let elements = self.n_elements();
-        let undo: Vec<u32> = (0..elements).map(|e| self.inverse_element(e)).collect();
-        let mut placement = vec![u32::MAX; total];
-        let (mut representative, mut twins) = (Vec::new(), Vec::new());
-        for p in 0..total {
-            if placement[p] != u32::MAX {
-                continue;
+        let undo: Vec<u32> = (0..self.n_elements()).map(|e| self.inverse_element(e)).collect();
+        let reduced = orbits::reduce(total, &undo, SYM_BITS, |p, out| {
+            let both = self.with_inverse(self.placement_board(p as u64), true);
+            for (e, q) in out.iter_mut().enumerate() {
+                *q = self.placement_of(&self.image(e, &both)) as u32;
             }
-            let class = representative.len() as u32;
-            representative.push(p as u32);
-            let board = self.placement_board(p as u64);
-            let mut fixed: ElementSet = 0;
-            for (e, &back) in undo.iter().enumerate() {
-                let q = self.placement_of(&self.transform(e, &board)) as usize;
-                if q == p {
-                    fixed |= 1 << e;
-                }
-                // Of the elements taking `q` back to `p`, the first.
-                let code = class << SYM_BITS | back;
-                if placement[q] == u32::MAX || code < placement[q] {
-                    placement[q] = code;
-                }
-            }
-            if fixed.count_ones() > 1 {
-                twins.push((class, fixed));
-            }
-        }
-        (self.placement, self.representative, self.twins) = (placement, representative, twins);
+        });
+        (self.placement, self.representative, self.twins) =
+            (reduced.placement, reduced.representative, reduced.twins);
     }
 
     /// The element undoing element `e`: conjugation by `s` is undone by `s^-1`, and `g ->
@@ -629,6 +608,25 @@ impl ClassRanking {
         }
     }
 
+    /// A board and, if `inverse_too` (and the group holds inversion), its inverse: what
+    /// [`ClassRanking::image`] reads, so that a board's images under many elements invert
+    /// it once.
+    #[inline(always)]
+    fn with_inverse(&self, board: Cells, inverse_too: bool) -> (Cells, Option<Cells>) {
+        (board, (inverse_too && self.inversion).then(|| self.invert_cells(&board)))
+    }
+
+    /// [`ClassRanking::transform`] of a board given with its inverse
+    /// ([`ClassRanking::with_inverse`], asked for if `e` applies a symmetry to it).
+    #[inline(always)]
+    fn image(&self, e: usize, (board, inverse): &(Cells, Option<Cells>)) -> Cells {
+        let order = self.syms.order();
+        match inverse {
+            Some(inverse) if e >= order => self.conjugate(e - order, inverse),
+            _ => self.transform(e, board),
+        }
+    }
+
     /// The rank of a board's rest.
     #[inline(always)]
     fn rest_of(&self, s: &Cells) -> u64 {
@@ -767,11 +765,12 @@ impl ClassRanking {
                 for_each_marked(table, held.clone(), mark, |i| {
                     if mark_twins {
                         let board = self.entry_board(range.start + (i - at));
+                        let both = self.with_inverse(board, fixed >> self.syms.order() != 0);
                         for h in 1..self.n_elements() {
                             if fixed & (1 << h) == 0 {
                                 continue;
                             }
-                            let twin = self.rest_of(&self.transform(h, &board));
+                            let twin = self.rest_of(&self.image(h, &both));
                             if table.mark_if_unseen(at + twin, mark) {
                                 found.note(range.start + twin);
                             }
@@ -835,10 +834,11 @@ impl ClassRanking {
             .map(|(first, piece, fixed)| {
                 let mut repeats = 0u64;
                 for e in piece {
-                    let board = self.entry_board(e);
+                    let both =
+                        self.with_inverse(self.entry_board(e), fixed >> self.syms.order() != 0);
                     let smallest = (1..self.n_elements())
                         .filter(|h| fixed & (1 << h) != 0)
-                        .all(|h| first + self.rest_of(&self.transform(h, &board)) >= e);
+                        .all(|h| first + self.rest_of(&self.image(h, &both)) >= e);
                     repeats += !smallest as u64;
                 }
                 repeats

@@ -1,0 +1,168 @@
+//! The orbits of a group acting on the numbers `0..n` (the placements of a class ranking),
+//! each reduced to its smallest member, in parallel.
+//!
+//! A member is the smallest of its orbit exactly when none of its images is smaller, which
+//! each member tells from its own images: threads take blocks of members in increasing
+//! order, and the one holding an orbit's smallest member writes the whole orbit. A member
+//! already written is skipped, so an orbit is worked out about once (again only when its
+//! smallest member sits in a block another thread has not reached yet). Classes are numbered
+//! afterwards, in the order of their smallest members, as a walk in order would number them.
+
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+/// A set of elements of the group, bit `e` for element `e`.
+pub(crate) type ElementSet = u128;
+/// Classes (or smallest members) with the elements besides the identity that fix them.
+type Twins = Vec<(u32, ElementSet)>;
+
+/// Members handed to a thread at once.
+const BLOCK: usize = 4096;
+
+/// The orbits, reduced.
+#[derive(Debug)]
+pub(crate) struct Reduced {
+    /// Per member: its class shifted by `sym_bits`, and the element taking it to the
+    /// smallest member of its orbit (of several, the one whose `undo` is smallest).
+    pub placement: Vec<u32>,
+    /// Per class: its smallest member.
+    pub representative: Vec<u32>,
+    /// The classes whose smallest member an element besides the identity fixes, each with
+    /// the set of those elements, in class order.
+    pub twins: Twins,
+}
+
+/// Reduces the orbits of `0..n` under a group of `undo.len()` elements: `images(p, out)`
+/// writes into `out[e]` the image of `p` under element `e` (element 0 the identity), and
+/// `undo[e]` names the element undoing `e`, below `1 << sym_bits`.
+pub(crate) fn reduce(
+    n: usize,
+    undo: &[u32],
+    sym_bits: u32,
+    images: impl Fn(usize, &mut [u32]) + Sync,
+) -> Reduced {
+    assert!(undo.len() <= 1 << sym_bits && undo.len() <= ElementSet::BITS as usize);
+    assert!((n as u64) <= 1 << (32 - sym_bits), "{n} members do not fit beside the element");
+    const UNSEEN: u32 = u32::MAX;
+    // First the smallest member itself above the element, numbered as a class below.
+    let code: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(UNSEEN)).collect();
+    let next = AtomicUsize::new(0);
+    let found: Vec<(Vec<u32>, Twins)> = rayon::broadcast(|_| {
+        let (mut smallest, mut twins) = (Vec::new(), Vec::new());
+        let mut out = vec![0u32; undo.len()];
+        let mut orbit: Vec<(u32, u32)> = Vec::with_capacity(undo.len());
+        loop {
+            let start = next.fetch_add(BLOCK, Relaxed);
+            if start >= n {
+                break (smallest, twins);
+            }
+            for p in start..(start + BLOCK).min(n) {
+                if code[p].load(Relaxed) != UNSEEN {
+                    continue;
+                }
+                images(p, &mut out);
+                if out.iter().any(|&q| (q as usize) < p) {
+                    continue;
+                }
+                // Of the elements taking `q` back to `p`, the first.
+                orbit.clear();
+                orbit.extend(out.iter().zip(undo).map(|(&q, &back)| (q, back)));
+                orbit.sort_unstable();
+                orbit.dedup_by_key(|x| x.0);
+                for &(q, back) in &orbit {
+                    code[q as usize].store((p as u32) << sym_bits | back, Relaxed);
+                }
+                let fixed = (out.iter().enumerate())
+                    .fold(0, |f, (e, &q)| f | ((q as usize == p) as u128) << e);
+                smallest.push(p as u32);
+                if fixed.count_ones() > 1 {
+                    twins.push((p as u32, fixed));
+                }
+            }
+        }
+    });
+    let (mut representative, mut twins): (Vec<u32>, Twins) = (Vec::new(), Vec::new());
+    for (s, t) in found {
+        representative.extend(s);
+        twins.extend(t);
+    }
+    representative.par_sort_unstable();
+    twins.par_sort_unstable_by_key(|t| t.0);
+    let class = ClassOf::new(n, &representative);
+    for t in &mut twins {
+        t.0 = class.of(t.0);
+    }
+    let mask = (1u32 << sym_bits) - 1;
+    // In place: the codes are the largest table of a ranking.
+    let mut placement: Vec<u32> = code.into_iter().map(AtomicU32::into_inner).collect();
+    placement.par_iter_mut().for_each(|c| *c = class.of(*c >> sym_bits) << sym_bits | *c & mask);
+    Reduced { placement, representative, twins }
+}
+
+/// The class of a smallest member: how many smallest members lie below it (a bit per
+/// member and a count per word).
+struct ClassOf {
+    bits: Vec<u64>,
+    below: Vec<u32>,
+}
+
+impl ClassOf {
+    fn new(n: usize, sorted: &[u32]) -> ClassOf {
+        let mut bits = vec![0u64; n.div_ceil(64)];
+        for &p in sorted {
+            bits[p as usize / 64] |= 1 << (p % 64);
+        }
+        let mut below = Vec::with_capacity(bits.len());
+        let mut count = 0u32;
+        for w in &bits {
+            below.push(count);
+            count += w.count_ones();
+        }
+        ClassOf { bits, below }
+    }
+
+    #[inline(always)]
+    fn of(&self, p: u32) -> u32 {
+        let (w, b) = (p as usize / 64, p % 64);
+        self.below[w] + (self.bits[w] & ((1u64 << b) - 1)).count_ones()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rotations of a necklace of 4 beads in 3 colours (`p` read in base 3): every
+    /// orbit's smallest member, the element taking each member there, and the necklaces a
+    /// rotation besides the identity keeps, as a walk in order finds them.
+    #[test]
+    fn necklaces_under_rotation() {
+        let rotate = |p: usize, by: usize| -> u32 {
+            let digits: Vec<usize> = (0..4).map(|i| p / 3usize.pow(i) % 3).collect();
+            (0..4).map(|i| digits[(i + by) % 4] * 3usize.pow(i as u32)).sum::<usize>() as u32
+        };
+        let undo = [0u32, 3, 2, 1];
+        let r = reduce(81, &undo, 7, |p, out| {
+            for (e, o) in out.iter_mut().enumerate() {
+                *o = rotate(p, e);
+            }
+        });
+        // Burnside: (81 + 3 + 9 + 3) / 4 = 24 necklaces.
+        assert_eq!(r.representative.len(), 24);
+        let smallest = [0, 1, 2, 4, 5, 7, 8, 10, 11, 13, 14, 16, 17, 20, 22, 23, 25, 26, 40, 41];
+        assert_eq!(&r.representative[..20], &smallest);
+        assert_eq!(&r.representative[20..], &[44, 50, 53, 80]);
+        for p in 0..81usize {
+            let (class, e) = (r.placement[p] >> 7, (r.placement[p] & 127) as usize);
+            let rep = r.representative[class as usize];
+            assert_eq!(rotate(p, e), rep, "member {p}");
+            assert_eq!(rep, (0..4).map(|by| rotate(p, by)).min().unwrap());
+            // Of two turns taking `p` there (aaaa, abab), the smaller.
+            assert!((0..e).all(|f| rotate(p, f) != rep), "member {p}");
+        }
+        // Kept by a half turn: the necklaces abab (3 classes), by every turn aaaa (3).
+        let kept = [(0, 0b1111), (7, 0b101), (13, 0b101), (18, 0b1111), (21, 0b101), (23, 0b1111)];
+        assert_eq!(r.twins, kept);
+    }
+}
