@@ -28,7 +28,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::bfs::{self, Config, Journal, NoProgress, Outcome, Processes, Single};
+use crate::bfs::{self, Config, Journal, NoProgress, Outcome, Processes, Progress, Single};
 use crate::error::escaped;
 use crate::optimal::descent;
 use crate::puzzle::defined::Defined;
@@ -249,12 +249,14 @@ impl Phase {
 
     /// Measures the phase with `threads` workers, listing up to `listed` worst start boards
     /// with a solution each; `stop` (Ctrl-C) ends it early with [`Error::Interrupted`].
+    /// `progress` hears of the search from the goals (its boards are tracked boards).
     pub fn run(
         &self,
         space: &StateSpace,
         threads: usize,
         listed: usize,
         stop: Option<Arc<AtomicBool>>,
+        progress: &dyn Progress,
     ) -> Result<PhaseOutcome> {
         let t0 = Instant::now();
         let n = space.n_states();
@@ -285,7 +287,7 @@ impl Phase {
             stop: stop.clone(),
             pool: &pool,
         };
-        bfs::run_in(space, &goals, &table, &config, &NoProgress, &counter, None, &Single)?;
+        bfs::run_in(space, &goals, &table, &config, progress, &counter, None, &Single)?;
         if interrupted() {
             return Err(Error::Interrupted);
         }

@@ -109,7 +109,7 @@ fn check(puzzle: &Puzzle, start: &[&str], goal: Option<&[&str]>) -> PhaseOutcome
     let goal: Option<Vec<PieceGroup>> = goal.map(|g| g.iter().map(|t| group(t)).collect());
     let phase = Phase::new(puzzle, &start, goal.as_deref()).unwrap();
     let space = phase.space().unwrap();
-    let out = phase.run(&space, 2, 3, None).unwrap();
+    let out = phase.run(&space, 2, 3, None, &crate::bfs::NoProgress).unwrap();
     let goal_cells = match &goal {
         Some(g) => cells(puzzle, g),
         None => (0..puzzle.n_positions()).collect(),

@@ -9,7 +9,10 @@ use clap::Args;
 use twirl::phase::{LISTED, Phase, PhaseOutcome};
 use twirl::puzzle::subset::PieceGroup;
 
+use twirl::bfs::{Direction, Progress};
+
 use super::json::{JsonArgs, as_paths, files_named};
+use super::progress::Bar;
 use super::sizes::{available_memory, human};
 use super::{PuzzleArgs, default_threads, stop_flag};
 
@@ -34,6 +37,9 @@ pub struct PhaseArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// No progress bar on stderr.
+    #[arg(long, short)]
+    quiet: bool,
     /// --json FILE: {"puzzle", "metric", "tracked", "start", "goal", "goal_boards",
     /// "start_boards", "histogram", "longest", "antipodes", "antipode_boards" (each
     /// {"board", "solution"}), "entries", "elapsed_seconds", "threads"}.
@@ -62,13 +68,30 @@ pub fn run(args: &PhaseArgs) -> anyhow::Result<()> {
         );
     }
     let threads = args.threads.unwrap_or_else(default_threads).max(1);
-    let stop = stop_flag(false);
-    let out = phase.run(&space, threads, args.antipodes, Some(stop))?;
+    let stop = stop_flag(args.quiet);
+    let bar = Bar::new(space.n_reachable(), "tracked boards", !args.quiet);
+    let out = phase.run(&space, threads, args.antipodes, Some(stop), &SearchBar(&bar));
+    bar.finish();
+    let out = out?;
     let mut text = std::io::BufWriter::new(args.json.text_out());
     write_text(&mut text, args, &phase, &out, threads)?;
     text.flush()?;
     drop(text);
     args.json.write(&json_of(args, &phase, &out, threads))
+}
+
+/// The bar over the tracked boards, without the per-distance rows of `bfs` (the phase's
+/// rows count start boards, printed at the end).
+struct SearchBar<'a>(&'a Bar);
+
+impl Progress for SearchBar<'_> {
+    fn level_started(&self, distance: u32, frontier: u64, direction: Direction) {
+        self.0.level_started(distance, frontier, direction)
+    }
+
+    fn found(&self, n: u64) {
+        self.0.found(n)
+    }
 }
 
 /// `SET:POS,...` groups as the command line gives them; `none` for an empty pattern.
