@@ -10,6 +10,26 @@ fn solution(out: &str) -> Vec<String> {
     out.lines().next().unwrap_or("").split_whitespace().map(String::from).collect()
 }
 
+/// `distance` reads `random:SEED:I` as `solve` does: the same board, whose distance is the
+/// length of its shortest solution.
+#[test]
+fn distance_of_a_random_board_is_its_shortest_solution() {
+    for i in 0..4 {
+        let board = format!("random:5:{i}");
+        let d = twirl(&["distance", "nrp:3x3:2", &board]);
+        assert!(d.status.success(), "{}", stderr(&d));
+        let out = stdout(&d);
+        let distance: usize = out.lines().next().unwrap().trim().parse().unwrap();
+        let s = twirl(&["solve", "nrp:3x3:2", &board, "--method", "table"]);
+        assert!(s.status.success(), "{}", stderr(&s));
+        assert_eq!(distance, solution(&stdout(&s)).len(), "board {i}");
+        // The board drawn is told, and is the one `solve` checked.
+        let drawn = out.lines().find_map(|l| l.strip_prefix("# board: ")).unwrap();
+        assert!(stdout(&s).contains(drawn), "{drawn} not in {}", stdout(&s));
+    }
+    assert_rejected(&["distance", "nrp:3x3:2", "random:1:2:3"], "random:SEED:INDEX");
+}
+
 #[test]
 fn optimal_equals_the_table_and_reads_back() {
     let dir = tempfile::tempdir().unwrap();

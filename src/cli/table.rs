@@ -16,6 +16,7 @@ use twirl::job::open_table;
 use twirl::optimal::at_distance;
 use twirl::puzzle::goals::Goals;
 use twirl::puzzle::{Board, Puzzle};
+use twirl::random::RandomBoards;
 use twirl::rank::{StateSpace, SymmetryMode};
 use twirl::table::{DistanceTable, mark_of, table_bytes};
 
@@ -32,7 +33,8 @@ pub struct DistanceArgs {
     source: String,
     /// The board, rows separated by `/` (quote it). For a definition: its state layout
     /// (`CORNERS 2 1 3 4 / 0 0 1 2`) or a move sequence from solved (`R U R'`). `-` reads
-    /// it from standard input, `@FILE` from a file.
+    /// it from standard input, `@FILE` from a file; `random[:SEED[:INDEX]]` is a uniformly
+    /// random solvable board, the one `solve` and `sample` draw.
     #[arg(value_name = "BOARD", allow_hyphen_values = true)]
     board: String,
     /// With a puzzle: which moves count as one (qtm, htm, cw).
@@ -263,7 +265,10 @@ pub(super) fn read_board(
     l: &Loaded,
     text: &str,
 ) -> anyhow::Result<Result<(Board, u64), Vec<String>>> {
-    let board = l.puzzle.parse_board(text)?;
+    let board = match super::solve::random_index(text)? {
+        Some((seed, index)) => RandomBoards::new(&l.puzzle)?.board(seed, index)?,
+        None => l.puzzle.parse_board(text)?,
+    };
     let ranked = l.space.rank_board(&board);
     // Every ranked board is reachable, but in the space of a group smaller than its
     // invariants (`StateSpace::n_reachable`).
@@ -374,6 +379,9 @@ pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
     }))?;
     let mut out = args.json.text_out();
     writeln!(out, "{}", moves.len())?;
+    if super::solve::random_index(&text)?.is_some() {
+        writeln!(out, "# board: {}", l.puzzle.format_board(&board))?;
+    }
     if let Some(multi) = unique {
         let how = if multi { "two or more" } else { "exactly one" };
         writeln!(out, "# shortest solutions: {how}")?;
