@@ -43,24 +43,10 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     )?;
     writeln!(out, "orbits: {}", inv.orbits.len())?;
     for (j, o) in inv.orbits.iter().enumerate() {
-        let cells: Vec<String> = o.cells.iter().map(|c| (c + 1).to_string()).collect();
-        let orient = match (puzzle.orient_mod, o.tied_mod) {
-            (1, _) => String::new(),
-            (k, d) if d == k => "; orientation fixed by the cell".to_string(),
-            (_, 1) => format!("; orientation free mod {}", o.free_mod),
-            (_, d) => format!("; orientation mod {d} fixed by the cell, free mod {}", o.free_mod),
-        };
-        writeln!(out, "  O{}: {} cells: {}{orient}", j + 1, o.cells.len(), cells.join(" "))?;
+        let cells: Vec<usize> = o.cells.iter().map(|&c| c as usize).collect();
+        write_orbit(&mut out, j, &cells, puzzle.orient_mod, o.tied_mod, o.free_mod)?;
     }
-    let constraints = inv.constraints();
-    if constraints.is_empty() {
-        writeln!(out, "constraints: none (every parity and orientation sum is reachable)")?;
-    } else {
-        writeln!(out, "constraints:")?;
-        for c in constraints {
-            writeln!(out, "  {c}")?;
-        }
-    }
+    write_constraints(&mut out, &inv.constraints())?;
     writeln!(out, "boards allowed by the invariants: {}", analysis.model_order)?;
     writeln!(out, "group order (stabilizer chain):   {}", analysis.group_order)?;
     if puzzle.has_identical_pieces() {
@@ -179,4 +165,39 @@ fn describe_runs(runs: &CellRuns, n_moves: usize) -> String {
         runs.solve.len(),
         n_moves
     )
+}
+
+/// One orbit's line of `info`: its cells (0-based, written 1-based) and how its tiles'
+/// orientation (modulo `k`) is tied to the cell (`tied`) or free (`free`).
+pub(super) fn write_orbit(
+    out: &mut dyn Write,
+    j: usize,
+    cells: &[usize],
+    k: u8,
+    tied: u8,
+    free: u8,
+) -> std::io::Result<()> {
+    let names: Vec<String> = cells.iter().map(|c| (c + 1).to_string()).collect();
+    let orient = match (k, tied) {
+        (1, _) => String::new(),
+        (k, t) if t == k => "; orientation fixed by the cell".to_string(),
+        (_, 1) => format!("; orientation free mod {free}"),
+        (_, t) => format!("; orientation mod {t} fixed by the cell, free mod {free}"),
+    };
+    writeln!(out, "  O{}: {} cells: {}{orient}", j + 1, cells.len(), names.join(" "))
+}
+
+/// The parity and orientation-sum constraints of `info`, one per line.
+pub(super) fn write_constraints(
+    out: &mut dyn Write,
+    constraints: &[String],
+) -> std::io::Result<()> {
+    if constraints.is_empty() {
+        return writeln!(out, "constraints: none (every parity and orientation sum is reachable)");
+    }
+    writeln!(out, "constraints:")?;
+    for c in constraints {
+        writeln!(out, "  {c}")?;
+    }
+    Ok(())
 }

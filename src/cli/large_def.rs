@@ -46,24 +46,10 @@ pub fn info(d: &Defined, metric: Metric) -> anyhow::Result<()> {
     writeln!(out, "orbits: {}", a.orbits.len())?;
     let k = d.orient_mod();
     for (j, o) in a.orbits.iter().enumerate() {
-        let cells: Vec<String> = o.cells.iter().map(|c| (c + 1).to_string()).collect();
-        let orient = match (k, o.tied_mod) {
-            (1, _) => String::new(),
-            (k, t) if t == k => "; orientation fixed by the cell".to_string(),
-            (_, 1) => format!("; orientation free mod {}", o.free_mod),
-            (_, t) => format!("; orientation mod {t} fixed by the cell, free mod {}", o.free_mod),
-        };
-        writeln!(out, "  O{}: {} cells: {}{orient}", j + 1, o.cells.len(), cells.join(" "))?;
+        let cells: Vec<usize> = o.cells.iter().map(|&c| c as usize).collect();
+        super::info::write_orbit(&mut out, j, &cells, k, o.tied_mod, o.free_mod)?;
     }
-    let constraints = a.constraints();
-    if constraints.is_empty() {
-        writeln!(out, "constraints: none (every parity and orientation sum is reachable)")?;
-    } else {
-        writeln!(out, "constraints:")?;
-        for c in constraints {
-            writeln!(out, "  {c}")?;
-        }
-    }
+    super::info::write_constraints(&mut out, &a.constraints())?;
     writeln!(out, "boards allowed by the invariants: {}", a.model_order)?;
     writeln!(
         out,

@@ -438,18 +438,24 @@ pub(crate) fn orbits(n: usize, puzzle: &Puzzle) -> (Vec<Vec<u8>>, Vec<u8>) {
 
 /// Sign of a permutation of `0..len`: 0 even, 1 odd.
 pub fn sign(perm: &[u8]) -> u8 {
-    let mut seen = vec![false; perm.len()];
+    sign_by(perm.len(), |i| perm[i] as usize)
+}
+
+/// Sign of the permutation of `0..len` taking `i` to `image(i)`, whatever its element type:
+/// 0 even, 1 odd.
+pub fn sign_by(len: usize, image: impl Fn(usize) -> usize) -> u8 {
+    let mut seen = vec![false; len];
     let mut parity = 0;
-    for start in 0..perm.len() {
-        let mut len = 0;
+    for start in 0..len {
+        let mut cycle = 0;
         let mut i = start;
         while !seen[i] {
             seen[i] = true;
-            i = perm[i] as usize;
-            len += 1;
+            i = image(i);
+            cycle += 1;
         }
-        if len > 0 {
-            parity ^= (len + 1) & 1;
+        if cycle > 0 {
+            parity ^= (cycle + 1) & 1;
         }
     }
     parity as u8

@@ -528,21 +528,7 @@ fn local_indices(n: usize, orbits: &[WideOrbit]) -> Vec<u32> {
 
 /// Sign of a permutation of `0..len`: 0 even, 1 odd.
 fn sign(perm: &[u32]) -> u64 {
-    let mut seen = vec![false; perm.len()];
-    let mut parity = 0;
-    for start in 0..perm.len() {
-        let mut len = 0;
-        let mut i = start;
-        while !seen[i] {
-            seen[i] = true;
-            i = perm[i] as usize;
-            len += 1;
-        }
-        if len > 0 {
-            parity ^= (len + 1) & 1;
-        }
-    }
-    parity
+    u64::from(super::invariants::sign_by(perm.len(), |i| perm[i] as usize))
 }
 
 fn gcd8(a: u8, b: u8) -> u8 {
