@@ -23,7 +23,7 @@
 
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -279,7 +279,7 @@ impl Phase {
         let table = DistanceTable::in_memory(n)?;
         let counter = Counter {
             starts: Mutex::new(starts.bits),
-            left: std::sync::atomic::AtomicU64::new(starts.count),
+            left: AtomicU64::new(starts.count),
             histogram: Mutex::new(Vec::new()),
             worst: Mutex::new(Vec::new()),
             listed,
@@ -396,9 +396,10 @@ impl StartSet {
 /// Counts the start boards at each finished distance (the journal hook of the search), and
 /// stops the search once all are counted.
 struct Counter<'a> {
-    /// Start ranks not counted yet.
+    /// A bit per start rank not counted yet.
     starts: Mutex<Vec<u64>>,
-    left: std::sync::atomic::AtomicU64,
+    /// How many of them.
+    left: AtomicU64,
     histogram: Mutex<Vec<u64>>,
     /// Smallest ranks of the start boards at the last distance that had any.
     worst: Mutex<Vec<u64>>,

@@ -6,10 +6,9 @@ use std::io::Write;
 use anyhow::bail;
 use clap::Args;
 
+use twirl::bfs::{Direction, Progress};
 use twirl::phase::{LISTED, Phase, PhaseOutcome};
 use twirl::puzzle::subset::PieceGroup;
-
-use twirl::bfs::{Direction, Progress};
 
 use super::json::{JsonArgs, as_paths, files_named};
 use super::progress::Bar;
