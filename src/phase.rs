@@ -194,12 +194,8 @@ impl Phase {
             cells
         };
         let (start_cells, goal_cells) = (cells_of(&start_at), cells_of(&goal_at));
-        let every_tracked = cells_of(
-            &(0..def.sets.len())
-                .map(|s| (0..def.sets[s].size).map(|p| start_at[s][p] || goal_at[s][p]).collect())
-                .collect::<Vec<_>>(),
-        );
-        let goal_is_solved = every_tracked.iter().all(|c| goal_cells.contains(c));
+        // The tracked pieces are the start's and the goal's.
+        let goal_is_solved = start_cells.iter().all(|c| goal_cells.contains(c));
         let unseen = projected.unseen_orientations().to_vec();
         let tracked = Puzzle::new(&PuzzleSpec::Def(Arc::new(projected)), puzzle.metric)?;
         if let Some(reason) = tracked.defined().and_then(|d| d.search_refusal()) {

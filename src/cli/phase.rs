@@ -98,14 +98,7 @@ fn pattern(groups: &[PieceGroup], none: &str) -> String {
     if groups.is_empty() {
         return none.into();
     }
-    let each: Vec<String> = groups
-        .iter()
-        .map(|g| {
-            let p: Vec<String> = g.positions.iter().map(|p| p.to_string()).collect();
-            if p.is_empty() { g.set.clone() } else { format!("{}:{}", g.set, p.join(",")) }
-        })
-        .collect();
-    each.join(" ")
+    groups.iter().map(PieceGroup::to_string).collect::<Vec<_>>().join(" ")
 }
 
 fn write_text(

@@ -304,18 +304,8 @@ impl Invariants {
 
     /// The number of boards that satisfy every invariant: an upper bound on the group order.
     pub fn model_order(&self) -> BigUint {
-        let mut total = BigUint::from(self.coupling.len());
-        for o in &self.orbits {
-            let n = o.cells.len();
-            total *= factorial(n);
-            if n >= 2 {
-                total /= 2u32;
-            }
-            if o.free_mod > 1 {
-                total *= BigUint::from(o.free_mod).pow(n as u32 - 1);
-            }
-        }
-        total
+        let orbits = self.orbits.iter().map(|o| (o.cells.len(), o.free_mod));
+        model_count(BigUint::from(self.coupling.len()), orbits)
     }
 
     /// The constraints `H` imposes, in words: a generating set of the linear conditions that
@@ -467,6 +457,23 @@ fn gcd(a: u8, b: u8) -> u8 {
 
 fn gcd32(a: u32, b: u32) -> u32 {
     if b == 0 { a } else { gcd32(b, a % b) }
+}
+
+/// The boards the invariants allow: the coupling's `coupling` sign-and-sum values times, per
+/// orbit of `(cells, free orientation modulus)`, its arrangements within one sign class
+/// (`n!/2`) and its free orientations but the one the sum fixes.
+pub fn model_count(coupling: BigUint, orbits: impl Iterator<Item = (usize, u8)>) -> BigUint {
+    let mut total = coupling;
+    for (n, free_mod) in orbits {
+        total *= factorial(n);
+        if n >= 2 {
+            total /= 2u32;
+        }
+        if free_mod > 1 {
+            total *= BigUint::from(free_mod).pow(n as u32 - 1);
+        }
+    }
+    total
 }
 
 /// `n!` as a big integer.

@@ -14,7 +14,7 @@
 
 use num_bigint::BigUint;
 
-use super::invariants::factorial;
+use super::invariants::{factorial, model_count};
 use super::lattice::Span;
 use super::stabchain::{Perm, StabChain};
 use crate::puzzle::defined::Defined;
@@ -167,18 +167,8 @@ impl WideAnalysis {
     /// `|O|! / 2` per orbit (signs are counted by the coupling), free orientations but one
     /// per orbit (the sum, likewise), times the coupling.
     fn model(&self) -> BigUint {
-        let mut total = self.coupling.order().clone();
-        for o in &self.orbits {
-            let n = o.cells.len();
-            total *= factorial(n);
-            if n >= 2 {
-                total /= 2u32;
-            }
-            if o.free_mod > 1 {
-                total *= BigUint::from(o.free_mod).pow(n as u32 - 1);
-            }
-        }
-        total
+        let orbits = self.orbits.iter().map(|o| (o.cells.len(), o.free_mod));
+        model_count(self.coupling.order().clone(), orbits)
     }
 
     /// A move's image in `A`: per coordinate, the sign or sum change it causes.

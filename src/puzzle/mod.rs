@@ -79,19 +79,8 @@ impl Move {
     }
 
     /// The move repeated `k` times, by squaring. The result is unnamed.
-    pub fn power_unsigned(&self, mut k: u128, orient_mod: u8) -> Move {
-        let mut acc = Move::identity(self.perm.len());
-        let mut sq = self.clone();
-        while k > 0 {
-            if k & 1 == 1 {
-                acc = acc.then(&sq, orient_mod);
-            }
-            k >>= 1;
-            if k > 0 {
-                sq = sq.then(&sq, orient_mod);
-            }
-        }
-        acc
+    pub fn power_unsigned(&self, k: u128, orient_mod: u8) -> Move {
+        power_by_squaring(Move::identity(self.perm.len()), self, k, |a, b| a.then(b, orient_mod))
     }
 
     /// The order of the move: the fewest repetitions (at least 1) that leave every tile where it
@@ -143,6 +132,27 @@ impl Move {
         self.perm.iter().enumerate().all(|(i, &p)| p as usize == i)
             && self.twist.iter().all(|&t| t == 0)
     }
+}
+
+/// `x` multiplied `k` times into `identity` by `times`, by squaring: at most about 256
+/// products for any `k` (moves of byte and of wide cells alike).
+pub(crate) fn power_by_squaring<T: Clone>(
+    identity: T,
+    x: &T,
+    mut k: u128,
+    times: impl Fn(&T, &T) -> T,
+) -> T {
+    let (mut acc, mut sq) = (identity, x.clone());
+    while k > 0 {
+        if k & 1 == 1 {
+            acc = times(&acc, &sq);
+        }
+        k >>= 1;
+        if k > 0 {
+            sq = times(&sq, &sq);
+        }
+    }
+    acc
 }
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {

@@ -96,6 +96,17 @@ impl PieceGroup {
     }
 }
 
+/// As the command line writes it: `SET` or `SET:1,2,5`.
+impl std::fmt::Display for PieceGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.set)?;
+        for (i, p) in self.positions.iter().enumerate() {
+            write!(f, "{}{p}", if i == 0 { ':' } else { ',' })?;
+        }
+        Ok(())
+    }
+}
+
 /// twsearch's rule for `--nocorners` (`c?r...`), `--nocenters` (`ce...`), `--noedges`
 /// (`ed...`), case aside.
 fn shorthand_drops(subset: &Subset, name: &str) -> bool {
@@ -136,15 +147,11 @@ impl Subset {
         for s in &self.omit_perms {
             parts.push(format!("--omitperms {s}"));
         }
-        let group = |g: &PieceGroup| {
-            let p: Vec<String> = g.positions.iter().map(|p| p.to_string()).collect();
-            if p.is_empty() { g.set.clone() } else { format!("{}:{}", g.set, p.join(",")) }
-        };
         for g in &self.identical {
-            parts.push(format!("--identical {}", group(g)));
+            parts.push(format!("--identical {g}"));
         }
         for g in &self.ignore {
-            parts.push(format!("--ignore {}", group(g)));
+            parts.push(format!("--ignore {g}"));
         }
         parts.join(" ")
     }

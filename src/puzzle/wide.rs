@@ -76,19 +76,9 @@ impl WideMove {
     }
 
     /// The move repeated `k` times, by squaring; unnamed.
-    pub fn power_unsigned(&self, mut k: u128, orient_mod: u8) -> WideMove {
-        let mut acc = WideMove::identity(self.perm.len());
-        let mut sq = self.clone();
-        while k > 0 {
-            if k & 1 == 1 {
-                acc = acc.then(&sq, orient_mod);
-            }
-            k >>= 1;
-            if k > 0 {
-                sq = sq.then(&sq, orient_mod);
-            }
-        }
-        acc
+    pub fn power_unsigned(&self, k: u128, orient_mod: u8) -> WideMove {
+        let identity = WideMove::identity(self.perm.len());
+        super::power_by_squaring(identity, self, k, |a, b| a.then(b, orient_mod))
     }
 
     /// The order (at least 1), as [`Move::order`]; saturates at `u128::MAX`, as the
