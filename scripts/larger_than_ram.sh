@@ -30,9 +30,9 @@ fi
 cleanup() { rmdir "$cg" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 
-"$twirl" bfs "$spec" -q --json "$work/ram.json" > /dev/null
+"$twirl" bfs "$spec" -q --symmetry off --json "$work/ram.json" > /dev/null
 start=$(date +%s.%N)
-sh -c "echo \$\$ > $cg/cgroup.procs; exec $twirl bfs $spec -q --table $work/t.tbl --json $work/file.json" > /dev/null
+sh -c "echo \$\$ > $cg/cgroup.procs; exec $twirl bfs $spec -q --symmetry off --table $work/t.tbl --json $work/file.json" > /dev/null
 end=$(date +%s.%N)
 table=$(stat -c %s "$work/t.tbl")
 python3 - "$work/ram.json" "$work/file.json" <<PY

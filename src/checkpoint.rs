@@ -1,11 +1,13 @@
 //! Durable progress of a search kept in a table file: the record next to the table
 //! (`FILE.checkpoint`) and the [`Journal`] that writes it.
 //!
-//! After every finished distance the journal flushes the table (msync) and then replaces the
-//! record (write to a temporary file, fsync, rename, fsync the directory), so the record never
-//! claims more than the table holds. Inside a long level it does the same every `interval`,
-//! noting the level under way: a resume recounts that level's boards from the table (see
-//! [`crate::bfs`]), so a killed process loses nothing the kernel holds. (Against power loss
+//! After every finished distance the journal flushes the table (the changed chunks of a
+//! staged body written, a mapped one's dirty pages by msync: see [`crate::table::Storage`])
+//! and then replaces the record (write to a temporary file, fsync, rename, fsync the
+//! directory), so the record never claims more than the table holds. Inside a long level it
+//! does the same every `interval`, noting the level under way: a resume recounts that level's
+//! boards from the table (see [`crate::bfs`]), so a killed process loses at most the work
+//! since the last flush. (Against power loss
 //! the finished levels are safe; a unique search's unfinished level relies on its fresh bits
 //! reaching the disk with its marks, which an msync does not order.)
 //!

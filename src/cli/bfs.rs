@@ -31,7 +31,8 @@ use super::{INTERRUPTED, PuzzleArgs, stop_flag};
 pub struct BfsArgs {
     #[command(flatten)]
     puzzle: PuzzleArgs,
-    /// Keep the table in FILE (memory-mapped, may exceed RAM): a self-describing file that
+    /// Keep the table in FILE (in memory while searching if it fits, else memory-mapped, so
+    /// it may exceed RAM): a self-describing file that
     /// `twirl distance`, `solve` and `export` read. Progress is recorded in FILE.checkpoint
     /// after every distance and every --checkpoint-every seconds; an interrupted search
     /// continues with --resume (or `twirl resume FILE`).

@@ -30,13 +30,7 @@ pub fn human(bytes: u64) -> String {
     if u == 0 { format!("{bytes} bytes") } else { format!("{v:.1} {}", UNITS[u]) }
 }
 
-/// Memory available to a new allocation (MemAvailable), if the system tells.
-pub fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
+pub use twirl::table::available_memory;
 
 #[cfg(test)]
 mod tests {

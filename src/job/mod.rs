@@ -21,7 +21,7 @@
 //! idempotent: the boards of an unfinished level found before a stop or a crash are boards
 //! of that level, so a resume counts them and searches the level again. A process that dies
 //! (killed, out of memory) makes `mpirun` end the others; the finished levels are on disk
-//! (the page cache outlives a killed process) and a resume with the same number of
+//! (each is flushed before it is recorded) and a resume with the same number of
 //! processes continues from them.
 //!
 //! ```
@@ -546,7 +546,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.tbl");
         let partial = with_suffix(&path, ".partial");
-        let theirs = crate::table::Storage::create_file(&partial, 64).unwrap();
+        let theirs = crate::table::Storage::create_file(&partial, 64, false).unwrap();
         let puzzle = Puzzle::parse("nrp:2x3:2", None).unwrap();
         let err = Job::start(&path, &puzzle, false, false).err().expect("locked");
         assert!(crate::table::file::is_locked(&err), "{err}");

@@ -27,7 +27,7 @@ pub mod stored;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub use file::Storage;
+pub use file::{Storage, available_memory};
 pub use offset_map::OffsetMap;
 pub use run_mask::RunMask;
 pub use stored::TableFile;

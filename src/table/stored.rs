@@ -70,7 +70,8 @@ impl TableFile {
             part,
             goals: None,
         };
-        let storage = Storage::create_file(path, header.body_bytes + header.unique_bytes)?;
+        let bytes = header.body_bytes + header.unique_bytes;
+        let storage = Storage::create_file(path, bytes, stages(&header, bytes))?;
         let file = storage.file().expect("a file-backed map");
         header.write_to(file, path)?;
         let table = DistanceTable::new(storage, ranks, unique);
@@ -82,7 +83,9 @@ impl TableFile {
     pub fn open(path: &Path, writable: bool) -> Result<TableFile> {
         let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
         let header = Header::read_from(&mut f, path)?;
-        let storage = Storage::open_file(path, header.body_bytes + header.unique_bytes, writable)?;
+        let bytes = header.body_bytes + header.unique_bytes;
+        let staged = writable && stages(&header, bytes);
+        let storage = Storage::open_file(path, bytes, writable, staged)?;
         let table = DistanceTable::attach(storage, header.body_ranks(), header.unique_bytes != 0);
         Ok(TableFile { path: path.into(), header, table })
     }
@@ -173,4 +176,14 @@ impl Header {
         self.antipodes = outcome.antipodes.clone();
         self.boards = outcome.boards.clone().unwrap_or_default();
     }
+}
+
+/// Whether a writable table's body is staged in memory ([`Storage`]'s module docs): when it
+/// fits there, except for one process's part of an MPI job (its neighbours on the same
+/// machine would each count the same free memory as theirs) and for a search with unique
+/// bits (a level under way needs its fresh bits on disk with its marks: a staged flush that a
+/// kill cuts short could write one without the other, which the page cache of a mapped body
+/// never does).
+fn stages(header: &Header, bytes: u64) -> bool {
+    header.part.is_none() && header.unique_bytes == 0 && super::file::fits_in_memory(bytes)
 }
