@@ -43,7 +43,15 @@ impl ClassCount {
 /// the stabilizer: `size * |stabilizer| = group order`. Needs a bit per board and, per board,
 /// one image per group element: for small puzzles.
 pub fn count_classes(puzzle: &Puzzle, space: &StateSpace, with_inversion: bool) -> ClassCount {
-    let syms = Symmetries::of(puzzle);
+    count_classes_under(&Symmetries::of(puzzle), space, with_inversion)
+}
+
+/// [`count_classes`] under the group `syms` (a subgroup of the puzzle's symmetries).
+pub fn count_classes_under(
+    syms: &Symmetries,
+    space: &StateSpace,
+    with_inversion: bool,
+) -> ClassCount {
     let order = syms.order_with(with_inversion);
     let n = space.n_states();
     let mut seen = BitVec::<usize>::repeat(false, n as usize);

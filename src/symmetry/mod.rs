@@ -78,7 +78,7 @@ use std::fmt;
 
 use crate::puzzle::{Board, Move, Puzzle};
 
-pub use classes::{ClassCount, burnside, count_classes};
+pub use classes::{ClassCount, burnside, count_classes, count_classes_under};
 pub use placements::PlacementTable;
 pub use ranking::ClassRanking;
 
@@ -315,6 +315,18 @@ impl Symmetries {
         let out = Symmetries { orient_mod: k, elements, rejected, inverse_closed, root, gave_up };
         // The maps keeping a set form a subgroup of the candidates' group: failing is a bug.
         assert!(out.is_group(), "the kept symmetries of {:?} are not a group", puzzle.spec);
+        out
+    }
+
+    /// The elements that `keep` accepts, which must form a subgroup (the identity stays
+    /// first); the others count as rejected.
+    pub fn subgroup(&self, keep: impl Fn(&Symmetry) -> bool) -> Symmetries {
+        let (elements, dropped): (Vec<Symmetry>, Vec<Symmetry>) =
+            self.elements.iter().cloned().partition(|s| keep(s));
+        let mut rejected = self.rejected.clone();
+        rejected.extend(dropped);
+        let out = Symmetries { elements, rejected, ..self.clone() };
+        assert!(out.is_group(), "a subgroup of the symmetries is not a group");
         out
     }
 

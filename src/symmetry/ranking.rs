@@ -215,12 +215,21 @@ impl ClassRanking {
         ClassRanking::by_key_cells(puzzle, full, min_placements, Symmetries::of(puzzle), true)
     }
 
+    /// Classes under the subgroup of the symmetries that keeps a set of key cells, as for
+    /// boards whose symmetries leave no key cells ([`stabilizer_key_cells`]).
+    #[cfg(test)]
+    pub(crate) fn by_stabilizer(puzzle: &Puzzle, full: Layout) -> Result<ClassRanking> {
+        let syms = Symmetries::of(puzzle);
+        let (subgroup, key) = stabilizer_key_cells(&full, &syms).expect("a subgroup keeps a set");
+        ClassRanking::with_key_cells(puzzle, full, subgroup, key)
+    }
+
     /// [`ClassRanking::with_min_placements`] with the symmetries at hand (a definition's are
     /// searched for, which is worth doing once); where no key cells have room, the whole
     /// arrangement first, under inversion if `inversion` allows.
     fn by_key_cells(
         puzzle: &Puzzle,
-        mut full: Layout,
+        full: Layout,
         min_placements: u64,
         syms: Symmetries,
         inversion: bool,
@@ -232,9 +241,26 @@ impl ClassRanking {
             return Err(cannot("the moves have no symmetry besides the identity"));
         }
         let key = choose_key_cells(&full, &syms, min_placements);
-        if key.iter().all(Vec::is_empty) {
-            return ClassRanking::by_arrangements(puzzle, full, syms, inversion);
+        if !key.iter().all(Vec::is_empty) {
+            return ClassRanking::with_key_cells(puzzle, full, syms, key);
         }
+        let arrangements = full.n_states() / full.orientation_count();
+        if arrangements > MAX_ARRANGEMENTS
+            && let Some((subgroup, key)) = stabilizer_key_cells(&full, &syms)
+        {
+            return ClassRanking::with_key_cells(puzzle, full, subgroup, key);
+        }
+        ClassRanking::by_arrangements(puzzle, full, syms, inversion)
+    }
+
+    /// Classes under `syms` with `key` (per orbit of the layout, a union of cell orbits of
+    /// `syms`) first.
+    fn with_key_cells(
+        puzzle: &Puzzle,
+        mut full: Layout,
+        syms: Symmetries,
+        key: Vec<Vec<u8>>,
+    ) -> Result<ClassRanking> {
         for (j, cells) in key.iter().enumerate() {
             let mut order = cells.clone();
             order.extend(full.orbit_cells(j).iter().filter(|c| !cells.contains(c)));
@@ -1037,6 +1063,64 @@ fn choose_key_cells(layout: &Layout, syms: &Symmetries, min_placements: u64) -> 
         }
     }
     key
+}
+
+/// The most sets of key cells [`stabilizer_key_cells`] tries per size.
+const MAX_KEY_SETS: u64 = 1 << 20;
+
+/// Key cells for boards whose symmetries leave none (they carry every cell of an orbit of the
+/// moves onto every other, as the dino cube's 48 do its 12 edges, whose 12! arrangements are
+/// too many to be the first part): a set of cells of one orbit and the subgroup of the
+/// symmetries that keep it as a set, the set chosen for the largest subgroup (ties: more
+/// cells) among those with at most [`MAX_PLACEMENTS`] placements that leave two cells of
+/// their orbit. None if no such subgroup has two elements.
+fn stabilizer_key_cells(layout: &Layout, syms: &Symmetries) -> Option<(Symmetries, Vec<Vec<u8>>)> {
+    let mut best: Option<(usize, usize, usize, Vec<u8>)> = None; // (order, size, orbit, set)
+    for j in 0..layout.n_orbits() {
+        let cells = layout.orbit_cells(j);
+        let n = cells.len();
+        for k in 1..n.saturating_sub(1) {
+            if falling(n, k) > MAX_PLACEMENTS || binomial(n, k) > MAX_KEY_SETS {
+                break;
+            }
+            for_each_subset(cells, k, |set| {
+                let keeps = |s: &Symmetry| set.iter().all(|&c| set.contains(&s.cells[c as usize]));
+                let order = syms.elements.iter().filter(|s| keeps(s)).count();
+                if best.as_ref().is_none_or(|b| (order, k) > (b.0, b.1)) {
+                    best = Some((order, k, j, set.to_vec()));
+                }
+            });
+        }
+    }
+    let (order, _, orbit, set) = best.filter(|b| b.0 >= 2)?;
+    let subgroup = syms.subgroup(|s| set.iter().all(|&c| set.contains(&s.cells[c as usize])));
+    debug_assert_eq!(subgroup.order(), order);
+    let mut key = vec![Vec::new(); layout.n_orbits()];
+    key[orbit] = set;
+    Some((subgroup, key))
+}
+
+/// Calls `f` on every `k`-element subset of `items` (in lexicographic order of positions).
+fn for_each_subset(items: &[u8], k: usize, mut f: impl FnMut(&[u8])) {
+    let mut pick: Vec<usize> = (0..k).collect();
+    let mut set = vec![0u8; k];
+    loop {
+        for (s, &i) in set.iter_mut().zip(&pick) {
+            *s = items[i];
+        }
+        f(&set);
+        // The rightmost position that can still move right, then the ones after it.
+        let Some(i) = (0..k).rev().find(|&i| pick[i] < items.len() - k + i) else { return };
+        pick[i] += 1;
+        for j in i + 1..k {
+            pick[j] = pick[j - 1] + 1;
+        }
+    }
+}
+
+/// `n` choose `k`, saturating.
+fn binomial(n: usize, k: usize) -> u64 {
+    (0..k).fold(1u64, |acc, i| acc.saturating_mul((n - i) as u64) / (i as u64 + 1))
 }
 
 /// Compiles a symmetry for boards in working form: per cell, a byte map taking (tile,
