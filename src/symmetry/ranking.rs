@@ -12,6 +12,11 @@
 //!   [`Layout`] with the key cells first in each orbit's Lehmer order and their digits left
 //!   out ([`Layout::prefix_ranked_out`]): every placement leaves the same number of rests.
 //!
+//! Where the symmetries carry every cell of an orbit onto every other (the dino cube's 48
+//! and its 12 edges) and the arrangements are too many to be the first part, the group
+//! shrinks to the **subgroup that keeps a set of cells**, chosen for its order: the key
+//! cells are that set (the dino cube: the 16 maps that keep a face's four edges).
+//!
 //! Where no key cells have room (every symmetry moves every cell of several orbits: the
 //! skewb, the pyraminx), the first part is the **whole arrangement** with its signs and
 //! orientation sums, the layout's upper index ([`Rest::Orientations`]), and the rest the
