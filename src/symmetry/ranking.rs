@@ -1089,8 +1089,7 @@ fn stabilizer_key_cells(layout: &Layout, syms: &Symmetries) -> Option<(Symmetrie
                 break;
             }
             for_each_subset(cells, k, |set| {
-                let keeps = |s: &Symmetry| set.iter().all(|&c| set.contains(&s.cells[c as usize]));
-                let order = syms.elements.iter().filter(|s| keeps(s)).count();
+                let order = syms.elements.iter().filter(|s| keeps_set(s, set)).count();
                 if best.as_ref().is_none_or(|b| (order, k) > (b.0, b.1)) {
                     best = Some((order, k, j, set.to_vec()));
                 }
@@ -1098,11 +1097,16 @@ fn stabilizer_key_cells(layout: &Layout, syms: &Symmetries) -> Option<(Symmetrie
         }
     }
     let (order, _, orbit, set) = best.filter(|b| b.0 >= 2)?;
-    let subgroup = syms.subgroup(|s| set.iter().all(|&c| set.contains(&s.cells[c as usize])));
+    let subgroup = syms.subgroup(|s| keeps_set(s, &set));
     debug_assert_eq!(subgroup.order(), order);
     let mut key = vec![Vec::new(); layout.n_orbits()];
     key[orbit] = set;
     Some((subgroup, key))
+}
+
+/// Whether the symmetry maps the set of cells onto itself.
+fn keeps_set(s: &Symmetry, set: &[u8]) -> bool {
+    set.iter().all(|&c| set.contains(&s.cells[c as usize]))
 }
 
 /// Calls `f` on every `k`-element subset of `items` (in lexicographic order of positions).

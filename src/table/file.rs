@@ -17,7 +17,7 @@ use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use memmap2::{Mmap, MmapMut, MmapOptions};
 use xxhash_rust::xxh3::xxh3_64;
@@ -181,8 +181,9 @@ impl Storage {
         unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const AtomicU64, bytes.len() / 8) }
     }
 
-    /// Puts the body of a file-backed table on disk and waits for it: a staged body is
-    /// written whole and synced, a mapped one has its dirty pages written (msync).
+    /// Puts the body of a file-backed table on disk and waits for it: a staged body has the
+    /// chunks that changed since the last flush written and synced, a mapped one its dirty
+    /// pages (msync).
     pub fn flush(&self) -> Result<()> {
         let (Map::Writable(m), Some(file)) = (&self.map, &self.file) else { return Ok(()) };
         let failed = |e| Error::io("the table file", e);
@@ -190,16 +191,21 @@ impl Storage {
             return m.flush().map_err(failed);
         }
         // Other workers may still be marking boards of the level under way (a checkpoint
-        // inside a level): a chunk is hashed and then written, so a mark made between the
-        // two is on disk while its hash says otherwise, and the next flush writes the chunk
-        // again. The record calls that level under way, so either value of a word is right.
-        // A chunk that changed yet hashes as before (odds 2^-64) would keep its old bytes.
+        // inside a level): each chunk is copied word by word (atomic loads), and the copy is
+        // hashed and written, so the hash is always that of the bytes on disk. Marks made
+        // after the copy reach the disk at the next flush; the record calls that level under
+        // way, so either value of a word is right. A chunk that changed yet hashes as before
+        // (odds 2^-64) would keep its old bytes.
         let mut on_disk = self.on_disk.lock().unwrap();
-        for (i, chunk) in m.chunks(STAGE_CHUNK).enumerate() {
-            let hash = xxh3_64(chunk);
+        let mut copy = vec![0u8; STAGE_CHUNK];
+        for (i, words) in self.words().chunks(STAGE_CHUNK / 8).enumerate() {
+            let copy = &mut copy[..words.len() * 8];
+            for (bytes, w) in copy.chunks_exact_mut(8).zip(words) {
+                bytes.copy_from_slice(&w.load(Ordering::Relaxed).to_ne_bytes());
+            }
+            let hash = xxh3_64(copy);
             if on_disk[i] != hash {
-                file.write_all_at(chunk, HEADER_BYTES + (i * STAGE_CHUNK) as u64)
-                    .map_err(failed)?;
+                file.write_all_at(copy, HEADER_BYTES + (i * STAGE_CHUNK) as u64).map_err(failed)?;
                 on_disk[i] = hash;
             }
         }
@@ -300,8 +306,6 @@ fn advise_huge_pages(_map: &MmapMut) {}
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::Ordering;
-
     use super::*;
 
     /// Writes `seed`-derived words into every word of `storage`.
