@@ -117,8 +117,9 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             } else {
                 writeln!(
                     out,
-                    "symmetry classes (bfs --symmetry on): the tiles on cells {} \
+                    "symmetry classes (bfs --symmetry on): under {}, the tiles on cells {} \
                      take {} placements in {} classes, times {} rests",
+                    c.group_text(),
                     c.key_cells_text(),
                     c.placements(),
                     c.placement_classes(),

@@ -250,6 +250,8 @@ pub struct Symmetries {
     pub root: Vec<u8>,
     /// For a definition: the search for symmetries gave up, so only the identity is kept.
     pub gave_up: bool,
+    /// For a subgroup ([`Symmetries::subgroup`]): the order of the puzzle's whole group.
+    pub subgroup_of: Option<usize>,
 }
 
 impl Symmetries {
@@ -312,7 +314,15 @@ impl Symmetries {
             let inv = m.inverse(k, String::new());
             moves.contains(&(&inv.perm[..], reduced(&inv.twist, k)))
         });
-        let out = Symmetries { orient_mod: k, elements, rejected, inverse_closed, root, gave_up };
+        let out = Symmetries {
+            orient_mod: k,
+            elements,
+            rejected,
+            inverse_closed,
+            root,
+            gave_up,
+            subgroup_of: None,
+        };
         // The maps keeping a set form a subgroup of the candidates' group: failing is a bug.
         assert!(out.is_group(), "the kept symmetries of {:?} are not a group", puzzle.spec);
         out
@@ -325,7 +335,8 @@ impl Symmetries {
             self.elements.iter().cloned().partition(|s| keep(s));
         let mut rejected = self.rejected.clone();
         rejected.extend(dropped);
-        let out = Symmetries { elements, rejected, ..self.clone() };
+        let subgroup_of = Some(self.subgroup_of.unwrap_or(self.order()));
+        let out = Symmetries { elements, rejected, subgroup_of, ..self.clone() };
         assert!(out.is_group(), "a subgroup of the symmetries is not a group");
         out
     }

@@ -509,14 +509,27 @@ impl ClassRanking {
     /// What the entries are, in words: `8 symmetries, key cells 1 3 7 9 5`, `4 symmetries
     /// and inversion, every cell a key cell` or `48 symmetries, the whole arrangement first`.
     pub fn describe(&self) -> String {
-        let order = self.syms.order();
+        let group = self.group_text();
         if let Rest::Orientations = self.rest {
             let inversion = if self.inversion { " and inversion" } else { "" };
-            format!("{order} symmetries{inversion}, the whole arrangement first")
+            format!("{group}{inversion}, the whole arrangement first")
         } else if self.inversion {
-            format!("{order} symmetries and inversion, every cell a key cell")
+            format!("{group} and inversion, every cell a key cell")
         } else {
-            format!("{order} symmetries, key cells {}", self.key_cells_text())
+            format!("{group}, key cells {}", self.key_cells_text())
+        }
+    }
+
+    /// The group acting, in words: `4 symmetries`, or for a subgroup that keeps the key
+    /// cells `16 of the 48 symmetries (those keeping cells 1 7 8 9 as a set)`.
+    pub fn group_text(&self) -> String {
+        let order = self.syms.order();
+        match self.syms.subgroup_of {
+            Some(whole) => format!(
+                "{order} of the {whole} symmetries (those keeping cells {} as a set)",
+                self.key_cells_text()
+            ),
+            None => format!("{order} symmetries"),
         }
     }
 
