@@ -44,6 +44,28 @@ pub enum Coord {
     Sum(usize),
 }
 
+impl Coord {
+    /// `sign(O1)`, `orientation sum(O2)`.
+    pub fn name(self) -> String {
+        match self {
+            Coord::Sign(j) => format!("sign(O{})", j + 1),
+            Coord::Sum(j) => format!("orientation sum(O{})", j + 1),
+        }
+    }
+
+    /// The coordinate at value `x`: `sign(O1) = 1 (an odd permutation)`, `orientation
+    /// sum(O2) = 2 (mod 3)`, where orbit `j`'s sums are taken mod `free_mod(j)`.
+    pub fn describe_value(self, x: u64, free_mod: impl Fn(usize) -> u8) -> String {
+        match self {
+            Coord::Sign(_) => {
+                let parity = if x == 1 { "odd" } else { "even" };
+                format!("{} = {x} (an {parity} permutation)", self.name())
+            }
+            Coord::Sum(j) => format!("{} = {x} (mod {})", self.name(), free_mod(j)),
+        }
+    }
+}
+
 /// The invariants of a puzzle's moves.
 #[derive(Clone, Debug)]
 pub struct Invariants {
@@ -378,10 +400,7 @@ impl Invariants {
             if f == 0 {
                 continue;
             }
-            let name = match c {
-                Coord::Sign(j) => format!("sign(O{})", j + 1),
-                Coord::Sum(j) => format!("orientation sum(O{})", j + 1),
-            };
+            let name = c.name();
             let factor = f / common;
             terms.push(if factor == 1 { name } else { format!("{factor}*{name}") });
         }

@@ -10,7 +10,6 @@
 use num_bigint::BigUint;
 
 use super::analysis::Analysis;
-use super::invariants::Coord;
 use crate::Error;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::Ranking;
@@ -113,25 +112,14 @@ impl Checker {
         p
     }
 
-    /// `sign(O1) = 1 (odd), sign(O2) = 0 (even)`.
+    /// `sign(O1) = 1 (an odd permutation), sign(O2) = 0 (an even permutation)`.
     fn describe_vector(&self, v: &[u8]) -> String {
         let inv = &self.analysis.invariants;
         let parts: Vec<String> = inv
             .coords
             .iter()
             .zip(v)
-            .map(|(&c, &x)| match c {
-                Coord::Sign(j) => {
-                    format!(
-                        "sign(O{}) = {x} (an {} permutation)",
-                        j + 1,
-                        if x == 1 { "odd" } else { "even" }
-                    )
-                }
-                Coord::Sum(j) => {
-                    format!("orientation sum(O{}) = {x} (mod {})", j + 1, inv.orbits[j].free_mod)
-                }
-            })
+            .map(|(&c, &x)| c.describe_value(u64::from(x), |j| inv.orbits[j].free_mod))
             .collect();
         parts.join(", ")
     }

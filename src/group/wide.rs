@@ -14,7 +14,7 @@
 
 use num_bigint::BigUint;
 
-use super::invariants::{factorial, model_count};
+use super::invariants::{Coord, factorial, model_count};
 use super::lattice::Span;
 use super::stabchain::{Perm, StabChain};
 use crate::puzzle::defined::Defined;
@@ -30,15 +30,6 @@ pub struct WideOrbit {
     pub tied_mod: u8,
     /// `orient_mod / tied_mod`: the reduced orientations a tile can take.
     pub free_mod: u8,
-}
-
-/// One coordinate of the invariant group `A`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Coord {
-    /// The sign of an orbit's permutation.
-    Sign(usize),
-    /// The sum of an orbit's reduced orientations.
-    Sum(usize),
 }
 
 /// The analysis of a wide definition's moves.
@@ -154,10 +145,7 @@ impl WideAnalysis {
             .zip(&self.coords)
             .filter(|(f, _)| **f != 0)
             .map(|(&f, &c)| {
-                let name = match c {
-                    Coord::Sign(j) => format!("sign(O{})", j + 1),
-                    Coord::Sum(j) => format!("orientation sum(O{})", j + 1),
-                };
+                let name = c.name();
                 if f == 1 { name } else { format!("{f}*{name}") }
             })
             .collect();
@@ -310,20 +298,8 @@ impl WideAnalysis {
     }
 
     fn describe_vector(&self, v: &[u64]) -> String {
-        let parts: Vec<String> = self
-            .coords
-            .iter()
-            .zip(v)
-            .map(|(&c, &x)| match c {
-                Coord::Sign(j) => format!(
-                    "sign(O{}) = {x} (an {} permutation)",
-                    j + 1,
-                    if x == 1 { "odd" } else { "even" }
-                ),
-                Coord::Sum(j) => {
-                    format!("orientation sum(O{}) = {x} (mod {})", j + 1, self.orbits[j].free_mod)
-                }
-            })
+        let parts: Vec<String> = (self.coords.iter().zip(v))
+            .map(|(&c, &x)| c.describe_value(x, |j| self.orbits[j].free_mod))
             .collect();
         parts.join(", ")
     }
