@@ -78,7 +78,7 @@ impl Storage {
         })?;
         if staged {
             // The reserved blocks read as zeros, as the fresh anonymous memory does.
-            return Ok(Storage::staged(anonymous_map(len)?, file));
+            return Ok(Storage::staged(anonymous_map(len)?, file, zero_hashes(len)));
         }
         Storage::map_file(file, path, len, true)
     }
@@ -108,11 +108,13 @@ impl Storage {
         }
         if staged && writable {
             let mut map = anonymous_map(len)?;
+            let mut hashes = Vec::with_capacity(len.div_ceil(STAGE_CHUNK));
             for (i, chunk) in map.chunks_mut(STAGE_CHUNK).enumerate() {
                 file.read_exact_at(chunk, HEADER_BYTES + (i * STAGE_CHUNK) as u64)
                     .map_err(|e| Error::io(path, e))?;
+                hashes.push(xxh3_64(chunk));
             }
-            return Ok(Storage::staged(map, file));
+            return Ok(Storage::staged(map, file, hashes));
         }
         Storage::map_file(file, path, len, writable)
     }
@@ -121,9 +123,9 @@ impl Storage {
         Storage { map, file, staged: false, on_disk: Mutex::new(Vec::new()) }
     }
 
-    /// `map` as the staged body of `file`, which holds the same bytes.
-    fn staged(map: MmapMut, file: File) -> Storage {
-        let hashes = map.chunks(STAGE_CHUNK).map(xxh3_64).collect();
+    /// `map` as the staged body of `file`, which holds the same bytes, with the hash of
+    /// each chunk.
+    fn staged(map: MmapMut, file: File, hashes: Vec<u64>) -> Storage {
         Storage {
             map: Map::Writable(map),
             file: Some(file),
@@ -235,6 +237,18 @@ pub fn is_locked(e: &Error) -> bool {
 /// Whether a table was refused for this reason because another process holds its lock.
 pub fn is_locked_reason(reason: &str) -> bool {
     reason == LOCKED
+}
+
+/// The hash of each chunk of a zero-filled body of `len` bytes, computed without touching
+/// the body (reading fresh memory would fault in every page of it at the start).
+fn zero_hashes(len: usize) -> Vec<u64> {
+    let zeros = vec![0u8; STAGE_CHUNK];
+    let full = xxh3_64(&zeros);
+    let mut hashes = vec![full; len / STAGE_CHUNK];
+    if !len.is_multiple_of(STAGE_CHUNK) {
+        hashes.push(xxh3_64(&zeros[..len % STAGE_CHUNK]));
+    }
+    hashes
 }
 
 /// Zero-filled anonymous memory of `len` bytes, advised for transparent huge pages.
