@@ -72,6 +72,8 @@ pub mod ranking;
 mod ranking_tests;
 #[cfg(test)]
 mod tests;
+mod turns;
+mod twist_shuffle;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;

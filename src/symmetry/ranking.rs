@@ -51,6 +51,8 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::orbits::{self, ElementSet};
+use super::turns::Turns;
+use super::twist_shuffle::{ByteMaps, TwistShuffle};
 use super::{Symmetries, Symmetry};
 use crate::bfs::Level;
 use crate::group::invariants::orient_sum;
@@ -88,10 +90,9 @@ enum Rest {
     /// The tiles off the key cells, with every orientation, ranked by the puzzle's layout
     /// with the key cells' digits left out.
     Layout(Layout),
-    /// Every cell is a key cell: the rest is the tiles' turns, digit `t` (base `modulus`)
-    /// the turn of tile `t` (nothing without orientation; with flips, bit `t`). With
-    /// `constrained` the turns add up to 0 and the last tile's digit is left out.
-    Turns { modulus: u8, constrained: bool },
+    /// Every cell is a key cell: the rest is the tiles' turns (nothing without
+    /// orientation; with flips, bit `t` the flip of tile `t`).
+    Turns(Turns),
     /// The first part is the whole arrangement with its signs and orientation sums (the
     /// layout's upper digits, [`Layout::upper_index`]), the rest the orientation digits:
     /// for boards whose symmetries move every cell of several orbits, where key cells leave
@@ -103,7 +104,7 @@ enum Rest {
 impl Rest {
     /// Whether the rest is a bit per tile, the tile's flip (XOR runs can then move it).
     fn is_flips(&self) -> bool {
-        matches!(self, Rest::Turns { modulus: 2, constrained: false })
+        matches!(self, Rest::Turns(turns) if turns.is_flips())
     }
 }
 
@@ -116,6 +117,8 @@ struct Conjugation {
     /// Boards without orientation: the tile relabelling and, per cell, the cell whose tile
     /// lands there (0x80 past the board), for two byte shuffles instead of the loop.
     shuffles: Option<([u8; MAX_CELLS], [u8; MAX_CELLS])>,
+    /// Boards with orientation, where the byte maps allow: the same by shuffles.
+    twists: Option<TwistShuffle>,
 }
 
 /// One entry per class of boards (see the module docs).
@@ -306,9 +309,7 @@ impl ClassRanking {
         };
         let rest_count = match &rest {
             Rest::Layout(l) => l.n_states(),
-            &Rest::Turns { modulus, constrained } => {
-                (modulus as u64).pow((full.n_cells() - usize::from(constrained)) as u32)
-            }
+            Rest::Turns(turns) => turns.count(),
             Rest::Orientations => full.orientation_count(),
         };
         let mut bytes = Vec::new();
@@ -355,7 +356,7 @@ impl ClassRanking {
         if let Rest::Orientations = self.rest {
             return;
         }
-        if let Rest::Turns { .. } = self.rest {
+        if let Rest::Turns(_) = self.rest {
             let n = self.full.n_cells();
             if !self.rest.is_flips() {
                 return;
@@ -584,7 +585,7 @@ impl ClassRanking {
     fn placement_board(&self, mut p: u64) -> Cells {
         let rest = match &self.rest {
             Rest::Layout(rest) => rest,
-            Rest::Turns { .. } => return self.arrangement(p),
+            Rest::Turns(_) => return self.arrangement(p),
             Rest::Orientations => return self.full.unrank(p * self.rest_count),
         };
         let mut full_rank = 0u64;
@@ -676,9 +677,7 @@ impl ClassRanking {
     fn rest_of(&self, s: &Cells) -> u64 {
         match &self.rest {
             Rest::Layout(rest) => rest.rank(s),
-            &Rest::Turns { modulus, constrained } => {
-                turns_of(s, self.full.n_cells(), modulus, constrained)
-            }
+            Rest::Turns(turns) => turns.of(s),
             Rest::Orientations => self.full.orientation_index(s),
         }
     }
@@ -693,11 +692,22 @@ impl ClassRanking {
             let relabelled = shuffle32(load32(relabel), load32(&board.0));
             return Cells(store32(shuffle32(relabelled, load32(from))));
         }
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        if let Some(twists) = &c.twists {
+            return Cells(twists.apply(&board.0));
+        }
         let mut out = [0u8; MAX_CELLS];
         for p in 0..self.full.n_cells() {
             out[c.to[p] as usize] = self.bytes[c.map[p] as usize + board.0[p] as usize];
         }
         Cells(out)
+    }
+
+    /// How many symmetries conjugate boards by byte shuffles, not cell by cell (tests check
+    /// that the fast paths are taken).
+    #[cfg(test)]
+    pub(crate) fn shuffled_conjugations(&self) -> usize {
+        self.conjugations.iter().filter(|c| c.shuffles.is_some() || c.twists.is_some()).count()
     }
 
     /// The entry of a board in working form (of the full layout).
@@ -733,9 +743,7 @@ impl ClassRanking {
         let mut p = self.representative[class as usize] as u64;
         let rest_layout = match &self.rest {
             Rest::Layout(l) => l,
-            Rest::Turns { .. } => {
-                return with_turns(self.arrangement(p), rest, self.full.n_cells(), &self.rest);
-            }
+            Rest::Turns(turns) => return turns.apply(self.arrangement(p), rest),
             Rest::Orientations => return self.full.unrank(p * self.rest_count + rest),
         };
         let low_radix = self.full.low_radix();
@@ -947,7 +955,7 @@ fn arrangements_invert(full: &Layout, syms: &Symmetries) -> Option<Rest> {
         // Mod 1 and 2 the flips are free (Spinpossible): kept as they always were.
         let allowed = k >= 3 || !constrained;
         (allowed && full.n_states() as u128 == arrangements * turns)
-            .then_some(Rest::Turns { modulus: k, constrained })
+            .then(|| Rest::Turns(Turns::new(k, constrained, n)))
     })
 }
 
@@ -960,7 +968,7 @@ impl ClassRanking {
     fn invert_cells(&self, board: &Cells) -> Cells {
         let n = self.full.n_cells();
         let k = match self.rest {
-            Rest::Turns { modulus, .. } => modulus,
+            Rest::Turns(Turns { modulus, .. }) => modulus,
             Rest::Layout(_) => 1,
             Rest::Orientations => return self.invert_by_orbit(board),
         };
@@ -971,7 +979,11 @@ impl ClassRanking {
             }
         } else {
             for (p, &b) in board.0[..n].iter().enumerate() {
-                let back = (k - (b >> TILE_BITS)) % k;
+                // k - turn, and 0 for 0 (no division on this path of every neighbour).
+                let back = match b >> TILE_BITS {
+                    0 => 0,
+                    t => k - t,
+                };
                 out[(b & TILE_MASK) as usize] = p as u8 | back << TILE_BITS;
             }
         }
@@ -994,44 +1006,6 @@ impl ClassRanking {
         }
         Cells(out)
     }
-}
-
-/// The turns of a board as a rest: digit `t` the turn of tile `t` (bit `t` with flips).
-#[inline(always)]
-fn turns_of(board: &Cells, n: usize, modulus: u8, constrained: bool) -> u64 {
-    if modulus <= 2 && !constrained {
-        return board.0[..n]
-            .iter()
-            .fold(0, |f, &b| f | ((b >> TILE_BITS) as u64) << (b & TILE_MASK));
-    }
-    let mut digit = [0u8; MAX_CELLS];
-    for &b in &board.0[..n] {
-        digit[(b & TILE_MASK) as usize] = b >> TILE_BITS;
-    }
-    let last = n - usize::from(constrained);
-    digit[..last].iter().rev().fold(0, |r, &d| r * modulus as u64 + d as u64)
-}
-
-/// An arrangement with tile `t` turned by digit `t` of `rest` (see [`turns_of`]).
-#[inline(always)]
-fn with_turns(mut board: Cells, rest: u64, n: usize, kind: &Rest) -> Cells {
-    let &Rest::Turns { modulus, constrained } = kind else { return board };
-    let k = modulus as u64;
-    let last = n - usize::from(constrained);
-    let mut digit = [0u8; MAX_CELLS];
-    let (mut r, mut sum) = (rest, 0u64);
-    for d in &mut digit[..last] {
-        *d = (r % k) as u8;
-        sum += r % k;
-        r /= k;
-    }
-    if constrained {
-        digit[last] = ((k - sum % k) % k) as u8;
-    }
-    for b in &mut board.0[..n] {
-        *b |= digit[(*b & TILE_MASK) as usize] << TILE_BITS;
-    }
-    board
 }
 
 /// Chooses the key cells: whole orbits of cells under the symmetries, largest first (ties:
@@ -1199,7 +1173,12 @@ fn conjugation(
         }
         (relabel, from)
     });
-    Ok(Conjugation { to, map, shuffles })
+    let twists = shuffles.is_none().then(|| {
+        let orbit = |p: usize| &inv.orbits[inv.orbit_of[p] as usize];
+        let maps = ByteMaps { to: &to, map: &map, bytes };
+        TwistShuffle::fit(n, &maps, |p| &orbit(p).cells, |p| orbit(p).free_mod)
+    });
+    Ok(Conjugation { to, map, shuffles, twists: twists.flatten() })
 }
 
 impl StateRanking for ClassRanking {
@@ -1247,19 +1226,19 @@ impl StateRanking for ClassRanking {
     fn cell_runs(&self) -> Option<&CellRuns> {
         match &self.rest {
             Rest::Layout(rest) => rest.cell_runs(),
-            Rest::Turns { .. } | Rest::Orientations => None,
+            Rest::Turns(_) | Rest::Orientations => None,
         }
     }
     fn run_parity(&self, base: &Cells) -> usize {
         match &self.rest {
             Rest::Layout(rest) => rest.run_parity(base),
-            Rest::Turns { .. } | Rest::Orientations => 0,
+            Rest::Turns(_) | Rest::Orientations => 0,
         }
     }
     fn unrank_in_run(&self, bases: &[Cells], parity: usize, offset: u64) -> Cells {
         match &self.rest {
             Rest::Layout(rest) => rest.unrank_in_run(bases, parity, offset),
-            Rest::Turns { .. } | Rest::Orientations => {
+            Rest::Turns(_) | Rest::Orientations => {
                 unreachable!("a ranking without cell runs")
             }
         }

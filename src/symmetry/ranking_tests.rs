@@ -237,6 +237,10 @@ fn class_entries_round_trip_and_conjugation_matches_boards() {
     let whole = whole_arrangement_cases().into_iter().map(|(spec, _, out)| (spec, out));
     for (spec, (_, plain, classes)) in cases.chain(key_cells).chain(mod_3).chain(whole) {
         let c = classes.classes().unwrap();
+        // Every conjugation of these boards (turns mod 1, 2 and 3, mirrors reversing them)
+        // runs as shuffles, so the checks below check those.
+        let syms = c.symmetries().order();
+        assert_eq!(c.shuffled_conjugations(), syms, "{spec}: {}", c.describe());
         let layout = c.layout();
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..500 {
