@@ -459,6 +459,13 @@ impl Layout {
     /// The local indices of the tiles on an orbit's cells, in the orbit's order, padded with
     /// [`PAD`](super::perm::PAD).
     #[inline(always)]
+    /// The local numbers of the tiles on orbit `j`'s cells, in its Lehmer order (padding
+    /// past the orbit).
+    #[inline(always)]
+    pub(crate) fn local_tiles(&self, s: &Cells, j: usize) -> [u8; 32] {
+        self.orbit_tiles(s, &self.orbits[j])
+    }
+
     fn orbit_tiles(&self, s: &Cells, o: &OrbitLayout) -> [u8; 32] {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
         if self.n_cells <= 16 {

@@ -23,6 +23,7 @@ pub mod perm;
 pub mod record;
 pub mod runs;
 pub(crate) mod simd;
+pub(crate) mod small_perm;
 #[cfg(test)]
 pub(crate) mod test_puzzles;
 

@@ -59,6 +59,7 @@ use crate::group::invariants::orient_sum;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
 use crate::rank::simd::nth_set_bit;
+use crate::rank::small_perm::SmallPerm;
 use crate::rank::{CellRuns, Cells, Layout, StateRanking};
 use crate::table::{CELLS_PER_WORD, DistanceTable, OffsetMap, mark_of};
 use crate::{Error, Result};
@@ -155,6 +156,9 @@ pub struct ClassRanking {
     /// maps are built per board, [`ClassRanking::offset_map`]).
     xor_bits: Option<u32>,
     offset_maps: Vec<OffsetMap>,
+    /// Every cell a key cell, at most 8 of them: the placement (the arrangement's Lehmer
+    /// index) from tables.
+    small_arrangement: Option<SmallPerm>,
 }
 
 impl ClassRanking {
@@ -335,7 +339,14 @@ impl ClassRanking {
             n_states: 0,
             xor_bits: None,
             offset_maps: Vec::new(),
+            small_arrangement: None,
         };
+        if let Rest::Turns(_) = out.rest
+            && out.key.len() == 1
+            && out.key[0] == out.full.orbit_cells(0)
+        {
+            out.small_arrangement = SmallPerm::new(out.key[0].len());
+        }
         out.reduce_placements();
         out.n_states = (out.representative.len() as u64)
             .checked_mul(out.rest_count)
@@ -620,6 +631,9 @@ impl ClassRanking {
     fn placement_of(&self, s: &Cells) -> u64 {
         if let Rest::Orientations = self.rest {
             return self.full.upper_index(s);
+        }
+        if let Some(small) = &self.small_arrangement {
+            return small.index(&self.full.local_tiles(s, 0));
         }
         let mut index = 0u64;
         self.key_digits(s, |radix, digit| index = index * radix as u64 + digit as u64);
