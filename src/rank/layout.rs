@@ -456,16 +456,15 @@ impl Layout {
         apply_compiled(self.n_cells, self.has_thirds, s, m)
     }
 
-    /// The local indices of the tiles on an orbit's cells, in the orbit's order, padded with
-    /// [`PAD`](super::perm::PAD).
-    #[inline(always)]
-    /// The local numbers of the tiles on orbit `j`'s cells, in its Lehmer order (padding
-    /// past the orbit).
+    /// [`Layout::orbit_tiles`] of orbit `j`.
     #[inline(always)]
     pub(crate) fn local_tiles(&self, s: &Cells, j: usize) -> [u8; 32] {
         self.orbit_tiles(s, &self.orbits[j])
     }
 
+    /// The local indices of the tiles on an orbit's cells, in the orbit's order, padded with
+    /// [`PAD`](super::perm::PAD).
+    #[inline(always)]
     fn orbit_tiles(&self, s: &Cells, o: &OrbitLayout) -> [u8; 32] {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
         if self.n_cells <= 16 {

@@ -92,7 +92,8 @@ enum Rest {
     /// with the key cells' digits left out.
     Layout(Layout),
     /// Every cell is a key cell: the rest is the tiles' turns (nothing without
-    /// orientation; with flips, bit `t` the flip of tile `t`).
+    /// orientation; with flips, bit `t` the flip of tile `t`; other turns, digit `p` the
+    /// turn on cell `p`).
     Turns(Turns),
     /// The first part is the whole arrangement with its signs and orientation sums (the
     /// layout's upper digits, [`Layout::upper_index`]), the rest the orientation digits:

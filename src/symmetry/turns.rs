@@ -1,9 +1,11 @@
-//! The rest of a class entry when every cell is a key cell: the tiles' turns, digit `t`
-//! (base `modulus`) the turn of tile `t`.
+//! The rest of a class entry when every cell is a key cell: the tiles' turns. Flips (mod 2,
+//! free) are bit `t` for tile `t`, which XOR runs move; other turns are digit `p` (base
+//! `modulus`) for the turn on cell `p`.
 //!
-//! Ranking it is on the path of every neighbour (the 2x2x2 spends a fifth of its search
-//! here), so for moduli up to 4 the digits are packed two bits each and valued a byte (four
-//! digits) at a time from tables, not by a chain of multiplications.
+//! Ranking it is on the path of every neighbour (the 2x2x2 spent a fifth of its search
+//! here), so for moduli up to 4 the cells' turns are gathered two bits each by one bit
+//! extraction and valued a byte (four digits) at a time from tables, not by a chain of
+//! multiplications.
 
 use crate::rank::Cells;
 use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
@@ -11,12 +13,12 @@ use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
 /// Digits per table: a byte of two-bit digits.
 const DIGITS_PER_BYTE: usize = 4;
 
-/// The turns of the tiles as a number.
+/// The turns as a number.
 #[derive(Debug)]
 pub(super) struct Turns {
     /// The turns are mod this.
     pub modulus: u8,
-    /// The turns add up to 0 and the last tile's digit is left out.
+    /// The turns add up to 0 and the last cell's digit is left out.
     pub constrained: bool,
     /// Cells of the board.
     n: usize,
@@ -36,7 +38,7 @@ impl Turns {
                         for i in 0..DIGITS_PER_BYTE {
                             let t = b * DIGITS_PER_BYTE + i;
                             let d = (byte >> (2 * i)) as u64 & 3;
-                            // The last tile of constrained turns, and digits a board never
+                            // The last cell of constrained turns, and digits a board never
                             // holds (3 mod 3), add nothing: the table is read only at bytes
                             // of real boards.
                             if t < digits && d < k {
@@ -67,28 +69,25 @@ impl Turns {
     #[inline(always)]
     pub fn of(&self, board: &Cells) -> u64 {
         let cells = &board.0[..self.n];
-        if self.modulus <= 2 && !self.constrained {
+        if self.is_flips() {
             return cells.iter().fold(0, |f, &b| f | ((b >> TILE_BITS) as u64) << (b & TILE_MASK));
         }
         if !self.by_byte.is_empty() {
-            let packed = cells
-                .iter()
-                .fold(0u64, |f, &b| f | ((b >> TILE_BITS) as u64) << (2 * (b & TILE_MASK)));
+            let packed = turn_pairs(&board.0);
             return self
                 .by_byte
                 .iter()
                 .enumerate()
                 .fold(0, |r, (i, values)| r + values[(packed >> (8 * i)) as usize & 0xff]);
         }
-        let mut digit = [0u8; MAX_CELLS];
-        for &b in cells {
-            digit[(b & TILE_MASK) as usize] = b >> TILE_BITS;
-        }
         let last = self.n - usize::from(self.constrained);
-        digit[..last].iter().rev().fold(0, |r, &d| r * self.modulus as u64 + d as u64)
+        cells[..last]
+            .iter()
+            .rev()
+            .fold(0, |r, &b| r * self.modulus as u64 + (b >> TILE_BITS) as u64)
     }
 
-    /// An arrangement with tile `t` turned by digit `t` of `rest` (see [`Turns::of`]).
+    /// An arrangement turned as `rest` says (see [`Turns::of`]).
     #[inline(always)]
     pub fn apply(&self, mut board: Cells, rest: u64) -> Cells {
         let k = self.modulus as u64;
@@ -103,11 +102,28 @@ impl Turns {
         if self.constrained {
             digit[last] = ((k - sum % k) % k) as u8;
         }
-        for b in &mut board.0[..self.n] {
-            *b |= digit[(*b & TILE_MASK) as usize] << TILE_BITS;
+        for (p, b) in board.0[..self.n].iter_mut().enumerate() {
+            let at = if self.is_flips() { (*b & TILE_MASK) as usize } else { p };
+            *b |= digit[at] << TILE_BITS;
         }
         board
     }
+}
+
+/// The turns of cells 0 to 15 (each below 4), two bits each, cell 0 lowest.
+#[inline(always)]
+fn turn_pairs(cells: &[u8; MAX_CELLS]) -> u64 {
+    const TURN_BITS: u64 = 0x6060_6060_6060_6060;
+    const _: () = assert!(TILE_BITS == 5, "turns in bits 5 and 6 of each byte");
+    let word = |i: usize| u64::from_le_bytes(cells[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        use std::arch::x86_64::_pext_u64;
+        // SAFETY: BMI2 is enabled at compile time (the cfg above).
+        unsafe { _pext_u64(word(0), TURN_BITS) | _pext_u64(word(1), TURN_BITS) << 16 }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    (0..16).fold(0, |v, p| v | ((word(p / 8) >> (8 * (p % 8) + 5)) & 3) << (2 * p))
 }
 
 #[cfg(test)]
