@@ -142,7 +142,7 @@ fn offset_tables(layout: &Layout, q: &[u8], m: &Move, len: u64) -> [Vec<u32>; 2]
 }
 
 /// Calls `f` with every `size`-element subset of `items` (in lexicographic order of indices).
-fn for_each_subset(items: &[u8], size: usize, mut f: impl FnMut(&[u8])) {
+pub(crate) fn for_each_subset(items: &[u8], size: usize, mut f: impl FnMut(&[u8])) {
     let n = items.len();
     let mut idx: Vec<usize> = (0..size).collect();
     let mut chosen = vec![0u8; size];

@@ -58,6 +58,7 @@ use crate::bfs::Level;
 use crate::group::invariants::orient_sum;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
+use crate::rank::runs::for_each_subset;
 use crate::rank::simd::nth_set_bit;
 use crate::rank::small_perm::SmallPerm;
 use crate::rank::{CellRuns, Cells, Layout, StateRanking};
@@ -1109,24 +1110,6 @@ fn stabilizer_key_cells(layout: &Layout, syms: &Symmetries) -> Option<(Symmetrie
 /// Whether the symmetry maps the set of cells onto itself.
 fn keeps_set(s: &Symmetry, set: &[u8]) -> bool {
     set.iter().all(|&c| set.contains(&s.cells[c as usize]))
-}
-
-/// Calls `f` on every `k`-element subset of `items` (in lexicographic order of positions).
-fn for_each_subset(items: &[u8], k: usize, mut f: impl FnMut(&[u8])) {
-    let mut pick: Vec<usize> = (0..k).collect();
-    let mut set = vec![0u8; k];
-    loop {
-        for (s, &i) in set.iter_mut().zip(&pick) {
-            *s = items[i];
-        }
-        f(&set);
-        // The rightmost position that can still move right, then the ones after it.
-        let Some(i) = (0..k).rev().find(|&i| pick[i] < items.len() - k + i) else { return };
-        pick[i] += 1;
-        for j in i + 1..k {
-            pick[j] = pick[j - 1] + 1;
-        }
-    }
 }
 
 /// `n` choose `k`, saturating.
