@@ -332,6 +332,38 @@ impl Layout {
         out
     }
 
+    /// Orbit `j`'s permutation digit (the rank of its tiles' permutation within its sign
+    /// class, all its Lehmer digits) and sign.
+    #[inline(always)]
+    pub(super) fn orbit_permutation(&self, s: &Cells, j: usize) -> (u64, u32) {
+        let o = &self.orbits[j];
+        rank_padded(&self.orbit_tiles(s, o), o.cells.len(), &o.weights)
+    }
+
+    /// A board's code in `A` (signs, then orientation sums: the coupling group's element as
+    /// [`Layout::coupling_code`] gives it) and its orientation digits, read in one pass.
+    #[inline(always)]
+    pub(super) fn code_and_orientation(&self, s: &Cells, sign_code: u32) -> (u32, u64) {
+        let (sums_code, orient_rank) = self.orientation_digits(s);
+        (sign_code * self.sums_space + sums_code, orient_rank)
+    }
+
+    /// The code in `A` of the `h`-th element of the coupling group `H`.
+    pub(super) fn coupling_code(&self, h: usize) -> u32 {
+        self.coupling[h]
+    }
+
+    /// The index in `H` of a code in `A` (`u32::MAX` for a code outside it).
+    #[inline(always)]
+    pub(super) fn coupling_index_of_code(&self, code: u32) -> u32 {
+        self.coupling_index[code as usize]
+    }
+
+    /// Product of the radices of the orientation sums in a code of `A`.
+    pub(super) fn sums_space(&self) -> u32 {
+        self.sums_space
+    }
+
     /// Number of elements of the coupling group `H`.
     pub(super) fn coupling_len(&self) -> usize {
         self.coupling.len()

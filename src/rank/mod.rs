@@ -19,6 +19,7 @@ mod couplings;
 pub mod enumerated;
 pub mod layout;
 pub mod multiset;
+pub mod orbit_split;
 pub mod perm;
 pub mod record;
 pub mod runs;
@@ -33,6 +34,7 @@ pub use crate::group::analysis::point_generators;
 pub use enumerated::Enumerated;
 pub use layout::{Cells, Layout};
 pub use multiset::Multiset;
+pub use orbit_split::OrbitSplit;
 pub use record::{RANKING_SCHEME, RankingRecord};
 pub use runs::CellRuns;
 

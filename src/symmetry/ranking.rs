@@ -17,6 +17,11 @@
 //! shrinks to the **subgroup that keeps a set of cells**, chosen for its order: the key
 //! cells are that set (the dino cube: the 16 maps that keep a face's four edges).
 //!
+//! Where the symmetries keep no cell but carry whole orbits of the moves onto each other
+//! (the tangram's edges and corners), the first part is the **arrangement of whole orbits**
+//! with their signs, the rest everything else ([`Rest::Orbits`], [`OrbitSplit`]): an
+//! arrangement's image depends on it alone, under inversion too (the inverse arrangement).
+//!
 //! Where no key cells have room (every symmetry moves every cell of several orbits: the
 //! skewb, the pyraminx), the first part is the **whole arrangement** with its signs and
 //! orientation sums, the layout's upper index ([`Rest::Orientations`]), and the rest the
@@ -61,7 +66,7 @@ use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
 use crate::rank::runs::for_each_subset;
 use crate::rank::simd::nth_set_bit;
 use crate::rank::small_perm::SmallPerm;
-use crate::rank::{CellRuns, Cells, Layout, StateRanking};
+use crate::rank::{CellRuns, Cells, Layout, OrbitSplit, StateRanking};
 use crate::table::{CELLS_PER_WORD, DistanceTable, OffsetMap, mark_of};
 use crate::{Error, Result};
 
@@ -102,12 +107,22 @@ enum Rest {
     /// no room (the skewb, the pyraminx), and for groups smaller than their invariants, whose
     /// layout ranks only the upper values the moves reach.
     Orientations,
+    /// The first part is the arrangement of whole orbits that the symmetries keep as a set
+    /// (with their signs), the rest everything else ([`OrbitSplit`]): for boards whose
+    /// symmetries leave no key cells but keep such orbits (the tangram's edges and corners).
+    Orbits(OrbitSplit),
 }
 
 impl Rest {
     /// Whether the rest is a bit per tile, the tile's flip (XOR runs can then move it).
     fn is_flips(&self) -> bool {
         matches!(self, Rest::Turns(turns) if turns.is_flips())
+    }
+
+    /// Whether the first part is a whole arrangement of orbits, whose image under
+    /// inversion follows from it: no runs of rests, inversion by orbit.
+    fn first_part_is_orbits(&self) -> bool {
+        matches!(self, Rest::Orientations | Rest::Orbits(_))
     }
 }
 
@@ -161,6 +176,8 @@ pub struct ClassRanking {
     /// Every cell a key cell, at most 8 of them: the placement (the arrangement's Lehmer
     /// index) from tables.
     small_arrangement: Option<SmallPerm>,
+    /// Per cell, the free modulus of its orbit's turns (what inversion negates them by).
+    free_mods: [u8; MAX_CELLS],
 }
 
 impl ClassRanking {
@@ -212,10 +229,27 @@ impl ClassRanking {
         }
         let key = (0..full.n_orbits()).map(|j| full.orbit_cells(j).to_vec()).collect();
         // With the whole arrangement first, the first part of `g^-1` (its permutations
-        // inverted, its sums negated) follows from `g`'s: inversion joins the group when the
-        // moves are closed under inverses and the elements still fit their bits.
-        let inversion = inversion && syms.inverse_closed && syms.order_with(true) <= 1 << SYM_BITS;
+        // inverted, its sums negated) follows from `g`'s.
+        let inversion = inversion && inversion_fits(&syms);
         ClassRanking::assemble(full, Rest::Orientations, syms, inversion, key)
+    }
+
+    /// Classes whose first part is the arrangement of the orbits `orbits` (a set the
+    /// symmetries keep), the rest everything else ([`Rest::Orbits`]); under inversion if
+    /// `inversion` allows.
+    fn with_key_orbits(
+        full: Layout,
+        syms: Symmetries,
+        inversion: bool,
+        orbits: &[usize],
+    ) -> Result<ClassRanking> {
+        let split = OrbitSplit::new(&full, orbits);
+        let key = (0..full.n_orbits())
+            .map(|j| if orbits.contains(&j) { full.orbit_cells(j).to_vec() } else { Vec::new() })
+            .collect();
+        // The key orbits of `g^-1` hold the inverse of `g`'s arrangement there.
+        let inversion = inversion && inversion_fits(&syms);
+        ClassRanking::assemble(full, Rest::Orbits(split), syms, inversion, key)
     }
 
     /// Classes under the symmetries alone, key cells added until the placements reach
@@ -239,8 +273,8 @@ impl ClassRanking {
     }
 
     /// [`ClassRanking::with_min_placements`] with the symmetries at hand (a definition's are
-    /// searched for, which is worth doing once); where no key cells have room, the whole
-    /// arrangement first, under inversion if `inversion` allows.
+    /// searched for, which is worth doing once); where no key cells have room, whole orbits
+    /// first or else the whole arrangement, under inversion if `inversion` allows.
     fn by_key_cells(
         puzzle: &Puzzle,
         full: Layout,
@@ -257,6 +291,11 @@ impl ClassRanking {
         let key = choose_key_cells(&full, &syms, min_placements);
         if !key.iter().all(Vec::is_empty) {
             return ClassRanking::with_key_cells(puzzle, full, syms, key);
+        }
+        if !full.ranks_reachable_couplings()
+            && let Some(orbits) = choose_key_orbits(&full, &syms, min_placements)
+        {
+            return ClassRanking::with_key_orbits(full, syms, inversion, &orbits);
         }
         let arrangements = full.n_states() / full.orientation_count();
         if arrangements > MAX_ARRANGEMENTS
@@ -307,8 +346,9 @@ impl ClassRanking {
                 1 << SYM_BITS
             )));
         }
-        let orbit_placements: Vec<u64> = match rest {
+        let orbit_placements: Vec<u64> = match &rest {
             Rest::Orientations => vec![full.n_states() / full.orientation_count()],
+            Rest::Orbits(split) => vec![split.placements()],
             _ => (0..full.n_orbits())
                 .map(|j| falling(full.orbit_cells(j).len(), key[j].len()))
                 .collect(),
@@ -317,6 +357,7 @@ impl ClassRanking {
             Rest::Layout(l) => l.n_states(),
             Rest::Turns(turns) => turns.count(),
             Rest::Orientations => full.orientation_count(),
+            Rest::Orbits(split) => split.rest_count(),
         };
         let mut bytes = Vec::new();
         let mut shared = HashMap::new();
@@ -342,7 +383,12 @@ impl ClassRanking {
             xor_bits: None,
             offset_maps: Vec::new(),
             small_arrangement: None,
+            free_mods: [1; MAX_CELLS],
         };
+        let inv = out.full.invariants();
+        for (p, m) in out.free_mods.iter_mut().enumerate().take(out.full.n_cells()) {
+            *m = inv.orbits[inv.orbit_of[p] as usize].free_mod;
+        }
         if let Rest::Turns(_) = out.rest
             && out.key.len() == 1
             && out.key[0] == out.full.orbit_cells(0)
@@ -366,7 +412,7 @@ impl ClassRanking {
     /// With [`Rest::Turns`] a run is every flip of one arrangement, and a symmetry permutes
     /// the flips' bits as it permutes the tiles.
     fn find_xor_runs(&mut self) {
-        if let Rest::Orientations = self.rest {
+        if self.rest.first_part_is_orbits() {
             return;
         }
         if let Rest::Turns(_) = self.rest {
@@ -524,9 +570,11 @@ impl ClassRanking {
     /// and inversion, every cell a key cell` or `48 symmetries, the whole arrangement first`.
     pub fn describe(&self) -> String {
         let group = self.group_text();
+        let inversion = if self.inversion { " and inversion" } else { "" };
         if let Rest::Orientations = self.rest {
-            let inversion = if self.inversion { " and inversion" } else { "" };
             format!("{group}{inversion}, the whole arrangement first")
+        } else if let Rest::Orbits(_) = self.rest {
+            format!("{group}{inversion}, whole orbits first (cells {})", self.key_cells_text())
         } else if self.inversion {
             format!("{group} and inversion, every cell a key cell")
         } else {
@@ -600,6 +648,7 @@ impl ClassRanking {
             Rest::Layout(rest) => rest,
             Rest::Turns(_) => return self.arrangement(p),
             Rest::Orientations => return self.full.unrank(p * self.rest_count),
+            Rest::Orbits(split) => return split.board(&self.full, p, 0),
         };
         let mut full_rank = 0u64;
         let mut parts = vec![0u64; self.key.len()];
@@ -631,8 +680,10 @@ impl ClassRanking {
     /// The index of the placement of the key tiles on a board.
     #[inline(always)]
     fn placement_of(&self, s: &Cells) -> u64 {
-        if let Rest::Orientations = self.rest {
-            return self.full.upper_index(s);
+        match &self.rest {
+            Rest::Orientations => return self.full.upper_index(s),
+            Rest::Orbits(split) => return split.placement(&self.full, s),
+            _ => {}
         }
         if let Some(small) = &self.small_arrangement {
             return small.index(&self.full.local_tiles(s, 0));
@@ -695,6 +746,7 @@ impl ClassRanking {
             Rest::Layout(rest) => rest.rank(s),
             Rest::Turns(turns) => turns.of(s),
             Rest::Orientations => self.full.orientation_index(s),
+            Rest::Orbits(split) => split.rest(&self.full, s),
         }
     }
 
@@ -739,10 +791,18 @@ impl ClassRanking {
         let p = self.placement_of(s);
         let code = self.placement[p as usize];
         let (class, e) = (code >> SYM_BITS, (code & SYM_MASK) as usize);
-        let rest = if e == 0 { self.rest_of(s) } else { self.rest_of(&self.transform(e, s)) };
+        let image = |s: &Cells| if e == 0 { *s } else { self.transform(e, s) };
+        let rest = match &self.rest {
+            // The image's first part is the representative's: its key signs are known.
+            Rest::Orbits(split) => {
+                let representative = self.representative[class as usize] as u64;
+                split.rest_at(&self.full, &image(s), representative)
+            }
+            _ => self.rest_of(&image(s)),
+        };
         let map = if e < self.syms.order() {
             e
-        } else if let Rest::Orientations = self.rest {
+        } else if self.rest.first_part_is_orbits() {
             // No XOR runs: the map is never read.
             0
         } else {
@@ -761,6 +821,7 @@ impl ClassRanking {
             Rest::Layout(l) => l,
             Rest::Turns(turns) => return turns.apply(self.arrangement(p), rest),
             Rest::Orientations => return self.full.unrank(p * self.rest_count + rest),
+            Rest::Orbits(split) => return split.board(&self.full, p, rest),
         };
         let low_radix = self.full.low_radix();
         let low = rest % low_radix;
@@ -986,7 +1047,7 @@ impl ClassRanking {
         let k = match self.rest {
             Rest::Turns(Turns { modulus, .. }) => modulus,
             Rest::Layout(_) => 1,
-            Rest::Orientations => return self.invert_by_orbit(board),
+            Rest::Orientations | Rest::Orbits(_) => return self.invert_by_orbit(board),
         };
         let mut out = [0u8; MAX_CELLS];
         if k <= 2 {
@@ -1012,12 +1073,13 @@ impl ClassRanking {
     /// negated modulo it: the cell's tied part, counted in the potentials, is negated with
     /// the exchange).
     fn invert_by_orbit(&self, board: &Cells) -> Cells {
-        let inv = self.full.invariants();
         let mut out = [0u8; MAX_CELLS];
         for (p, &b) in board.0[..self.full.n_cells()].iter().enumerate() {
-            let t = b & TILE_MASK;
-            let e = inv.orbits[inv.orbit_of[p] as usize].free_mod;
-            let back = (e - (b >> TILE_BITS) % e) % e;
+            let (t, turn) = (b & TILE_MASK, b >> TILE_BITS);
+            let e = self.free_mods[p];
+            debug_assert!(turn < e, "a reduced turn");
+            // e - turn, and 0 for 0 (no division on this path of every neighbour).
+            let back = if turn == 0 { 0 } else { e - turn };
             out[t as usize] = p as u8 | back << TILE_BITS;
         }
         Cells(out)
@@ -1071,6 +1133,60 @@ fn choose_key_cells(layout: &Layout, syms: &Symmetries, min_placements: u64) -> 
         }
     }
     key
+}
+
+/// Chooses key orbits for boards whose symmetries leave no key cells: sets of the layout's
+/// orbits that the symmetries carry onto each other, most cells first (ties: first orbit),
+/// each added if it makes more placements but at most [`MAX_PLACEMENTS`], until they reach
+/// `min_placements`. None if they never do (the classes would not shrink the table by the
+/// group's order).
+fn choose_key_orbits(
+    layout: &Layout,
+    syms: &Symmetries,
+    min_placements: u64,
+) -> Option<Vec<usize>> {
+    let orbits = layout.n_orbits();
+    let mut orbit_of = vec![0usize; layout.n_cells()];
+    for j in 0..orbits {
+        for &c in layout.orbit_cells(j) {
+            orbit_of[c as usize] = j;
+        }
+    }
+    // A symmetry carries orbits of the moves onto orbits: one cell of each tells where.
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    for j in 0..orbits {
+        if sets.iter().any(|set| set.contains(&j)) {
+            continue;
+        }
+        let first = layout.orbit_cells(j)[0] as usize;
+        let mut set: Vec<usize> =
+            syms.elements.iter().map(|s| orbit_of[s.cells[first] as usize]).collect();
+        set.sort_unstable();
+        set.dedup();
+        sets.push(set);
+    }
+    let cells = |set: &[usize]| set.iter().map(|&j| layout.orbit_cells(j).len()).sum::<usize>();
+    sets.sort_by_key(|set| (std::cmp::Reverse(cells(set)), set[0]));
+    let (mut key, mut placements) = (Vec::new(), 1);
+    for set in sets {
+        if placements >= min_placements {
+            break;
+        }
+        let mut trial = key.clone();
+        trial.extend(set);
+        trial.sort_unstable();
+        let count = OrbitSplit::new(layout, &trial).placements();
+        if count > placements && count <= MAX_PLACEMENTS {
+            (key, placements) = (trial, count);
+        }
+    }
+    (placements >= min_placements).then_some(key)
+}
+
+/// Whether inversion can join the symmetries: the moves are closed under inverses (a board
+/// and its inverse are then equally far from solved) and the elements still fit their bits.
+fn inversion_fits(syms: &Symmetries) -> bool {
+    syms.inverse_closed && syms.order_with(true) <= 1 << SYM_BITS
 }
 
 /// The most sets of key cells [`stabilizer_key_cells`] tries per size.
@@ -1217,26 +1333,30 @@ impl StateRanking for ClassRanking {
     fn inverse_in_runs(&self, s: &Cells) -> Option<(Cells, usize)> {
         self.inversion.then(|| {
             // Element `order` is inversion alone: its map sends tile t's flip to tile c.
-            let map = (self.packed_digits(s) as usize) << SYM_BITS | self.syms.order();
+            // Only XOR runs read it (the first part's arrangement is every tile's then).
+            let map = match self.xor_bits {
+                Some(_) => (self.packed_digits(s) as usize) << SYM_BITS | self.syms.order(),
+                None => 0,
+            };
             (self.invert_cells(s), map)
         })
     }
     fn cell_runs(&self) -> Option<&CellRuns> {
         match &self.rest {
             Rest::Layout(rest) => rest.cell_runs(),
-            Rest::Turns(_) | Rest::Orientations => None,
+            Rest::Turns(_) | Rest::Orientations | Rest::Orbits(_) => None,
         }
     }
     fn run_parity(&self, base: &Cells) -> usize {
         match &self.rest {
             Rest::Layout(rest) => rest.run_parity(base),
-            Rest::Turns(_) | Rest::Orientations => 0,
+            Rest::Turns(_) | Rest::Orientations | Rest::Orbits(_) => 0,
         }
     }
     fn unrank_in_run(&self, bases: &[Cells], parity: usize, offset: u64) -> Cells {
         match &self.rest {
             Rest::Layout(rest) => rest.unrank_in_run(bases, parity, offset),
-            Rest::Turns(_) | Rest::Orientations => {
+            Rest::Turns(_) | Rest::Orientations | Rest::Orbits(_) => {
                 unreachable!("a ranking without cell runs")
             }
         }

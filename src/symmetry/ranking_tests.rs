@@ -90,7 +90,7 @@ fn mod_3_row_by_key_cells() -> (Puzzle, StateSpace, StateSpace) {
 
 /// Classes with the whole arrangement first ([`ClassRanking::by_arrangements`]) on a puzzle
 /// whose invariants are exact, where [`ClassRanking::new`] would take key cells or
-/// inversion (twsearch's skewb, pyraminx and tangram take it for want of key cells).
+/// inversion (twsearch's skewb and pyraminx take it for want of key cells).
 fn by_whole_arrangement(p: Puzzle) -> (Puzzle, StateSpace, StateSpace) {
     let out = classes_made_by(p, |p, layout| {
         ClassRanking::by_arrangements(p, layout, Symmetries::of(p), true).unwrap()
@@ -112,6 +112,27 @@ fn whole_arrangement_cases() -> [(&'static str, Metric, (Puzzle, StateSpace, Sta
         (cube2, Metric::Htm, by_whole_arrangement(cube2_puzzle)),
         (MOD_3_ROW, Metric::Htm, by_whole_arrangement(symmetric_row())),
     ]
+}
+
+/// The hexagon (`data/definitions/hexagon.tws`): its 12 symmetries keep no cell but carry
+/// its corners onto corners and its edges onto edges, so whole orbits are the first part
+/// ([`OrbitSplit`](crate::rank::OrbitSplit)), under inversion: by default the corners and
+/// the edges (the rest the centres' flips their signs leave), with few placements the
+/// corners alone (the rest the edges and the flips).
+fn whole_orbit_cases() -> [(&'static str, Metric, (Puzzle, StateSpace, StateSpace)); 2] {
+    let hexagon = "def:data/definitions/hexagon.tws";
+    let parse = || Puzzle::parse(hexagon, Some(Metric::Htm)).unwrap();
+    let default = reduced_puzzle(hexagon, parse());
+    let corners = classes_made_by(parse(), |p, layout| {
+        ClassRanking::with_min_placements(p, layout, 2).unwrap()
+    });
+    for (out, cells, placements) in [(&default, 12, 259_200), (&corners, 6, 720)] {
+        let c = out.2.classes().unwrap();
+        assert!(c.describe().contains("whole orbits first"), "{}", c.describe());
+        let got = (c.order(), c.key_cells().len(), c.placements());
+        assert_eq!(got, (24, cells, placements), "{}", c.describe());
+    }
+    [(hexagon, Metric::Htm, default), (hexagon, Metric::Htm, corners)]
 }
 
 /// Classes under the subgroup that keeps a set of key cells ([`ClassRanking::by_stabilizer`],
@@ -139,7 +160,8 @@ fn stabilizer_cases() -> [(&'static str, Metric, (Puzzle, StateSpace, StateSpace
 
 /// Every small case: the default ranking (under inversion where it can), then key cells
 /// where it takes inversion, then fewer key cells with runs of rests, then orientations
-/// mod 3, then whole arrangements first, then subgroups keeping key cells.
+/// mod 3, then whole arrangements first, then whole orbits first, then subgroups keeping key
+/// cells.
 fn small_cases() -> impl Iterator<Item = (&'static str, Metric, Puzzle, StateSpace, StateSpace)> {
     let default = CASES.into_iter().map(|(spec, metric)| (spec, metric, reduced(spec, metric)));
     let key_cells = KEY_CELLS_INSTEAD
@@ -154,6 +176,7 @@ fn small_cases() -> impl Iterator<Item = (&'static str, Metric, Puzzle, StateSpa
         .chain(few)
         .chain(mod_3)
         .chain(whole_arrangement_cases())
+        .chain(whole_orbit_cases())
         .chain(stabilizer_cases())
         .map(|(spec, metric, (p, plain, classes))| (spec, metric, p, plain, classes))
 }
@@ -234,7 +257,10 @@ fn class_entries_round_trip_and_conjugation_matches_boards() {
         .chain([("spin:2x5", Metric::Htm)])
         .map(|(spec, metric)| (spec, reduced_by_key_cells(spec, metric, MIN_PLACEMENTS)));
     let mod_3 = [(MOD_3_ROW, mod_3_row()), (MOD_3_ROW, mod_3_row_by_key_cells())];
-    let whole = whole_arrangement_cases().into_iter().map(|(spec, _, out)| (spec, out));
+    let whole = whole_arrangement_cases()
+        .into_iter()
+        .chain(whole_orbit_cases())
+        .map(|(spec, _, out)| (spec, out));
     for (spec, (_, plain, classes)) in cases.chain(key_cells).chain(mod_3).chain(whole) {
         let c = classes.classes().unwrap();
         // Every conjugation of these boards (turns mod 1, 2 and 3, mirrors reversing them)

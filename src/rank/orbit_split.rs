@@ -1,0 +1,210 @@
+//! A layout's ranks split in two: the permutations of some whole orbits (the *key orbits*)
+//! first, everything else after, each part dense.
+//!
+//! The first part is the key orbits' permutation digits with the signs the coupling group
+//! `H` allows them (a sign the invariants fix halves an orbit's permutations, a sign they tie
+//! to another's is counted once); the second the other orbits' permutation digits, the
+//! index of the board's element of `H` among those with the same key signs, and the
+//! orientation digits. Every first part leaves the same number of second parts: the
+//! elements of `H` with given key signs are a coset of those with none.
+//!
+//! Classes of boards take the first part where symmetries carry every cell of an orbit onto
+//! other cells (no key cells are left) but keep a set of whole orbits: the tangram's edges
+//! and corners, whose arrangements a symmetry maps among themselves whatever the rest of
+//! the board ([`crate::symmetry::ClassRanking`]).
+
+use super::layout::{Cells, Layout, MAX_CELLS};
+
+/// The split of a layout's ranks at a set of key orbits (see the module docs).
+#[derive(Clone, Debug)]
+pub struct OrbitSplit {
+    /// The key orbits (the layout's orbit indices, increasing) and the others.
+    key: Vec<usize>,
+    others: Vec<usize>,
+    /// Per orbit, its bit in a sign code (none for an orbit of one cell, which has no sign).
+    sign_bit: Vec<u32>,
+    /// Per sign code masked to the key orbits: its index among those `H` allows, or
+    /// `u32::MAX`.
+    key_sign_index: Vec<u32>,
+    /// Per index: the masked sign code.
+    key_sign_codes: Vec<u32>,
+    /// The other orbits of at least two cells (those of one cell have digit 0 and no sign).
+    ranked_others: Vec<usize>,
+    /// Number of key sign codes `H` allows.
+    key_signs: u64,
+    /// Per element of `H`: its index among the elements with the same key signs.
+    within: Vec<u32>,
+    /// The elements of `H` by key signs (their index), then index within.
+    members: Vec<u32>,
+    /// Elements of `H` per key signs allowed.
+    per: u64,
+    placements: u64,
+    rest_count: u64,
+}
+
+impl OrbitSplit {
+    /// The split of `layout`'s ranks with the orbits `key` first. The layout must rank
+    /// every value of its upper digits ([`Layout::ranks_reachable_couplings`] false).
+    pub fn new(layout: &Layout, key: &[usize]) -> OrbitSplit {
+        debug_assert!(!layout.ranks_reachable_couplings(), "upper digits are whole");
+        let orbits = layout.n_orbits();
+        let mut sign_bit = vec![0u32; orbits];
+        let mut bits = 0;
+        for j in (0..orbits).rev() {
+            if layout.orbit_cells(j).len() >= 2 {
+                sign_bit[j] = 1 << bits;
+                bits += 1;
+            }
+        }
+        let key_mask = key.iter().fold(0, |m, &j| m | sign_bit[j]);
+        let mut key_sign_index = vec![u32::MAX; 1 << bits];
+        let mut groups: Vec<Vec<u32>> = Vec::new();
+        let mut key_sign_codes = Vec::new();
+        let mut within = vec![0u32; layout.coupling_len()];
+        for (h, place) in within.iter_mut().enumerate() {
+            let signs = ((layout.coupling_code(h) / layout.sums_space()) & key_mask) as usize;
+            if key_sign_index[signs] == u32::MAX {
+                key_sign_index[signs] = groups.len() as u32;
+                key_sign_codes.push(signs as u32);
+                groups.push(Vec::new());
+            }
+            let group = &mut groups[key_sign_index[signs] as usize];
+            *place = group.len() as u32;
+            group.push(h as u32);
+        }
+        let per = groups[0].len();
+        debug_assert!(groups.iter().all(|g| g.len() == per), "cosets of one subgroup");
+        let others: Vec<usize> = (0..orbits).filter(|j| !key.contains(j)).collect();
+        let radices =
+            |orbits: &[usize]| orbits.iter().map(|&j| layout.orbit_radix(j)).product::<u64>();
+        let placements = radices(key) * groups.len() as u64;
+        let rest_count = radices(&others) * per as u64 * layout.orientation_count();
+        debug_assert_eq!(placements * rest_count, layout.n_states());
+        let ranked_others =
+            others.iter().copied().filter(|&j| layout.orbit_cells(j).len() >= 2).collect();
+        OrbitSplit {
+            key: key.to_vec(),
+            others,
+            sign_bit,
+            key_sign_index,
+            key_sign_codes,
+            ranked_others,
+            key_signs: groups.len() as u64,
+            within,
+            members: groups.concat(),
+            per: per as u64,
+            placements,
+            rest_count,
+        }
+    }
+
+    /// Number of first parts.
+    pub fn placements(&self) -> u64 {
+        self.placements
+    }
+
+    /// Number of second parts per first part.
+    pub fn rest_count(&self) -> u64 {
+        self.rest_count
+    }
+
+    /// The key orbits.
+    pub fn key_orbits(&self) -> &[usize] {
+        &self.key
+    }
+
+    /// The first part of a board: its key orbits' permutation digits, then their signs.
+    #[inline(always)]
+    pub fn placement(&self, layout: &Layout, s: &Cells) -> u64 {
+        let (mut index, mut signs) = (0u64, 0u32);
+        for &j in &self.key {
+            let (r, sign) = layout.orbit_permutation(s, j);
+            index = index * layout.orbit_radix(j) + r;
+            signs |= sign * self.sign_bit[j];
+        }
+        index * self.key_signs + self.key_sign_index[signs as usize] as u64
+    }
+
+    /// The second part of a board: the other orbits' permutation digits, its element of `H`
+    /// among those with its key signs, its orientation digits.
+    #[inline(always)]
+    pub fn rest(&self, layout: &Layout, s: &Cells) -> u64 {
+        self.rest_at(layout, s, self.placement(layout, s))
+    }
+
+    /// [`OrbitSplit::rest`] of a board whose first part is `placement`: its key signs are
+    /// read off that, and only the other orbits are ranked.
+    #[inline(always)]
+    pub fn rest_at(&self, layout: &Layout, s: &Cells, placement: u64) -> u64 {
+        let mut signs = self.key_sign_codes[(placement % self.key_signs) as usize];
+        let mut index = 0u64;
+        for &j in &self.ranked_others {
+            let (r, sign) = layout.orbit_permutation(s, j);
+            signs |= sign * self.sign_bit[j];
+            index = index * layout.orbit_radix(j) + r;
+        }
+        self.rest_from(layout, s, index, signs)
+    }
+
+    /// The second part from the other orbits' permutation digits and every orbit's signs.
+    #[inline(always)]
+    fn rest_from(&self, layout: &Layout, s: &Cells, index: u64, signs: u32) -> u64 {
+        let (code, orient) = layout.code_and_orientation(s, signs);
+        let h = layout.coupling_index_of_code(code);
+        debug_assert!(h != u32::MAX, "board outside the coupling group");
+        (index * self.per + self.within[h as usize] as u64) * layout.orientation_count() + orient
+    }
+
+    /// The board whose parts are `placement` and `rest`.
+    pub fn board(&self, layout: &Layout, placement: u64, rest: u64) -> Cells {
+        let (signs, mut key_perm) = (placement % self.key_signs, placement / self.key_signs);
+        let orient_count = layout.orientation_count();
+        let (orient, upper) = (rest % orient_count, rest / orient_count);
+        let (within, mut other_perm) = (upper % self.per, upper / self.per);
+        let h = self.members[(signs * self.per + within) as usize] as u64;
+        let mut digits = [0u64; MAX_CELLS];
+        for (orbits, perm) in [(&self.key, &mut key_perm), (&self.others, &mut other_perm)] {
+            for &j in orbits.iter().rev() {
+                let radix = layout.orbit_radix(j);
+                digits[j] = *perm % radix;
+                *perm /= radix;
+            }
+        }
+        let perm_rank =
+            (0..self.sign_bit.len()).fold(0u64, |acc, j| acc * layout.orbit_radix(j) + digits[j]);
+        layout.unrank((perm_rank * layout.coupling_len() as u64 + h) * orient_count + orient)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::group::analysis::Analysis;
+    use crate::puzzle::Puzzle;
+
+    /// Every rank of the hexagon test puzzle (two key orbits tied by their signs to the
+    /// centres' flips) goes to one pair of parts and back, for every choice of key orbits.
+    #[test]
+    fn parts_are_a_bijection_onto_the_ranks() {
+        let p = Puzzle::parse("def:data/definitions/hexagon.tws", None).unwrap();
+        let layout = Layout::without_runs(&p, Analysis::of(&p).unwrap().invariants).unwrap();
+        assert_eq!(layout.n_orbits(), 4);
+        for (key, placements) in
+            [(vec![0], 720), (vec![1], 360), (vec![0, 1], 259_200), (vec![0, 1, 2], 259_200)]
+        {
+            let split = OrbitSplit::new(&layout, &key);
+            assert_eq!(split.placements(), placements, "{key:?}");
+            assert_eq!(split.placements() * split.rest_count(), layout.n_states());
+            let mut seen = vec![false; layout.n_states() as usize];
+            for rank in 0..layout.n_states() {
+                let s = layout.unrank(rank);
+                let (p, r) = (split.placement(&layout, &s), split.rest(&layout, &s));
+                assert!(p < split.placements() && r < split.rest_count(), "{key:?} {rank}");
+                let at = (p * split.rest_count() + r) as usize;
+                assert!(!seen[at], "{key:?}: two ranks share parts ({p}, {r})");
+                seen[at] = true;
+                assert_eq!(layout.rank(&split.board(&layout, p, r)), rank, "{key:?}");
+            }
+        }
+    }
+}
