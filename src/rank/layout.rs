@@ -21,6 +21,7 @@ use super::runs::CellRuns;
 use super::simd::{self, apply_compiled, extract_bits};
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 pub(crate) use super::simd::{load32, shuffle32, store32};
+use super::small_perm::SmallPerm;
 use crate::group::invariants::{Coord, Invariants, Orbit, orient_sum};
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::{Error, Result};
@@ -68,6 +69,15 @@ struct OrbitLayout {
     /// The orbit's tiles in increasing order: the order of its orientation digits, whatever
     /// the order of `cells` (flip ranks read them as bits, lowest tile first).
     orient_tiles: Vec<u8>,
+    /// Orbits of 2 to 8 cells: the permutation digit and sign from two table reads (the
+    /// rank within the sign class is the Lehmer index halved: its last digit is the low
+    /// bit). None where a ranked-out prefix changes the digit.
+    small: Option<Arc<SmallPerm>>,
+    /// `free_mod` to the power of the orbit's free digits (all but the last tile's), and
+    /// the multiplier that reduces a sum modulo `free_mod` without a division
+    /// ([`mod_by_magic`]).
+    orient_radix: u64,
+    sum_magic: u64,
 }
 
 /// Dense ranks of the boards that satisfy a puzzle's invariants.
@@ -168,6 +178,9 @@ impl Layout {
                 shuffle,
                 tile_mask: o.cells.iter().fold(0, |m, &c| m | 1 << c),
                 orient_tiles: o.cells.clone(),
+                small: (len >= 2).then(|| SmallPerm::new(len).map(Arc::new)).flatten(),
+                orient_radix: (o.free_mod as u64).pow(len as u32 - 1),
+                sum_magic: (u64::MAX / o.free_mod as u64).wrapping_add(1),
             });
         }
         n_states = n_states.checked_mul(orient_count).ok_or_else(too_large)?;
@@ -326,6 +339,9 @@ impl Layout {
             assert!(k == 0 || k + 2 <= n, "a ranked-out prefix leaves two cells of its orbit");
             o.weights[..k].fill(0);
             o.perm_radix = half_factorial(n - k);
+            if k > 0 {
+                o.small = None;
+            }
             n_states *= o.perm_radix;
         }
         out.n_states = n_states;
@@ -336,8 +352,24 @@ impl Layout {
     /// class, all its Lehmer digits) and sign.
     #[inline(always)]
     pub(super) fn orbit_permutation(&self, s: &Cells, j: usize) -> (u64, u32) {
-        let o = &self.orbits[j];
-        rank_padded(&self.orbit_tiles(s, o), o.cells.len(), &o.weights)
+        self.orbit_rank(s, &self.orbits[j])
+    }
+
+    /// An orbit's permutation digit and sign (see [`Layout::orbit_permutation`]).
+    #[inline(always)]
+    fn orbit_rank(&self, s: &Cells, o: &OrbitLayout) -> (u64, u32) {
+        let n = o.cells.len();
+        if n < 2 {
+            return (0, 0);
+        }
+        let xs = self.orbit_tiles(s, o);
+        match &o.small {
+            Some(small) => {
+                let (lehmer, sign) = small.index_and_sign(&xs);
+                (lehmer >> 1, sign)
+            }
+            None => rank_padded(&xs, n, &o.weights),
+        }
     }
 
     /// A board's code in `A` (signs, then orientation sums: the coupling group's element as
@@ -536,8 +568,7 @@ impl Layout {
         let mut sign_code = 0u32;
         for o in &self.orbits {
             let n = o.cells.len();
-            let xs = self.orbit_tiles(s, o);
-            let (r, sign) = rank_padded(&xs, n, &o.weights);
+            let (r, sign) = self.orbit_rank(s, o);
             perm_rank = perm_rank * o.perm_radix + r;
             if n >= 2 {
                 sign_code = sign_code * 2 + sign;
@@ -583,8 +614,8 @@ impl Layout {
                     sum += u;
                     digits = digits * e as u64 + u as u64;
                 }
-                orient_rank = orient_rank * (e as u64).pow(last as u32) + digits;
-                sums_code = sums_code * e + sum % e;
+                orient_rank = orient_rank * o.orient_radix + digits;
+                sums_code = sums_code * e + mod_by_magic(sum, o.sum_magic, e);
             }
         }
         (sums_code, orient_rank)
@@ -763,6 +794,15 @@ fn xor_blocks(inv: &Invariants, sums_space: u32, orient_count: u64) -> Option<u3
     (run >= 32).then(|| run.trailing_zeros())
 }
 
+/// `a % d` for `d >= 2` from `magic = u64::MAX / d + 1` (Lemire's fast remainder: the
+/// fraction `a / d` in 64 bits, its remainder read off by one more multiplication), as
+/// the ranks of every neighbour take it.
+#[inline(always)]
+fn mod_by_magic(a: u32, magic: u64, d: u32) -> u32 {
+    let fraction = magic.wrapping_mul(a as u64);
+    ((fraction as u128 * d as u128) >> 64) as u32
+}
+
 /// Compiles a move, given the change of reduced orientation of the tile leaving each cell.
 fn compile(m: &Move, reduced: &[u8], inv: &Invariants) -> CompiledMove {
     let n = m.perm.len();
@@ -794,6 +834,16 @@ mod tests {
     use super::*;
     use crate::rank::simd::{apply_scalar, apply_thirds_scalar, orbit_tiles_scalar};
     use crate::rank::{Ranking, StateSpace};
+
+    #[test]
+    fn remainders_by_magic_equal_the_division() {
+        for d in 2..=8u32 {
+            let magic = (u64::MAX / d as u64).wrapping_add(1);
+            for a in (0..100_000).chain([u32::MAX - 1, u32::MAX]) {
+                assert_eq!(mod_by_magic(a, magic, d), a % d, "{a} mod {d}");
+            }
+        }
+    }
 
     /// Two 2x2x2 corner sets (orientations mod 3) and four flipping pieces (mod 2): 18 cells,
     /// orientation modulus 6, moves that couple the sets.

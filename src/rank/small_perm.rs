@@ -1,4 +1,5 @@
-//! The Lehmer index of an arrangement of at most 8 tiles from two table reads.
+//! The Lehmer index of an arrangement of at most 8 tiles (and its sign) from two table
+//! reads.
 //!
 //! The first four digits of a Lehmer code depend only on the first four tiles, the others
 //! only on how the remaining tiles are ordered among themselves, so the index is
@@ -9,6 +10,9 @@
 
 /// Tiles of the head.
 const HEAD: usize = 4;
+/// A table value's bit that holds the parity of its digits (values need 11 bits at most:
+/// 8 * 7 * 6 * 5 = 1680 heads).
+const PARITY: u16 = 1 << 15;
 /// Bits per tile.
 const TILE: usize = 3;
 
@@ -17,9 +21,11 @@ const TILE: usize = 3;
 pub struct SmallPerm {
     n: usize,
     tail_radix: u32,
-    /// By the head's tiles (3 bits each): the value of the head's digits.
+    /// By the head's tiles (3 bits each): the value of the head's digits, with their
+    /// parity in bit [`PARITY`].
     head: Vec<u16>,
-    /// By the tail's tiles (3 bits each): the Lehmer index of their order.
+    /// By the tail's tiles (3 bits each): the Lehmer index of their order, with the parity
+    /// of its digits.
     tail: Vec<u16>,
 }
 
@@ -36,22 +42,26 @@ impl SmallPerm {
             (0..count).map(|i| key >> (TILE * i) & 7).collect()
         };
         // Keys whose tiles repeat are never read; they get what the formula gives.
+        // A value and the parity of its digits.
+        let with_parity =
+            |(v, sum): (usize, usize)| v as u16 | if sum % 2 == 1 { PARITY } else { 0 };
         let head = (0..keys)
             .map(|key| {
                 let x = tiles(key, h);
-                (0..h).fold(0usize, |v, i| {
+                with_parity((0..h).fold((0, 0), |(v, sum), i| {
                     let smaller_before = (0..i).filter(|&j| x[j] < x[i]).count();
-                    v * (n - i) + x[i].saturating_sub(smaller_before)
-                }) as u16
+                    let digit = x[i].saturating_sub(smaller_before);
+                    (v * (n - i) + digit, sum + digit)
+                }))
             })
             .collect();
         let tail = (0..keys)
             .map(|key| {
                 let y = tiles(key, m);
-                (0..m).fold(0usize, |v, i| {
-                    let smaller_after = (i + 1..m).filter(|&j| y[j] < y[i]).count();
-                    v * (m - i) + smaller_after
-                }) as u16
+                with_parity((0..m).fold((0, 0), |(v, sum), i| {
+                    let digit = (i + 1..m).filter(|&j| y[j] < y[i]).count();
+                    (v * (m - i) + digit, sum + digit)
+                }))
             })
             .collect();
         Some(SmallPerm { n, tail_radix: (1..=m as u32).product(), head, tail })
@@ -60,13 +70,22 @@ impl SmallPerm {
     /// The Lehmer index of tiles `tiles[..n]` (bytes past `n` are ignored).
     #[inline(always)]
     pub fn index(&self, tiles: &[u8; 32]) -> u64 {
+        self.index_and_sign(tiles).0
+    }
+
+    /// The Lehmer index of tiles `tiles[..n]` and the sign of their permutation (0 even, 1
+    /// odd: the parity of the Lehmer digits' sum).
+    #[inline(always)]
+    pub fn index_and_sign(&self, tiles: &[u8; 32]) -> (u64, u32) {
         let word = u64::from_le_bytes(tiles[..8].try_into().expect("8 bytes"));
         let keep = u64::MAX >> (64 - 8 * self.n.max(1));
         let packed = extract_low_3_bits(word & keep);
         let mask = (1 << (HEAD * TILE)) - 1;
-        let head = self.head[packed & mask] as u64;
-        let tail = self.tail[packed >> (HEAD * TILE) & mask] as u64;
-        head * self.tail_radix as u64 + tail
+        let head = self.head[packed & mask];
+        let tail = self.tail[packed >> (HEAD * TILE) & mask];
+        let value = |v: u16| (v & !PARITY) as u64;
+        let sign = ((head ^ tail) & PARITY != 0) as u32;
+        (value(head) * self.tail_radix as u64 + value(tail), sign)
     }
 }
 
@@ -85,8 +104,8 @@ fn extract_low_3_bits(word: u64) -> usize {
 mod tests {
     use super::*;
 
-    /// Every arrangement of up to 8 tiles: the index is the Lehmer index, and the indices
-    /// are `0..n!` in lexicographic order.
+    /// Every arrangement of up to 8 tiles: the index is the Lehmer index, the indices are
+    /// `0..n!` in lexicographic order, and the sign is the permutation's.
     #[test]
     fn indices_are_lehmer_indices() {
         for n in 0..=8 {
@@ -97,6 +116,9 @@ mod tests {
                 let mut tiles = [0x55u8; 32];
                 tiles[..n].copy_from_slice(&perm);
                 assert_eq!(index.index(&tiles), expected, "{perm:?}");
+                let inversions = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j)));
+                let sign = inversions.filter(|&(i, j)| perm[i] > perm[j]).count() as u32 % 2;
+                assert_eq!(index.index_and_sign(&tiles).1, sign, "{perm:?}");
                 expected += 1;
                 // The next permutation in lexicographic order.
                 let Some(i) = (1..n).rev().find(|&i| perm[i - 1] < perm[i]) else { break };
