@@ -9,9 +9,9 @@
 //! elements of `H` with given key signs are a coset of those with none.
 //!
 //! Classes of boards take the first part where symmetries carry every cell of an orbit onto
-//! other cells (no key cells are left) but keep a set of whole orbits: the tangram's edges
-//! and corners, whose arrangements a symmetry maps among themselves whatever the rest of
-//! the board ([`crate::symmetry::ClassRanking`]).
+//! other cells (no key cells are left) but keep a set of whole orbits: the tangram's
+//! edges and corners, whose arrangements a symmetry maps among themselves whatever the
+//! rest of the board ([`crate::symmetry::ClassRanking`]).
 
 use super::layout::{Cells, Layout, MAX_CELLS};
 

@@ -18,9 +18,10 @@
 //! cells are that set (the dino cube: the 16 maps that keep a face's four edges).
 //!
 //! Where the symmetries keep no cell but carry whole orbits of the moves onto each other
-//! (the tangram's edges and corners), the first part is the **arrangement of whole orbits**
-//! with their signs, the rest everything else ([`Rest::Orbits`], [`OrbitSplit`]): an
-//! arrangement's image depends on it alone, under inversion too (the inverse arrangement).
+//! (the tangram's edges, corners and inner edges), the first part is the **arrangement of
+//! whole orbits** with their signs, the rest everything else ([`Rest::Orbits`],
+//! [`OrbitSplit`]): an arrangement's image depends on it alone, under inversion too (the
+//! inverse arrangement).
 //!
 //! Where no key cells have room (every symmetry moves every cell of several orbits: the
 //! skewb, the pyraminx), the first part is the **whole arrangement** with its signs and
@@ -109,7 +110,8 @@ enum Rest {
     Orientations,
     /// The first part is the arrangement of whole orbits that the symmetries keep as a set
     /// (with their signs), the rest everything else ([`OrbitSplit`]): for boards whose
-    /// symmetries leave no key cells but keep such orbits (the tangram's edges and corners).
+    /// symmetries leave no key cells but keep such orbits (the tangram's edges, corners and
+    /// inner edges).
     Orbits(OrbitSplit),
 }
 
