@@ -372,28 +372,22 @@ impl Layout {
         }
     }
 
-    /// A board's code in `A` (signs, then orientation sums: the coupling group's element as
-    /// [`Layout::coupling_code`] gives it) and its orientation digits, read in one pass.
+    /// Orbit `j`'s Lehmer index (among all its arrangements, both signs) from its tables,
+    /// where it has them (2 to 8 cells, no ranked-out prefix).
     #[inline(always)]
-    pub(super) fn code_and_orientation(&self, s: &Cells, sign_code: u32) -> (u32, u64) {
+    pub(crate) fn small_lehmer_index(&self, s: &Cells, j: usize) -> Option<u64> {
+        let o = &self.orbits[j];
+        o.small.as_ref().map(|small| small.index(&self.orbit_tiles(s, o)))
+    }
+
+    /// A board's element of the coupling group `H` (its index), given the board's sign code,
+    /// and its orientation digits.
+    #[inline(always)]
+    pub(super) fn coupling_and_orientation(&self, s: &Cells, sign_code: u32) -> (u32, u64) {
         let (sums_code, orient_rank) = self.orientation_digits(s);
-        (sign_code * self.sums_space + sums_code, orient_rank)
-    }
-
-    /// The code in `A` of the `h`-th element of the coupling group `H`.
-    pub(super) fn coupling_code(&self, h: usize) -> u32 {
-        self.coupling[h]
-    }
-
-    /// The index in `H` of a code in `A` (`u32::MAX` for a code outside it).
-    #[inline(always)]
-    pub(super) fn coupling_index_of_code(&self, code: u32) -> u32 {
-        self.coupling_index[code as usize]
-    }
-
-    /// Product of the radices of the orientation sums in a code of `A`.
-    pub(super) fn sums_space(&self) -> u32 {
-        self.sums_space
+        let h = self.coupling_index[(sign_code * self.sums_space + sums_code) as usize];
+        debug_assert!(h != u32::MAX, "board outside the coupling group");
+        (h, orient_rank)
     }
 
     /// Number of elements of the coupling group `H`.
@@ -401,7 +395,7 @@ impl Layout {
         self.coupling.len()
     }
 
-    /// The sign code of the `h`-th element of `H` (boards without orientation sums).
+    /// The sign code of the `h`-th element of `H`.
     pub(super) fn coupling_signs(&self, h: usize) -> u32 {
         self.coupling[h] / self.sums_space
     }
@@ -520,12 +514,6 @@ impl Layout {
         apply_compiled(self.n_cells, self.has_thirds, s, m)
     }
 
-    /// [`Layout::orbit_tiles`] of orbit `j`.
-    #[inline(always)]
-    pub(crate) fn local_tiles(&self, s: &Cells, j: usize) -> [u8; 32] {
-        self.orbit_tiles(s, &self.orbits[j])
-    }
-
     /// The local indices of the tiles on an orbit's cells, in the orbit's order, padded with
     /// [`PAD`](super::perm::PAD).
     #[inline(always)]
@@ -554,9 +542,7 @@ impl Layout {
     #[inline(always)]
     fn upper_and_orientation(&self, s: &Cells) -> (u64, u64) {
         let (perm_rank, sign_code) = self.permutation_digits(s);
-        let (sums_code, orient_rank) = self.orientation_digits(s);
-        let h = self.coupling_index[(sign_code * self.sums_space + sums_code) as usize];
-        debug_assert!(h != u32::MAX, "board outside the coupling group");
+        let (h, orient_rank) = self.coupling_and_orientation(s, sign_code);
         (perm_rank * self.coupling.len() as u64 + h as u64, orient_rank)
     }
 

@@ -62,7 +62,7 @@ impl OrbitSplit {
         let mut key_sign_codes = Vec::new();
         let mut within = vec![0u32; layout.coupling_len()];
         for (h, place) in within.iter_mut().enumerate() {
-            let signs = ((layout.coupling_code(h) / layout.sums_space()) & key_mask) as usize;
+            let signs = (layout.coupling_signs(h) & key_mask) as usize;
             if key_sign_index[signs] == u32::MAX {
                 key_sign_index[signs] = groups.len() as u32;
                 key_sign_codes.push(signs as u32);
@@ -108,11 +108,6 @@ impl OrbitSplit {
         self.rest_count
     }
 
-    /// The key orbits.
-    pub fn key_orbits(&self) -> &[usize] {
-        &self.key
-    }
-
     /// The first part of a board: its key orbits' permutation digits, then their signs.
     #[inline(always)]
     pub fn placement(&self, layout: &Layout, s: &Cells) -> u64 {
@@ -149,9 +144,7 @@ impl OrbitSplit {
     /// The second part from the other orbits' permutation digits and every orbit's signs.
     #[inline(always)]
     fn rest_from(&self, layout: &Layout, s: &Cells, index: u64, signs: u32) -> u64 {
-        let (code, orient) = layout.code_and_orientation(s, signs);
-        let h = layout.coupling_index_of_code(code);
-        debug_assert!(h != u32::MAX, "board outside the coupling group");
+        let (h, orient) = layout.coupling_and_orientation(s, signs);
         (index * self.per + self.within[h as usize] as u64) * layout.orientation_count() + orient
     }
 

@@ -66,7 +66,6 @@ use crate::puzzle::{Board, Puzzle};
 use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
 use crate::rank::runs::for_each_subset;
 use crate::rank::simd::nth_set_bit;
-use crate::rank::small_perm::SmallPerm;
 use crate::rank::{CellRuns, Cells, Layout, OrbitSplit, StateRanking};
 use crate::table::{CELLS_PER_WORD, DistanceTable, OffsetMap, mark_of};
 use crate::{Error, Result};
@@ -175,9 +174,6 @@ pub struct ClassRanking {
     /// maps are built per board, [`ClassRanking::offset_map`]).
     xor_bits: Option<u32>,
     offset_maps: Vec<OffsetMap>,
-    /// Every cell a key cell, at most 8 of them: the placement (the arrangement's Lehmer
-    /// index) from tables.
-    small_arrangement: Option<SmallPerm>,
     /// Per cell, the free modulus of its orbit's turns (what inversion negates them by).
     free_mods: [u8; MAX_CELLS],
 }
@@ -384,18 +380,11 @@ impl ClassRanking {
             n_states: 0,
             xor_bits: None,
             offset_maps: Vec::new(),
-            small_arrangement: None,
             free_mods: [1; MAX_CELLS],
         };
         let inv = out.full.invariants();
         for (p, m) in out.free_mods.iter_mut().enumerate().take(out.full.n_cells()) {
             *m = inv.orbits[inv.orbit_of[p] as usize].free_mod;
-        }
-        if let Rest::Turns(_) = out.rest
-            && out.key.len() == 1
-            && out.key[0] == out.full.orbit_cells(0)
-        {
-            out.small_arrangement = SmallPerm::new(out.key[0].len());
         }
         out.reduce_placements();
         out.n_states = (out.representative.len() as u64)
@@ -687,8 +676,12 @@ impl ClassRanking {
             Rest::Orbits(split) => return split.placement(&self.full, s),
             _ => {}
         }
-        if let Some(small) = &self.small_arrangement {
-            return small.index(&self.full.local_tiles(s, 0));
+        // Every cell a key cell, in the orbit's Lehmer order: the placement is the
+        // arrangement's Lehmer index, read from the layout's tables where it has them.
+        if let Rest::Turns(_) = self.rest
+            && let Some(index) = self.full.small_lehmer_index(s, 0)
+        {
+            return index;
         }
         let mut index = 0u64;
         self.key_digits(s, |radix, digit| index = index * radix as u64 + digit as u64);
@@ -1045,26 +1038,19 @@ impl ClassRanking {
     /// (mod 2 it stays).
     #[inline(always)]
     fn invert_cells(&self, board: &Cells) -> Cells {
-        let n = self.full.n_cells();
         let k = match self.rest {
             Rest::Turns(Turns { modulus, .. }) => modulus,
             Rest::Layout(_) => 1,
             Rest::Orientations | Rest::Orbits(_) => return self.invert_by_orbit(board),
         };
+        if k > 2 {
+            // One orbit whose turns no cell ties: its free modulus is `k`.
+            return self.invert_by_orbit(board);
+        }
+        // Flips (or no turns) stay as they are: the byte's turn bits move along.
         let mut out = [0u8; MAX_CELLS];
-        if k <= 2 {
-            for (p, &b) in board.0[..n].iter().enumerate() {
-                out[(b & TILE_MASK) as usize] = p as u8 | (b & !TILE_MASK);
-            }
-        } else {
-            for (p, &b) in board.0[..n].iter().enumerate() {
-                // k - turn, and 0 for 0 (no division on this path of every neighbour).
-                let back = match b >> TILE_BITS {
-                    0 => 0,
-                    t => k - t,
-                };
-                out[(b & TILE_MASK) as usize] = p as u8 | back << TILE_BITS;
-            }
+        for (p, &b) in board.0[..self.full.n_cells()].iter().enumerate() {
+            out[(b & TILE_MASK) as usize] = p as u8 | (b & !TILE_MASK);
         }
         Cells(out)
     }
@@ -1095,12 +1081,8 @@ impl ClassRanking {
 fn choose_key_cells(layout: &Layout, syms: &Symmetries, min_placements: u64) -> Vec<Vec<u8>> {
     let n = layout.n_cells();
     let orbits = layout.n_orbits();
-    let mut orbit_of = vec![0usize; n];
-    for j in 0..orbits {
-        for &c in layout.orbit_cells(j) {
-            orbit_of[c as usize] = j;
-        }
-    }
+    // The layout's orbits are the invariants', in order.
+    let orbit_of = &layout.invariants().orbit_of;
     let mut seen = vec![false; n];
     let mut cell_orbits: Vec<Vec<u8>> = Vec::new();
     for p in 0..n {
@@ -1127,7 +1109,7 @@ fn choose_key_cells(layout: &Layout, syms: &Symmetries, min_placements: u64) -> 
         }
         let mut trial = key.clone();
         for &c in &o {
-            trial[orbit_of[c as usize]].push(c);
+            trial[orbit_of[c as usize] as usize].push(c);
         }
         let fits = trial.iter().zip(&sizes).all(|(k, &n)| k.is_empty() || k.len() + 2 <= n);
         if fits && count(&trial) <= MAX_PLACEMENTS {
@@ -1151,12 +1133,8 @@ fn choose_key_orbits(
     min_placements: u64,
 ) -> Option<Vec<usize>> {
     let orbits = layout.n_orbits();
-    let mut orbit_of = vec![0usize; layout.n_cells()];
-    for j in 0..orbits {
-        for &c in layout.orbit_cells(j) {
-            orbit_of[c as usize] = j;
-        }
-    }
+    // The layout's orbits are the invariants', in order.
+    let orbit_of = &layout.invariants().orbit_of;
     // A symmetry carries orbits of the moves onto orbits: one cell of each tells where.
     let mut sets: Vec<Vec<usize>> = Vec::new();
     for j in 0..orbits {
@@ -1165,7 +1143,7 @@ fn choose_key_orbits(
         }
         let first = layout.orbit_cells(j)[0] as usize;
         let mut set: Vec<usize> =
-            syms.elements.iter().map(|s| orbit_of[s.cells[first] as usize]).collect();
+            syms.elements.iter().map(|s| orbit_of[s.cells[first] as usize] as usize).collect();
         set.sort_unstable();
         set.dedup();
         sets.push(set);
