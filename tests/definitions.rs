@@ -10,6 +10,7 @@ use common::{assert_rejected, stderr, stdout, twirl};
 const CUBE2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/cube2.tws");
 const SMALLER_GROUP: &str =
     concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/smaller_group.tws");
+const M24: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/m24.tws");
 
 fn def(path: &Path) -> String {
     format!("def:{}", path.display())
@@ -131,6 +132,27 @@ fn exported_definitions_read_back() {
     let read = twirl(&["bfs", &def(&file), "-q"]);
     assert_eq!(histogram(&stdout(&read)), histogram(&stdout(&native)));
     assert_eq!(histogram(&stdout(&read)), [1, 18, 178, 1272, 6970, 22467, 15024, 150]);
+}
+
+/// M24, a group whose invariants allow 24!/2 boards and no search over their coordinates
+/// finds the ones reached (one orbit of 24 cells): ranked by its stabilizer chain, one entry
+/// per board. The histogram of `twsearch -t 2 -g samples/main/m24conway.tws` (the same two
+/// moves; rokicki/twsearch 268d1a3, 2026-11-29), in htm: every power of R is one move.
+#[test]
+fn m24_is_searched_by_its_stabilizer_chain() {
+    let spec = format!("def:{M24}");
+    let o = twirl(&["info", &spec]);
+    assert!(stdout(&o).contains("ranking: by the group's stabilizer chain"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("table: 244823040 entries"), "{}", stdout(&o));
+    let o = twirl(&["bfs", &spec, "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        histogram(&stdout(&o)),
+        [
+            1, 23, 44, 504, 878, 9551, 16632, 179880, 312092, 3333993, 5686316, 53267905, 65375126,
+            115590954, 1048727, 414
+        ]
+    );
 }
 
 /// A group smaller than its invariants and too large to list: NRP (2,3,2)'s 120 boards of

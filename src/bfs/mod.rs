@@ -330,6 +330,7 @@ impl SearchSpace for StateSpace {
             Ranking::Layout(l) => search(l, starts, table, session, pool, resume),
             Ranking::Enumerated(e) => search(e, starts, table, session, pool, resume),
             Ranking::Multiset(m) => search(m, starts, table, session, pool, resume),
+            Ranking::Chain(c) => search(c, starts, table, session, pool, resume),
             Ranking::Classes(c) => search(c, starts, table, session, pool, resume),
         }
     }
@@ -339,6 +340,7 @@ impl SearchSpace for StateSpace {
             Ranking::Layout(l) => RankDeal::of(l, parts),
             Ranking::Enumerated(e) => RankDeal::of(e, parts),
             Ranking::Multiset(m) => RankDeal::of(m, parts),
+            Ranking::Chain(c) => RankDeal::of(c, parts),
             Ranking::Classes(c) => RankDeal::of(c, parts),
         }
     }

@@ -78,6 +78,10 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         Ranking::Multiset(_) => {
             "multiset layout (identical pieces: orbit arrangement ranks x orientation digits)"
         }
+        Ranking::Chain(_) => {
+            "by the group's stabilizer chain (the images of its base points; the group is \
+             smaller than its invariants allow)"
+        }
         Ranking::Classes(_) => "classes of boards under the symmetries",
     };
     writeln!(out, "ranking: {ranking}")?;

@@ -245,6 +245,12 @@ impl StabChain {
         self.levels.iter().map(|lv| lv.orbit.len()).collect()
     }
 
+    /// The basic orbit of level `i`, in the chain's order (`[0]` is the base point); with
+    /// [`StabChain::rep_inv_into`] the transversal that ranks by the chain read.
+    pub(crate) fn level_orbit(&self, i: usize) -> &[u16] {
+        &self.levels[i].orbit
+    }
+
     fn empty(degree: usize) -> StabChain {
         StabChain {
             degree,
@@ -318,7 +324,7 @@ impl StabChain {
     }
 
     /// Writes the inverse coset representative of `levels[m].orbit[k]` into `out`.
-    fn rep_inv_into(&self, m: usize, k: usize, out: &mut [u16]) {
+    pub(crate) fn rep_inv_into(&self, m: usize, k: usize, out: &mut [u16]) {
         let n = self.degree;
         let lv = &self.levels[m];
         if lv.explicit {

@@ -659,31 +659,7 @@ impl Layout {
 
     /// Converts a board to working form, or explains which invariant it breaks.
     pub fn cells_of(&self, board: &Board) -> Result<Cells> {
-        let inv = &self.invariants;
-        let k = inv.orient_mod;
-        let mut out = [0u8; MAX_CELLS];
-        for (p, &tile) in board.tiles.iter().enumerate().take(self.n_cells) {
-            let t = tile as usize;
-            if inv.orbit_of[t] != inv.orbit_of[p] {
-                return Err(Error::InvalidBoard(format!(
-                    "tile {} cannot reach cell {} (they lie in different orbits)",
-                    t + 1,
-                    p + 1
-                )));
-            }
-            let orbit = &inv.orbits[inv.orbit_of[p] as usize];
-            let raw = orient_sum(k, board.orient[p] % k, inv.potential[t], inv.potential[p]);
-            if !raw.is_multiple_of(orbit.tied_mod) {
-                return Err(Error::InvalidBoard(format!(
-                    "tile {} cannot stand on cell {} with that orientation: orientation mod {} is fixed by the cell",
-                    t + 1,
-                    p + 1,
-                    orbit.tied_mod
-                )));
-            }
-            out[p] = t as u8 | ((raw / orbit.tied_mod) << TILE_BITS);
-        }
-        let cells = Cells(out);
+        let cells = cells_of_board(&self.invariants, self.n_cells, board)?;
         let ((_, signs), (sums, _)) =
             (self.permutation_digits(&cells), self.orientation_digits(&cells));
         if self.coupling_index[(signs * self.sums_space + sums) as usize] == u32::MAX {
@@ -703,18 +679,51 @@ impl Layout {
 
     /// Converts working form back to a board.
     pub fn board_of(&self, s: &Cells) -> Board {
-        let inv = &self.invariants;
-        let k = inv.orient_mod;
-        let mut board = Board::solved(1, self.n_cells);
-        for p in 0..self.n_cells {
-            let t = (s.0[p] & TILE_MASK) as usize;
-            let d = inv.orbits[inv.orbit_of[p] as usize].tied_mod;
-            let u = s.0[p] >> TILE_BITS;
-            board.tiles[p] = t as u8;
-            board.orient[p] = orient_sum(k, u * d, inv.potential[p], inv.potential[t]);
-        }
-        board
+        board_of_cells(&self.invariants, self.n_cells, s)
     }
+}
+
+/// A board in working form (tiles with their reduced orientations), or why a tile cannot
+/// stand where it does; the invariants' parities and sums are not checked here.
+pub(super) fn cells_of_board(inv: &Invariants, n_cells: usize, board: &Board) -> Result<Cells> {
+    let k = inv.orient_mod;
+    let mut out = [0u8; MAX_CELLS];
+    for (p, &tile) in board.tiles.iter().enumerate().take(n_cells) {
+        let t = tile as usize;
+        if inv.orbit_of[t] != inv.orbit_of[p] {
+            return Err(Error::InvalidBoard(format!(
+                "tile {} cannot reach cell {} (they lie in different orbits)",
+                t + 1,
+                p + 1
+            )));
+        }
+        let orbit = &inv.orbits[inv.orbit_of[p] as usize];
+        let raw = orient_sum(k, board.orient[p] % k, inv.potential[t], inv.potential[p]);
+        if !raw.is_multiple_of(orbit.tied_mod) {
+            return Err(Error::InvalidBoard(format!(
+                "tile {} cannot stand on cell {} with that orientation: orientation mod {} is fixed by the cell",
+                t + 1,
+                p + 1,
+                orbit.tied_mod
+            )));
+        }
+        out[p] = t as u8 | ((raw / orbit.tied_mod) << TILE_BITS);
+    }
+    Ok(Cells(out))
+}
+
+/// The board a working form stands for (see [`cells_of_board`]).
+pub(super) fn board_of_cells(inv: &Invariants, n_cells: usize, s: &Cells) -> Board {
+    let k = inv.orient_mod;
+    let mut board = Board::solved(1, n_cells);
+    for p in 0..n_cells {
+        let t = (s.0[p] & TILE_MASK) as usize;
+        let d = inv.orbits[inv.orbit_of[p] as usize].tied_mod;
+        let u = s.0[p] >> TILE_BITS;
+        board.tiles[p] = t as u8;
+        board.orient[p] = orient_sum(k, u * d, inv.potential[p], inv.potential[t]);
+    }
+    board
 }
 
 /// Whether some orbit's free orientations count modulo 3 (moves then reduce them by a

@@ -15,6 +15,7 @@
 //! sums the moves reach ([`Layout::searching_in`]); where that still counts more ranks than
 //! boards, the other boards are never reached.
 
+pub mod chain;
 mod couplings;
 pub mod enumerated;
 pub mod layout;
@@ -31,6 +32,7 @@ pub(crate) mod test_puzzles;
 use num_bigint::BigUint;
 
 pub use crate::group::analysis::point_generators;
+pub use chain::ChainRanking;
 pub use enumerated::Enumerated;
 pub use layout::{Cells, Layout};
 pub use multiset::Multiset;
@@ -201,6 +203,8 @@ pub enum Ranking {
     Enumerated(Enumerated),
     /// Multiset ranks of boards with identical pieces.
     Multiset(Multiset),
+    /// Ranks by a stabilizer chain, for a group smaller than its invariants.
+    Chain(ChainRanking),
     /// One entry per class of boards under the puzzle's symmetries.
     Classes(ClassRanking),
 }
@@ -251,22 +255,34 @@ impl StateSpace {
             Some(Err(e)) => return Err(e),
             // Too many to list: search the space the invariants allow (the boards outside
             // the group are never reached), as twsearch does.
+            // Too many to list: the invariants' layout, counting only the arrangements and
+            // sums the moves reach where a search over them finds those; else ranks by the
+            // group's stabilizer chain; else the space the invariants allow, searched whole
+            // (the boards outside the group are never reached), as twsearch does.
             None => {
+                let by_chain =
+                    || ChainRanking::new(puzzle, analysis.invariants.clone(), group_order);
                 let reachable = u64::try_from(group_order).ok();
                 // Without cell runs: the frontiers are sparse in such a space, where runs
                 // cost more than they save (measured: 16.0 s against 3.3 s on
                 // data/definitions/smaller_group.tws).
                 let layout = Layout::without_runs(puzzle, analysis.invariants.clone());
                 match (layout, reachable) {
-                    (Ok(layout), Some(r)) => Ranking::Layout(layout.searching_in(r)),
-                    (Err(e), _) => {
-                        return Err(Error::Unsupported(format!(
+                    (Ok(layout), Some(r)) => {
+                        let layout = layout.searching_in(r);
+                        match layout.n_states() == r {
+                            true => Ranking::Layout(layout),
+                            false => by_chain().map_or(Ranking::Layout(layout), Ranking::Chain),
+                        }
+                    }
+                    (Err(e), _) => Ranking::Chain(by_chain().map_err(|chain| {
+                        Error::Unsupported(format!(
                             "the moves generate {group_order} boards, fewer than the \
                              {model_order} their orbits, parities and orientation sums allow, \
                              and too many to list one by one; searching the space they allow \
-                             fails too: {e}"
-                        )));
-                    }
+                             fails ({e}), and so do ranks by their stabilizer chain ({chain})"
+                        ))
+                    })?),
                     (Ok(_), None) => unreachable!("a group within 64-bit ranks"),
                 }
             }
@@ -371,6 +387,7 @@ impl StateSpace {
         match &self.ranking {
             Ranking::Enumerated(e) => BigUint::from(e.n_states()),
             Ranking::Multiset(m) => BigUint::from(m.n_states()),
+            Ranking::Chain(c) => BigUint::from(c.n_states()),
             _ => self.analysis.group_order.clone(),
         }
     }
@@ -442,6 +459,7 @@ impl Ranking {
             Ranking::Layout(l) => l.n_states(),
             Ranking::Enumerated(e) => e.n_states(),
             Ranking::Multiset(m) => m.n_states(),
+            Ranking::Chain(c) => c.n_states(),
             Ranking::Classes(c) => c.n_states(),
         }
     }
@@ -454,6 +472,7 @@ impl Ranking {
                 Error::InvalidBoard("the board is not reachable from the solved board".into())
             }),
             Ranking::Multiset(m) => Ok(m.rank(&m.cells_of(board)?)),
+            Ranking::Chain(c) => Ok(c.rank(&c.cells_of(board)?)),
             Ranking::Classes(c) => c.entry_of_board(board),
         }
     }
@@ -464,6 +483,7 @@ impl Ranking {
             Ranking::Layout(l) => l.board_of(&l.unrank(rank)),
             Ranking::Enumerated(e) => e.board(rank as u32).clone(),
             Ranking::Multiset(m) => m.board_of(&m.unrank(rank)),
+            Ranking::Chain(c) => c.board_of(&c.unrank(rank)),
             Ranking::Classes(c) => c.board(rank),
         }
     }

@@ -1,0 +1,392 @@
+//! Dense ranks from a stabilizer chain, for groups smaller than their invariants allow whose
+//! reachable values no search over the invariants' coordinates finds, and too many to list
+//! one by one (M24 in its 24-point action: 244,823,040 boards, where the invariants allow
+//! 24!/2).
+//!
+//! A board in working form ([`Cells`]) is read as a permutation `s` of *points*, one point per
+//! cell and reduced orientation: `s(c, v)` is the point `(t, v - u)` when tile `t` stands on
+//! cell `c` with reduced orientation `u`. A move takes `s` to `τ s` (products left to right:
+//! first `τ`, the move on points, then `s`), so the boards are exactly the elements of the
+//! group `G = <τ>`. A stabilizer chain of `G` (base `b_0 .. b_{k-1}`, basic orbits `O_i`,
+//! coset representatives `u_q` with `b_i^{u_q} = q`) writes each element once as
+//! `s = u_{q_{k-1}} ⋯ u_{q_0}`, `q_i ∈ O_i`; the rank is the mixed-radix number of the
+//! `q_i`'s places in their orbits, level 0 most significant. Ranking sifts the images of the
+//! base points alone (`q_i` is the image of `b_i` once the levels above are divided off:
+//! about `k²/2` table reads); unranking composes the representatives on one point per cell
+//! (`cells × k` reads).
+
+use num_bigint::BigUint;
+
+use super::StateRanking;
+use super::layout::{
+    Cells, CompiledMove, MAX_CELLS, TILE_BITS, TILE_MASK, board_of_cells, cells_of_board,
+    check_free_mod, compile_moves, has_thirds,
+};
+use super::simd::apply_compiled;
+use crate::group::invariants::Invariants;
+use crate::group::stabchain::{Perm, StabChain};
+use crate::puzzle::{Board, Puzzle};
+use crate::{Error, Result};
+
+/// More levels than any group below 2^64 elements has (each basic orbit holds two points or
+/// more).
+const MAX_LEVELS: usize = 64;
+
+/// One level of the chain, as ranks read it.
+#[derive(Clone, Debug)]
+struct Level {
+    /// The base point's cell and reduced orientation.
+    cell: u8,
+    orient: u8,
+    /// Number of points in the basic orbit.
+    radix: u64,
+    /// The place value of this level's digit.
+    weight: u64,
+    /// `place[p]`: the index of point `p` in the basic orbit (read only for its points).
+    place: Vec<u16>,
+    /// `inverse_reps[i * degree + p]`: `p` under the inverse of the `i`-th representative.
+    inverse_reps: Vec<u8>,
+    /// `reps[i * degree + p]`: `p` under the `i`-th representative.
+    reps: Vec<u8>,
+}
+
+/// Ranks of boards by a stabilizer chain of the group the moves generate (see the module
+/// docs).
+#[derive(Clone, Debug)]
+pub struct ChainRanking {
+    n_cells: usize,
+    has_thirds: bool,
+    invariants: Invariants,
+    degree: usize,
+    /// `first[c]`: the point of cell `c` with reduced orientation 0; the cell's points follow.
+    first: [u8; MAX_CELLS],
+    /// `free_mod[c]`: how many reduced orientations a tile on cell `c` can take.
+    free_mod: [u8; MAX_CELLS],
+    /// A point's cell and reduced orientation.
+    point_cell: Vec<u8>,
+    point_orient: Vec<u8>,
+    levels: Vec<Level>,
+    n_states: u64,
+    /// The chain itself, to tell boards of the group from others.
+    chain: StabChain,
+    solve: Vec<CompiledMove>,
+    scramble: Vec<CompiledMove>,
+}
+
+impl ChainRanking {
+    /// The ranking of the boards the puzzle's moves reach, `group_order` of them (the order
+    /// found by the analysis: the chain stops building once it reaches it).
+    pub fn new(
+        puzzle: &Puzzle,
+        invariants: Invariants,
+        group_order: &BigUint,
+    ) -> Result<ChainRanking> {
+        let n = puzzle.n_positions();
+        if n > MAX_CELLS {
+            return Err(Error::TooLarge(format!(
+                "boards of more than {MAX_CELLS} cells cannot be searched exhaustively"
+            )));
+        }
+        let too_large =
+            || Error::TooLarge(format!("{group_order} boards: more than 64-bit ranks can count"));
+        let n_states = u64::try_from(group_order).map_err(|_| too_large())?;
+        for o in &invariants.orbits {
+            check_free_mod(o)?;
+        }
+        let mut first = [0u8; MAX_CELLS];
+        let mut free_mod = [1u8; MAX_CELLS];
+        let (mut point_cell, mut point_orient) = (Vec::new(), Vec::new());
+        for c in 0..n {
+            let e = invariants.orbits[invariants.orbit_of[c] as usize].free_mod;
+            // At most 32 cells of 8 orientations: every point fits a byte.
+            first[c] = point_cell.len() as u8;
+            free_mod[c] = e;
+            for v in 0..e {
+                point_cell.push(c as u8);
+                point_orient.push(v);
+            }
+        }
+        let degree = point_cell.len();
+        let (solve, scramble) = compile_moves(puzzle, &invariants);
+        let on_points = |m: &CompiledMove| -> Perm {
+            let mut tau = vec![0u16; degree];
+            for j in 0..n {
+                let (src, e) = (m.src[j] as usize, free_mod[j]);
+                let turn = m.add[j] >> TILE_BITS;
+                for v in 0..e {
+                    tau[(first[j] + v) as usize] = (first[src] + (v + e - turn) % e) as u16;
+                }
+            }
+            tau
+        };
+        let generators: Vec<Perm> = solve.iter().map(on_points).collect();
+        let chain = StabChain::with_upper_bound(degree, &generators, group_order);
+        if chain.order() != *group_order {
+            return Err(Error::Unsupported(format!(
+                "the moves act on cells and reduced orientations as a group of {} elements, not \
+                 the {group_order} boards the analysis counts",
+                chain.order()
+            )));
+        }
+        let radices = chain.orbit_lengths();
+        if radices.len() > MAX_LEVELS {
+            return Err(too_large());
+        }
+        let mut levels = Vec::with_capacity(radices.len());
+        let mut buffer = vec![0u16; degree];
+        for (i, &base) in chain.base().iter().enumerate() {
+            let orbit = chain.level_orbit(i);
+            let mut place = vec![u16::MAX; degree];
+            let mut inverse_reps = Vec::with_capacity(orbit.len() * degree);
+            let mut reps = vec![0u8; orbit.len() * degree];
+            for (k, &q) in orbit.iter().enumerate() {
+                place[q as usize] = k as u16;
+                chain.rep_inv_into(i, k, &mut buffer);
+                for (p, &x) in buffer.iter().enumerate() {
+                    inverse_reps.push(x as u8);
+                    reps[k * degree + x as usize] = p as u8;
+                }
+            }
+            let weight = radices[i + 1..].iter().map(|&r| r as u64).product();
+            levels.push(Level {
+                cell: point_cell[base as usize],
+                orient: point_orient[base as usize],
+                radix: orbit.len() as u64,
+                weight,
+                place,
+                inverse_reps,
+                reps,
+            });
+        }
+        Ok(ChainRanking {
+            n_cells: n,
+            has_thirds: has_thirds(&invariants),
+            invariants,
+            degree,
+            first,
+            free_mod,
+            point_cell,
+            point_orient,
+            levels,
+            n_states,
+            chain,
+            solve,
+            scramble,
+        })
+    }
+
+    /// Number of boards (ranks).
+    pub fn n_states(&self) -> u64 {
+        self.n_states
+    }
+
+    /// Number of levels of the chain (the base's length).
+    pub fn n_levels(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// The point `s(c, v)`: where the board sends the point of cell `c` with orientation `v`.
+    #[inline(always)]
+    fn point_at(&self, s: &Cells, c: usize, v: u8) -> u8 {
+        let byte = s.0[c];
+        let (t, u) = ((byte & TILE_MASK) as usize, byte >> TILE_BITS);
+        let e = self.free_mod[c];
+        self.first[t] + (v + e - u) % e
+    }
+
+    /// The rank of a board of the group in working form.
+    #[inline]
+    pub fn rank(&self, s: &Cells) -> u64 {
+        let k = self.levels.len();
+        let mut image = [0u8; MAX_LEVELS];
+        for (x, lv) in image.iter_mut().zip(&self.levels) {
+            *x = self.point_at(s, lv.cell as usize, lv.orient);
+        }
+        let mut rank = 0;
+        for (i, lv) in self.levels.iter().enumerate() {
+            let d = lv.place[image[i] as usize] as usize;
+            rank += d as u64 * lv.weight;
+            let inverse = &lv.inverse_reps[d * self.degree..(d + 1) * self.degree];
+            for x in &mut image[i + 1..k] {
+                *x = inverse[*x as usize];
+            }
+        }
+        rank
+    }
+
+    /// The board in working form with the given rank (`rank < n_states`).
+    #[inline]
+    pub fn unrank(&self, mut rank: u64) -> Cells {
+        debug_assert!(rank < self.n_states);
+        let mut reps = [&[][..]; MAX_LEVELS];
+        for (i, lv) in self.levels.iter().enumerate().rev() {
+            let d = (rank % lv.radix) as usize;
+            rank /= lv.radix;
+            reps[i] = &lv.reps[d * self.degree..(d + 1) * self.degree];
+        }
+        let mut out = [0u8; MAX_CELLS];
+        for (c, byte) in out.iter_mut().enumerate().take(self.n_cells) {
+            let mut x = self.first[c];
+            for rep in reps[..self.levels.len()].iter().rev() {
+                x = rep[x as usize];
+            }
+            let e = self.free_mod[c];
+            let u = (e - self.point_orient[x as usize]) % e;
+            *byte = self.point_cell[x as usize] | u << TILE_BITS;
+        }
+        Cells(out)
+    }
+
+    /// Converts a board to working form, or explains why the moves cannot reach it.
+    pub fn cells_of(&self, board: &Board) -> Result<Cells> {
+        let cells = cells_of_board(&self.invariants, self.n_cells, board)?;
+        let mut s = vec![0u16; self.degree];
+        for c in 0..self.n_cells {
+            for v in 0..self.free_mod[c] {
+                s[(self.first[c] + v) as usize] = self.point_at(&cells, c, v) as u16;
+            }
+        }
+        if !self.chain.contains(&s) {
+            return Err(Error::InvalidBoard(
+                "the moves cannot reach the board (it lies outside the group they generate)".into(),
+            ));
+        }
+        Ok(cells)
+    }
+
+    /// Converts working form back to a board.
+    pub fn board_of(&self, s: &Cells) -> Board {
+        board_of_cells(&self.invariants, self.n_cells, s)
+    }
+
+    /// Applies a compiled move.
+    #[inline(always)]
+    fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
+        apply_compiled(self.n_cells, self.has_thirds, s, m)
+    }
+}
+
+impl StateRanking for ChainRanking {
+    type State = Cells;
+    fn n_states(&self) -> u64 {
+        self.n_states
+    }
+    fn n_moves(&self) -> usize {
+        self.solve.len()
+    }
+    #[inline(always)]
+    fn rank(&self, s: &Cells) -> u64 {
+        ChainRanking::rank(self, s)
+    }
+    #[inline(always)]
+    fn unrank(&self, rank: u64) -> Cells {
+        ChainRanking::unrank(self, rank)
+    }
+    #[inline(always)]
+    fn solve_step(&self, s: &Cells, m: usize) -> Cells {
+        self.apply(s, &self.solve[m])
+    }
+    #[inline(always)]
+    fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
+        self.apply(s, &self.scramble[m])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bfs::{self, Config, NoProgress};
+    use crate::group::analysis::Analysis;
+    use crate::puzzle::{Metric, PuzzleSpec, defined::Defined, definition::Definition};
+    use crate::rank::{Layout, Ranking, StateSpace};
+    use crate::table::DistanceTable;
+    use bitvec::prelude::*;
+
+    fn defined(text: &str) -> Puzzle {
+        let d = Defined::new("test.tws", Definition::parse(text).unwrap()).unwrap();
+        Puzzle::new(&PuzzleSpec::Def(std::sync::Arc::new(d)), Metric::Htm).unwrap()
+    }
+
+    fn file(name: &str) -> Puzzle {
+        let path = format!("{}/data/definitions/{name}", env!("CARGO_MANIFEST_DIR"));
+        Puzzle::parse(&format!("def:{path}"), None).unwrap()
+    }
+
+    /// The puzzle's space ranked by its chain, whatever ranking the analysis would pick.
+    fn by_chain(p: &Puzzle) -> StateSpace {
+        let analysis = Analysis::of(p).unwrap();
+        let chain =
+            ChainRanking::new(p, analysis.invariants.clone(), &analysis.group_order).unwrap();
+        StateSpace { analysis, ranking: Ranking::Chain(chain), definition_digest: None }
+    }
+
+    fn histogram(p: &Puzzle, space: &StateSpace) -> Vec<u64> {
+        let table = DistanceTable::in_memory(space.n_states()).unwrap();
+        let out = bfs::search_puzzle(p, space, &table, &Config::new(2), &NoProgress).unwrap();
+        assert!(out.complete);
+        out.board_histogram().to_vec()
+    }
+
+    /// The Mathieu group M12 on 12 points (95,040 boards, where the invariants allow 12!/2),
+    /// from three of its standard generators.
+    const M12: &str = "Name M12\nSet A 12 1\nSolved\nA\n1 2 3 4 5 6 7 8 9 10 11 12\nEnd\n\
+        Move X\nA\n2 3 4 5 6 7 8 9 10 11 1 12\nEnd\n\
+        Move Y\nA\n1 2 7 10 6 4 11 3 9 5 8 12\nEnd\n\
+        Move Z\nA\n12 11 6 8 9 3 10 4 5 7 2 1\nEnd\n";
+
+    #[test]
+    fn m12_by_its_chain_as_by_its_list() {
+        let p = defined(M12);
+        let space = by_chain(&p);
+        assert_eq!(space.n_states(), 95_040);
+        let listed = StateSpace::build(&p).unwrap();
+        assert!(matches!(listed.ranking, Ranking::Enumerated(_)));
+        let h = histogram(&p, &space);
+        assert_eq!(h.iter().sum::<u64>(), 95_040);
+        assert_eq!(h, histogram(&p, &listed));
+        // Every rank is a board of the group, ranked back to itself.
+        for r in 0..space.n_states() {
+            let board = space.board(r);
+            assert_eq!(space.rank_board(&board).unwrap(), r);
+            assert!(listed.rank_board(&board).is_ok(), "rank {r}");
+        }
+        // An odd permutation is no element of M12 (its elements are even).
+        let swap = p.parse_board("A 2 1 3 4 5 6 7 8 9 10 11 12").unwrap();
+        let e = space.rank_board(&swap).unwrap_err().to_string();
+        assert!(e.contains("cannot reach the board"), "{e}");
+    }
+
+    /// With orientations mod 3: the 2x2x2 with a fixed corner (3,674,160 boards, the
+    /// invariants exact): the chain's ranks are a bijection onto the layout's.
+    #[test]
+    fn twisted_corners_rank_onto_the_layouts_boards() {
+        let p = file("cube2.tws");
+        let space = by_chain(&p);
+        let Ranking::Chain(chain) = &space.ranking else { unreachable!() };
+        let layout = Layout::new(&p, Analysis::of(&p).unwrap().invariants).unwrap();
+        assert_eq!(chain.n_states(), layout.n_states());
+        let mut seen = bitvec![0; layout.n_states() as usize];
+        for r in 0..chain.n_states() {
+            let s = chain.unrank(r);
+            assert_eq!(chain.rank(&s), r);
+            assert!(!seen.replace(layout.rank(&s) as usize, true), "rank {r} twice");
+        }
+        assert!(seen.all());
+    }
+
+    /// A group smaller than its invariants, beside sets they describe: the histogram of
+    /// `twsearch -t 1 -g smaller_group.tws` (as tests/definitions.rs has it).
+    #[test]
+    fn smaller_group_by_its_chain_equals_twsearch() {
+        let p = file("smaller_group.tws");
+        let space = by_chain(&p);
+        assert_eq!(space.n_states(), 5_598_720);
+        assert_eq!(
+            histogram(&p, &space),
+            [
+                1, 19, 154, 827, 3470, 11928, 35724, 94925, 221284, 447949, 751283, 1033821,
+                1129932, 939818, 586448, 259739, 70329, 10334, 735
+            ]
+        );
+    }
+}
