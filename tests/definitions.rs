@@ -139,6 +139,7 @@ fn exported_definitions_read_back() {
 /// per board. The histogram of `twsearch -t 2 -g samples/main/m24conway.tws` (the same two
 /// moves; rokicki/twsearch 268d1a3, 2026-11-29), in htm: every power of R is one move.
 #[test]
+#[ignore = "a minute with 2 threads: run with --ignored (src/rank/chain.rs tests the path)"]
 fn m24_is_searched_by_its_stabilizer_chain() {
     let spec = format!("def:{M24}");
     let o = twirl(&["info", &spec]);

@@ -81,6 +81,13 @@ impl ChainRanking {
         invariants: Invariants,
         group_order: &BigUint,
     ) -> Result<ChainRanking> {
+        if puzzle.has_identical_pieces() {
+            return Err(Error::Unsupported(
+                "ranks by a stabilizer chain count group elements: a puzzle with identical \
+                 pieces has fewer boards"
+                    .into(),
+            ));
+        }
         let n = puzzle.n_positions();
         if n > MAX_CELLS {
             return Err(Error::TooLarge(format!(
@@ -194,7 +201,8 @@ impl ChainRanking {
         self.first[t] + (v + e - u) % e
     }
 
-    /// The rank of a board of the group in working form.
+    /// The rank of a board of the group in working form (a board outside it has none: see
+    /// [`ChainRanking::cells_of`]).
     #[inline]
     pub fn rank(&self, s: &Cells) -> u64 {
         let k = self.levels.len();
@@ -205,6 +213,7 @@ impl ChainRanking {
         let mut rank = 0;
         for (i, lv) in self.levels.iter().enumerate() {
             let d = lv.place[image[i] as usize] as usize;
+            debug_assert!(d != u16::MAX as usize, "a board outside the group");
             rank += d as u64 * lv.weight;
             let inverse = &lv.inverse_reps[d * self.degree..(d + 1) * self.degree];
             for x in &mut image[i + 1..k] {
@@ -327,16 +336,20 @@ mod tests {
         out.board_histogram().to_vec()
     }
 
-    /// The Mathieu group M12 on 12 points (95,040 boards, where the invariants allow 12!/2),
-    /// from three of its standard generators.
-    const M12: &str = "Name M12\nSet A 12 1\nSolved\nA\n1 2 3 4 5 6 7 8 9 10 11 12\nEnd\n\
-        Move X\nA\n2 3 4 5 6 7 8 9 10 11 1 12\nEnd\n\
+    /// Three standard generators of the Mathieu group M12 on 12 points (95,040 boards,
+    /// where the invariants allow 12!/2).
+    const M12_MOVES: &str = "Move X\nA\n2 3 4 5 6 7 8 9 10 11 1 12\nEnd\n\
         Move Y\nA\n1 2 7 10 6 4 11 3 9 5 8 12\nEnd\n\
         Move Z\nA\n12 11 6 8 9 3 10 4 5 7 2 1\nEnd\n";
+    const S5_MOVES: &str = "Move P\nB\n2 3 4 5 1\nEnd\nMove Q\nB\n2 1 3 4 5\nEnd\n";
+
+    fn m12() -> Puzzle {
+        defined(&format!("Name M12\nSet A 12 1\nSolved\nEnd\n{M12_MOVES}"))
+    }
 
     #[test]
     fn m12_by_its_chain_as_by_its_list() {
-        let p = defined(M12);
+        let p = m12();
         let space = by_chain(&p);
         assert_eq!(space.n_states(), 95_040);
         let listed = StateSpace::build(&p).unwrap();
@@ -354,6 +367,35 @@ mod tests {
         let swap = p.parse_board("A 2 1 3 4 5 6 7 8 9 10 11 12").unwrap();
         let e = space.rank_board(&swap).unwrap_err().to_string();
         assert!(e.contains("cannot reach the board"), "{e}");
+    }
+
+    /// M12 beside S5, moves of one never touching the other: 11,404,800 boards, too many to
+    /// list, and the layout's coordinates too many to search, so the chain ranks them. A
+    /// board's distance is the sum of its two parts', so the histogram is the convolution of
+    /// the parts' histograms (each searched alone by another ranking).
+    #[test]
+    fn a_product_too_large_to_list_is_ranked_by_its_chain() {
+        let both = defined(&format!(
+            "Name M12xS5\nSet A 12 1\nSet B 5 1\nSolved\nEnd\n{M12_MOVES}{S5_MOVES}"
+        ));
+        let space = StateSpace::build(&both).unwrap();
+        assert!(matches!(space.ranking, Ranking::Chain(_)));
+        assert_eq!(space.n_states(), 95_040 * 120);
+        let part = |p: Puzzle| {
+            let space = StateSpace::build(&p).unwrap();
+            assert!(!matches!(space.ranking, Ranking::Chain(_)));
+            histogram(&p, &space)
+        };
+        // S5: five pieces under a 5-cycle and a swap.
+        let (a, b) =
+            (part(m12()), part(defined(&format!("Name S5\nSet B 5 1\nSolved\nEnd\n{S5_MOVES}"))));
+        let mut convolution = vec![0u64; a.len() + b.len() - 1];
+        for (i, x) in a.iter().enumerate() {
+            for (j, y) in b.iter().enumerate() {
+                convolution[i + j] += x * y;
+            }
+        }
+        assert_eq!(histogram(&both, &space), convolution);
     }
 
     /// With orientations mod 3: the 2x2x2 with a fixed corner (3,674,160 boards, the

@@ -738,8 +738,8 @@ pub(super) fn check_free_mod(o: &Orbit) -> Result<()> {
         return Ok(());
     }
     Err(Error::Unsupported(format!(
-        "the orbit of cells {} has orientations free modulo {}: the invariant layout indexes \
-         orientations modulo 2, 3, 4 and 8 only",
+        "the orbit of cells {} has orientations free modulo {}: boards in working form (the \
+         searches' ranks) hold orientations modulo 2, 3, 4 and 8 only",
         crate::group::invariants::cell_list(&o.cells),
         o.free_mod
     )))

@@ -8,12 +8,14 @@
 //! - [`Enumerated`], when the group is smaller than the invariants allow (the exceptional
 //!   small groups): a sorted list of every board;
 //! - [`Multiset`], for boards with identical pieces (a definition's repeated labels), which
-//!   are not group elements: the layout's ranks with multiset permutations.
+//!   are not group elements: the layout's ranks with multiset permutations;
+//! - [`ChainRanking`], for groups smaller than their invariants and too many to list whose
+//!   layout cannot count only the arrangements and sums the moves reach
+//!   ([`Layout::searching_in`]): ranks by the group's stabilizer chain.
 //!
-//! Either way the table has exactly one entry per reachable board, also for groups smaller
-//! than their invariants and too many to list, where the layout indexes the arrangements and
-//! sums the moves reach ([`Layout::searching_in`]); where that still counts more ranks than
-//! boards, the other boards are never reached.
+//! Every way the table has exactly one entry per reachable board; where the chain cannot
+//! rank either (a board it cannot hold), the layout searches the space the invariants allow
+//! and the other boards are never reached.
 
 pub mod chain;
 mod couplings;
@@ -47,7 +49,8 @@ use crate::table::OffsetMap;
 use crate::{Error, Result};
 
 /// A ranking as the search engine walks it: ranks and unranks working states, and applies
-/// moves to them. [`Layout`] and [`Enumerated`] are the two; a puzzle's [`StateSpace`] holds
+/// moves to them: [`Layout`], [`Enumerated`], [`Multiset`], [`ChainRanking`] and
+/// [`ClassRanking`]; a puzzle's [`StateSpace`] holds
 /// one of them ([`Ranking`]) and is searched through it.
 pub trait StateRanking: Sync {
     /// A board in the ranking's working form.
@@ -192,7 +195,7 @@ pub struct StateSpace {
     pub definition_digest: Option<String>,
 }
 
-/// One of the two rankings.
+/// One of the rankings.
 // One value per puzzle, never in a collection: its size does not matter.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
@@ -253,8 +256,6 @@ impl StateSpace {
                 Ranking::Enumerated(Enumerated::new(puzzle)?)
             }
             Some(Err(e)) => return Err(e),
-            // Too many to list: search the space the invariants allow (the boards outside
-            // the group are never reached), as twsearch does.
             // Too many to list: the invariants' layout, counting only the arrangements and
             // sums the moves reach where a search over them finds those; else ranks by the
             // group's stabilizer chain; else the space the invariants allow, searched whole
@@ -276,11 +277,15 @@ impl StateSpace {
                         }
                     }
                     (Err(e), _) => Ranking::Chain(by_chain().map_err(|chain| {
+                        // Both refuse what a board in working form cannot hold alike.
+                        let why = match chain.to_string() == e.to_string() {
+                            true => e.to_string(),
+                            false => format!("{e}; by their stabilizer chain: {chain}"),
+                        };
                         Error::Unsupported(format!(
                             "the moves generate {group_order} boards, fewer than the \
                              {model_order} their orbits, parities and orientation sums allow, \
-                             and too many to list one by one; searching the space they allow \
-                             fails ({e}), and so do ranks by their stabilizer chain ({chain})"
+                             too many to list one by one, and they cannot be ranked: {why}"
                         ))
                     })?),
                     (Ok(_), None) => unreachable!("a group within 64-bit ranks"),
@@ -343,7 +348,7 @@ impl StateSpace {
             }
             None => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: the group is smaller than its invariants allow, \
-                 and its ranks count more than its boards",
+                 and classes need the invariants' layout to rank its boards densely",
                 puzzle.spec
             ))),
         };
@@ -427,6 +432,25 @@ impl StateSpace {
     }
 }
 
+/// A lower bound on the boards of a puzzle with identical pieces: `group_order / |K|`, `K`
+/// the maps that leave a board the same (identical pieces exchanged, unseen orientations
+/// turned); the group meets `K` in at most `|K|` elements, each board standing for that many.
+fn fewest_boards(puzzle: &Puzzle, analysis: &Analysis) -> u64 {
+    let solved = puzzle.solved();
+    let mut same = BigUint::from(1u32);
+    let mut labels: Vec<u8> = solved.tiles.clone();
+    labels.sort_unstable();
+    for run in labels.chunk_by(|a, b| a == b) {
+        same *= crate::group::invariants::factorial(run.len());
+    }
+    if let Some(d) = puzzle.defined() {
+        for _ in d.unseen_orientations().iter().filter(|&&u| u) {
+            same *= analysis.invariants.orient_mod;
+        }
+    }
+    u64::try_from(&analysis.group_order / same).unwrap_or(u64::MAX)
+}
+
 impl Ranking {
     /// The ranking of a puzzle with identical pieces, whose boards are not group elements:
     /// multiset ranks when the invariants describe the group exactly, else a list of the
@@ -441,15 +465,22 @@ impl Ranking {
                 analysis.group_order, analysis.model_order
             )))
         };
+        let too_many = || {
+            format!(
+                "{} has identical pieces and more than {} boards to list one by one",
+                puzzle.spec,
+                enumerated::MAX_LISTED
+            )
+        };
         match multiset {
             Ok(m) => Ok(Ranking::Multiset(m)),
-            Err(e) => Enumerated::new(puzzle).map(Ranking::Enumerated).map_err(|_| {
-                Error::Unsupported(format!(
-                    "{} has identical pieces and more than {} boards to list one by one: {e}",
-                    puzzle.spec,
-                    enumerated::MAX_LISTED
-                ))
-            }),
+            // Listing them would take seconds and gigabytes before failing.
+            Err(e) if fewest_boards(puzzle, analysis) > enumerated::MAX_LISTED => {
+                Err(Error::Unsupported(format!("{}: {e}", too_many())))
+            }
+            Err(e) => Enumerated::new(puzzle)
+                .map(Ranking::Enumerated)
+                .map_err(|_| Error::Unsupported(format!("{}: {e}", too_many()))),
         }
     }
 
