@@ -329,7 +329,10 @@ impl SearchSpace for StateSpace {
         match &self.ranking {
             Ranking::Layout(l) => search(l, starts, table, session, pool, resume),
             Ranking::Enumerated(e) => search(e, starts, table, session, pool, resume),
-            Ranking::Multiset(m) => search(m, starts, table, session, pool, resume),
+            Ranking::Multiset(m) => match m.coordinate_tables() {
+                Some(t) => search(t, starts, table, session, pool, resume),
+                None => search(m, starts, table, session, pool, resume),
+            },
             Ranking::Chain(c) => search(c, starts, table, session, pool, resume),
             Ranking::Classes(c) => search(c, starts, table, session, pool, resume),
         }

@@ -94,6 +94,17 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             space.n_reachable()
         )?;
     }
+    if let Ranking::Multiset(m) = &space.ranking
+        && let Some(t) = m.coordinate_tables()
+    {
+        let radices: Vec<String> = t.radices().iter().map(|r| r.to_string()).collect();
+        writeln!(
+            out,
+            "search: by per-move tables on {} coordinates (the orbits' arrangements: {} values)",
+            radices.len(),
+            radices.join(" x ")
+        )?;
+    }
     if let Ranking::Layout(l) = &space.ranking {
         if let Some(bits) = l.xor_block_bits() {
             writeln!(out, "search: {}", describe_xor_runs(bits))?;

@@ -18,6 +18,7 @@
 //! and the other boards are never reached.
 
 pub mod chain;
+pub mod coord_tables;
 mod couplings;
 pub mod enumerated;
 pub mod layout;

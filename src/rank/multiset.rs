@@ -23,6 +23,9 @@
 //! Moves are the layout's ([`CompiledMove`] on [`Cells`]): they move bytes and add turns,
 //! whatever the byte's tile stands for.
 
+use std::sync::Arc;
+
+use super::coord_tables::CoordTables;
 use super::layout::{
     CompiledMove, MAX_CELLS, TILE_BITS, TILE_MASK, check_free_mod, compile_moves, has_thirds,
 };
@@ -279,6 +282,8 @@ pub struct Multiset {
     invariants: Invariants,
     solve: Vec<CompiledMove>,
     scramble: Vec<CompiledMove>,
+    /// See [`Multiset::coordinate_tables`].
+    coordinates: Option<Arc<CoordTables>>,
 }
 
 impl Multiset {
@@ -389,7 +394,7 @@ impl Multiset {
             .and_then(|s| s.checked_mul(orient_count))
             .ok_or_else(too_large)?;
         let (solve, scramble) = compile_moves(puzzle, &invariants);
-        Ok(Multiset {
+        let mut multiset = Multiset {
             n_cells: n,
             orbits,
             coupling,
@@ -401,7 +406,21 @@ impl Multiset {
             invariants,
             solve,
             scramble,
-        })
+            coordinates: None,
+        };
+        // With no parity or sum tying the orbits and no orientation digit, a rank is the
+        // orbits' arrangement digits alone, each moved by itself.
+        if multiset.coupling.len() == 1 && multiset.orient_count == 1 {
+            let radices: Vec<u64> = multiset.orbits.iter().map(|o| o.radix).collect();
+            multiset.coordinates = CoordTables::new(&multiset, &radices).map(Arc::new);
+        }
+        Ok(multiset)
+    }
+
+    /// The per-move tables of its digits, where a rank is the orbits' arrangement digits
+    /// alone (the search then walks digits: see [`CoordTables`]).
+    pub fn coordinate_tables(&self) -> Option<&CoordTables> {
+        self.coordinates.as_deref()
     }
 
     /// Number of ranks: the number of reachable boards.

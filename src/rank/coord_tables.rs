@@ -1,0 +1,215 @@
+//! Per-move tables on coordinates: where a ranking's rank is a mixed-radix number of digits
+//! each of which only some cells decide, and every move maps those cells among themselves
+//! (an orbit's arrangement of identical pieces, with no parity or orientation tying it to
+//! the others), a move changes each digit by itself: one table per move and digit gives the
+//! neighbour's digits without building the board. The search then walks digits, not boards
+//! (twsearch's coordinates; nissy's `coord_t`).
+//!
+//! The ranks are the ranking's own (the same digits and weights), so tables and files made
+//! either way are one.
+
+use super::StateRanking;
+
+/// Most digits a state holds.
+pub const MAX_COORDS: usize = 8;
+/// Most table entries (digits of every coordinate, for every move, both directions).
+const MAX_ENTRIES: u64 = 1 << 24;
+
+/// A board as its digits, most significant first.
+pub type Digits = [u32; MAX_COORDS];
+
+/// The per-move digit tables of a ranking (see the module docs).
+#[derive(Clone, Debug)]
+pub struct CoordTables {
+    radices: Vec<u64>,
+    /// `weights[j]`: the place value of digit `j`.
+    weights: Vec<u64>,
+    n_states: u64,
+    n_moves: usize,
+    /// `offsets[j]`: where digit `j`'s values start in a move's table.
+    offsets: Vec<usize>,
+    /// Per move, the digits' tables one after another: `solve[m][offsets[j] + d]`.
+    solve: Vec<Vec<u32>>,
+    scramble: Vec<Vec<u32>>,
+}
+
+impl CoordTables {
+    /// The tables of `ranking`, whose ranks must be the mixed-radix numbers of digits with
+    /// these radices (most significant first), each digit moved by every move on its own.
+    /// `None` when the tables would be too large, or when a sample of boards shows a move
+    /// that does not act digit by digit (the tables would give wrong neighbours).
+    pub fn new<R: StateRanking>(ranking: &R, radices: &[u64]) -> Option<CoordTables> {
+        let k = radices.len();
+        let sum: u64 = radices.iter().sum();
+        let n_moves = ranking.n_moves();
+        if k == 0 || k > MAX_COORDS || sum * 2 * n_moves as u64 > MAX_ENTRIES {
+            return None;
+        }
+        if radices.iter().any(|&r| r > u32::MAX as u64) {
+            return None;
+        }
+        let mut weights = vec![1u64; k];
+        for j in (0..k - 1).rev() {
+            weights[j] = weights[j + 1].checked_mul(radices[j + 1])?;
+        }
+        let n_states = weights[0].checked_mul(radices[0])?;
+        if n_states != ranking.n_states() {
+            return None;
+        }
+        let mut offsets = Vec::with_capacity(k);
+        let mut at = 0usize;
+        for &r in radices {
+            offsets.push(at);
+            at += r as usize;
+        }
+        let digit = |rank: u64, j: usize| (rank / weights[j] % radices[j]) as u32;
+        let table = |step: &dyn Fn(&R::State, usize) -> R::State| -> Vec<Vec<u32>> {
+            (0..n_moves)
+                .map(|m| {
+                    let mut t = Vec::with_capacity(at);
+                    for j in 0..k {
+                        for d in 0..radices[j] {
+                            let next = step(&ranking.unrank(d * weights[j]), m);
+                            t.push(digit(ranking.rank(&next), j));
+                        }
+                    }
+                    t
+                })
+                .collect()
+        };
+        let tables = CoordTables {
+            solve: table(&|s, m| ranking.solve_step(s, m)),
+            scramble: table(&|s, m| ranking.scramble_step(s, m)),
+            radices: radices.to_vec(),
+            weights,
+            n_states,
+            n_moves,
+            offsets,
+        };
+        tables.agrees_with(ranking).then_some(tables)
+    }
+
+    /// The digits' radices, most significant first.
+    pub fn radices(&self) -> &[u64] {
+        &self.radices
+    }
+
+    /// Whether the tables give the ranking's own neighbours on a spread of boards.
+    fn agrees_with<R: StateRanking>(&self, ranking: &R) -> bool {
+        const SAMPLES: u64 = 4096;
+        let step = (self.n_states / SAMPLES).max(1);
+        (0..self.n_states).step_by(step as usize).all(|rank| {
+            let (board, digits) = (ranking.unrank(rank), self.unrank(rank));
+            (0..self.n_moves).all(|m| {
+                let solve = ranking.rank(&ranking.solve_step(&board, m));
+                let scramble = ranking.rank(&ranking.scramble_step(&board, m));
+                solve == self.rank(&self.solve_step(&digits, m))
+                    && scramble == self.rank(&self.scramble_step(&digits, m))
+            })
+        })
+    }
+
+    #[inline(always)]
+    fn step(&self, tables: &[Vec<u32>], s: &Digits, m: usize) -> Digits {
+        let t = &tables[m];
+        let mut out = [0u32; MAX_COORDS];
+        for (j, (o, &d)) in out.iter_mut().zip(s).enumerate().take(self.radices.len()) {
+            *o = t[self.offsets[j] + d as usize];
+        }
+        out
+    }
+}
+
+impl StateRanking for CoordTables {
+    type State = Digits;
+    fn n_states(&self) -> u64 {
+        self.n_states
+    }
+    fn n_moves(&self) -> usize {
+        self.n_moves
+    }
+    #[inline(always)]
+    fn rank(&self, s: &Digits) -> u64 {
+        s.iter().zip(&self.weights).map(|(&d, &w)| d as u64 * w).sum()
+    }
+    #[inline(always)]
+    fn unrank(&self, mut rank: u64) -> Digits {
+        let mut out = [0u32; MAX_COORDS];
+        for j in (0..self.radices.len()).rev() {
+            out[j] = (rank % self.radices[j]) as u32;
+            rank /= self.radices[j];
+        }
+        out
+    }
+    #[inline(always)]
+    fn solve_step(&self, s: &Digits, m: usize) -> Digits {
+        self.step(&self.solve, s, m)
+    }
+    #[inline(always)]
+    fn scramble_step(&self, s: &Digits, m: usize) -> Digits {
+        self.step(&self.scramble, s, m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bfs::{self, Config, NoProgress};
+    use crate::puzzle::{Metric, Puzzle, PuzzleSpec, defined::Defined, definition::Definition};
+    use crate::rank::{Ranking, StateSpace};
+    use crate::table::DistanceTable;
+
+    fn defined(text: &str) -> Puzzle {
+        let d = Defined::new("test.tws", Definition::parse(text).unwrap()).unwrap();
+        Puzzle::new(&PuzzleSpec::Def(std::sync::Arc::new(d)), Metric::Htm).unwrap()
+    }
+
+    fn histogram<S: StateRanking>(ranking: &S, start: u64) -> Vec<u64> {
+        let table = DistanceTable::in_memory(ranking.n_states()).unwrap();
+        let out = bfs::run(ranking, start, &table, &Config::new(2), &NoProgress).unwrap();
+        assert!(out.complete);
+        out.histogram
+    }
+
+    /// Two rings of identical pieces, each turned and swapped on its own and both by a
+    /// third move: 20 x 210 boards searched by digits and by boards alike, every neighbour
+    /// of every board the same both ways.
+    #[test]
+    fn digits_move_as_boards_do() {
+        let p = defined(
+            "Name Rings\nSet A 6 1\nSet B 7 1\nSolved\nA\n1 1 1 2 2 2\nB\n1 1 2 2 3 3 3\nEnd\n\
+             Move R\nA\n2 3 4 5 6 1\nEnd\nMove S\nA\n2 1 3 4 5 6\nEnd\n\
+             Move T\nB\n2 3 4 5 6 7 1\nEnd\nMove U\nB\n2 1 3 4 5 6 7\nEnd\n\
+             Move L\nA\n1 2 4 5 6 3\nB\n1 2 3 5 6 7 4\nEnd\n",
+        );
+        let space = StateSpace::build(&p).unwrap();
+        let Ranking::Multiset(m) = &space.ranking else { panic!("a multiset ranking") };
+        let t = m.coordinate_tables().expect("digits moved by tables");
+        assert_eq!(t.radices(), [20, 210]);
+        for rank in 0..m.n_states() {
+            let (board, digits) = (m.unrank(rank), t.unrank(rank));
+            assert_eq!(t.rank(&digits), rank);
+            for k in 0..m.n_moves() {
+                assert_eq!(t.rank(&t.solve_step(&digits, k)), m.rank(&m.solve_step(&board, k)));
+                let back = t.rank(&t.scramble_step(&digits, k));
+                assert_eq!(back, m.rank(&m.scramble_step(&board, k)));
+            }
+        }
+        let start = space.rank_board(&p.solved()).unwrap();
+        let h = histogram(t, start);
+        assert_eq!(h.iter().sum::<u64>(), 20 * 210);
+        assert_eq!(h, histogram(m, start));
+    }
+
+    /// A ranking whose moves do not act digit by digit gets no tables: the 2x2x2's corners
+    /// read as two digits of 2,520 and 1,458 ranks (a split the moves cross).
+    #[test]
+    fn digits_a_move_crosses_get_no_tables() {
+        let path = format!("{}/data/definitions/cube2.tws", env!("CARGO_MANIFEST_DIR"));
+        let p = Puzzle::parse(&format!("def:{path}"), None).unwrap();
+        let space = StateSpace::build(&p).unwrap();
+        let Ranking::Layout(l) = &space.ranking else { panic!("the layout") };
+        assert_eq!(l.n_states(), 2520 * 1458);
+        assert!(CoordTables::new(l, &[2520, 1458]).is_none());
+    }
+}
