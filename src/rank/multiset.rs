@@ -23,7 +23,7 @@
 //! Moves are the layout's ([`CompiledMove`] on [`Cells`]): they move bytes and add turns,
 //! whatever the byte's tile stands for.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::coord_tables::CoordTables;
 use super::layout::{
@@ -282,8 +282,9 @@ pub struct Multiset {
     invariants: Invariants,
     solve: Vec<CompiledMove>,
     scramble: Vec<CompiledMove>,
-    /// See [`Multiset::coordinate_tables`].
-    coordinates: Option<Arc<CoordTables>>,
+    /// See [`Multiset::coordinate_tables`]: built by the first call, as only a search
+    /// walks them (0.2 s for the moonspinner's, which `distance` or `solve` need not pay).
+    coordinates: OnceLock<Option<Arc<CoordTables>>>,
 }
 
 impl Multiset {
@@ -394,7 +395,7 @@ impl Multiset {
             .and_then(|s| s.checked_mul(orient_count))
             .ok_or_else(too_large)?;
         let (solve, scramble) = compile_moves(puzzle, &invariants);
-        let mut multiset = Multiset {
+        Ok(Multiset {
             n_cells: n,
             orbits,
             coupling,
@@ -406,21 +407,23 @@ impl Multiset {
             invariants,
             solve,
             scramble,
-            coordinates: None,
-        };
-        // With no parity or sum tying the orbits and no orientation digit, a rank is the
-        // orbits' arrangement digits alone, each moved by itself.
-        if multiset.coupling.len() == 1 && multiset.orient_count == 1 {
-            let radices: Vec<u64> = multiset.orbits.iter().map(|o| o.radix).collect();
-            multiset.coordinates = CoordTables::new(&multiset, &radices).map(Arc::new);
-        }
-        Ok(multiset)
+            coordinates: OnceLock::new(),
+        })
     }
 
     /// The per-move tables of its digits, where a rank is the orbits' arrangement digits
     /// alone (the search then walks digits: see [`CoordTables`]).
     pub fn coordinate_tables(&self) -> Option<&CoordTables> {
-        self.coordinates.as_deref()
+        let tables = self.coordinates.get_or_init(|| {
+            // With no parity or sum tying the orbits and no orientation digit, a rank is the
+            // orbits' arrangement digits alone, each moved by itself.
+            if self.coupling.len() != 1 || self.orient_count != 1 {
+                return None;
+            }
+            let radices: Vec<u64> = self.orbits.iter().map(|o| o.radix).collect();
+            CoordTables::new(self, &radices).map(Arc::new)
+        });
+        tables.as_deref()
     }
 
     /// Number of ranks: the number of reachable boards.
