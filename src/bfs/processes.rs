@@ -256,7 +256,7 @@ impl RankDeal {
     /// XOR runs or cell runs where the ranking has them (so every step finds a run inside
     /// one process, and its boards at consecutive table indices).
     pub fn of<S: StateRanking>(ranking: &S, parts: usize) -> RankDeal {
-        let classes = ranking.class_ranking().map_or(1, |c| c.rest_count());
+        let classes = ranking.class_ranking().map_or(1, |c| c.deal_unit());
         let runs = ranking.xor_block_bits().map_or(1, |bits| 1u64 << bits);
         let cells = ranking.cell_runs().map_or(1, |c| c.len);
         RankDeal::new(ranking.n_states(), parts, lcm(lcm(classes, runs), cells))

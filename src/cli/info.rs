@@ -141,6 +141,16 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                     c.rest_count()
                 )?;
             }
+            if let Some((tables, twin_bytes)) = c.twin_tables() {
+                writeln!(
+                    out,
+                    "classes a symmetry fixes: {} of {}, one entry per orbit of their rests \
+                     ({tables} distinct tables of orbits, {})",
+                    c.twin_classes(),
+                    c.placement_classes(),
+                    human(twin_bytes)
+                )?;
+            }
             // The search prefers XOR runs to cell runs where it has both.
             if let Some(bits) = StateRanking::xor_block_bits(c) {
                 writeln!(
@@ -154,11 +164,13 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             let reduced_bytes = table_bytes(reduced.n_states());
             writeln!(
                 out,
-                "table with symmetry: {} entries, {} bytes ({}), {:.2}x smaller",
+                "table with symmetry: {} entries, {} bytes ({}), {:.2}x smaller; {:.3}x the \
+                 boards over the group's order",
                 reduced.n_states(),
                 reduced_bytes,
                 human(reduced_bytes),
-                bytes as f64 / reduced_bytes as f64
+                bytes as f64 / reduced_bytes as f64,
+                reduced.n_states() as f64 * c.order() as f64 / space.n_reachable() as f64
             )?;
         }
         Err(e) => writeln!(out, "table with symmetry: none: {e}")?,

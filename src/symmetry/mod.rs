@@ -73,6 +73,7 @@ mod ranking_tests;
 #[cfg(test)]
 mod tests;
 mod turns;
+mod twins;
 mod twist_shuffle;
 
 use std::collections::{HashMap, HashSet};

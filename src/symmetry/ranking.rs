@@ -58,6 +58,7 @@ use rayon::prelude::*;
 
 use super::orbits::{self, ElementSet};
 use super::turns::Turns;
+use super::twins::{CompactTwins, MAX_TWIN_RESTS};
 use super::twist_shuffle::{ByteMaps, TwistShuffle};
 use super::{Symmetries, Symmetry};
 use crate::bfs::Level;
@@ -164,6 +165,9 @@ pub struct ClassRanking {
     /// The classes whose representative an element besides the identity fixes, each with
     /// the bit mask of those elements.
     twins: Vec<(u32, ElementSet)>,
+    /// Where the twins keep one entry per orbit of their rests (rankings without runs of
+    /// rests): the classes' entries. Otherwise class `c`'s entries are `c * rest_count` on.
+    compact: Option<CompactTwins>,
     conjugations: Vec<Conjugation>,
     /// The byte maps of the conjugations, 256 bytes each, shared where equal.
     bytes: Vec<u8>,
@@ -192,9 +196,7 @@ impl ClassRanking {
         let syms = Symmetries::of(puzzle);
         if inversion && let Some(rest) = arrangements_invert(&full, &syms) {
             let key = vec![full.orbit_cells(0).to_vec()];
-            let mut out = ClassRanking::assemble(full, rest, syms, true, key)?;
-            out.find_xor_runs();
-            return Ok(out);
+            return ClassRanking::assemble(full, rest, syms, true, key);
         }
         if full.ranks_reachable_couplings() {
             return ClassRanking::by_arrangements(puzzle, full, syms, inversion);
@@ -322,13 +324,12 @@ impl ClassRanking {
         full.add_runs_around(&puzzle.moves, &key.concat());
         let prefix: Vec<usize> = key.iter().map(Vec::len).collect();
         let rest = Rest::Layout(full.prefix_ranked_out(&prefix));
-        let mut out = ClassRanking::assemble(full, rest, syms, false, key)?;
-        out.find_xor_runs();
-        Ok(out)
+        ClassRanking::assemble(full, rest, syms, false, key)
     }
 
     /// The ranking of the key cells (each orbit's first, in its Lehmer order) and the rest:
-    /// the placements reduced to classes.
+    /// the placements reduced to classes, with XOR runs where they serve and else the twins
+    /// compacted.
     fn assemble(
         full: Layout,
         rest: Rest,
@@ -374,6 +375,7 @@ impl ClassRanking {
             placement: Vec::new(),
             representative: Vec::new(),
             twins: Vec::new(),
+            compact: None,
             conjugations,
             bytes,
             rest_count,
@@ -390,7 +392,34 @@ impl ClassRanking {
         out.n_states = (out.representative.len() as u64)
             .checked_mul(out.rest_count)
             .ok_or_else(|| Error::TooLarge("more classes than 64-bit ranks can count".into()))?;
+        out.find_xor_runs();
+        out.compact_twins();
         Ok(out)
+    }
+
+    /// Keeps one entry per orbit of a twin class's rests ([`CompactTwins`]) where no runs of
+    /// rests are taken (they would cross the orbits) and the rests are few enough for tables.
+    fn compact_twins(&mut self) {
+        let runs = self.xor_bits.is_some() || matches!(self.rest, Rest::Layout(_));
+        if runs || self.twins.is_empty() || self.rest_count > MAX_TWIN_RESTS {
+            return;
+        }
+        let compact = CompactTwins::new(
+            self.representative.len(),
+            self.rest_count,
+            &self.twins,
+            |class, fixed, x, out| {
+                let board = self.class_board(class as u64, x);
+                let both = self.with_inverse(board, fixed >> self.syms.order() != 0);
+                out.extend(
+                    (0..self.n_elements())
+                        .filter(|&h| fixed & (1 << h) != 0)
+                        .map(|h| self.rest_of(&self.image(h, &both)) as u32),
+                );
+            },
+        );
+        self.n_states = compact.n_entries();
+        self.compact = Some(compact);
     }
 
     /// Keeps the full layout's XOR runs where every symmetry maps a run's offsets linearly.
@@ -617,13 +646,45 @@ impl ClassRanking {
         &self.full
     }
 
-    /// How many boards an entry stands for.
+    /// How many boards an entry stands for: `|G| / |H|` for the elements `H` fixing its
+    /// representative placement, times the rests the entry stands for (with twins
+    /// compacted, an orbit of them under `H`).
     pub fn weight(&self, entry: u64) -> u64 {
-        let class = (entry / self.rest_count) as u32;
+        let class = self.class_and_rest(entry).0 as u32;
         match self.twins.binary_search_by_key(&class, |t| t.0) {
-            Ok(i) => self.order() / self.twins[i].1.count_ones() as u64,
+            Ok(i) => self.twin_weight(entry, self.twins[i].1),
             Err(_) => self.order(),
         }
+    }
+
+    /// [`ClassRanking::weight`] of an entry of a twin class, `fixed` the elements fixing
+    /// its representative.
+    fn twin_weight(&self, entry: u64, fixed: ElementSet) -> u64 {
+        let rests = self.compact.as_ref().map_or(1, |c| c.orbit_len(entry));
+        self.order() * rests / fixed.count_ones() as u64
+    }
+
+    /// Whether each class's entries are one per class of boards (twins compacted), so
+    /// that a level needs no completing.
+    pub fn twins_compacted(&self) -> bool {
+        self.compact.is_some()
+    }
+
+    /// Number of classes of first parts whose representative an element besides the
+    /// identity fixes.
+    pub fn twin_classes(&self) -> usize {
+        self.twins.len()
+    }
+
+    /// With twins compacted: the distinct tables of their orbits and the bytes they take.
+    pub fn twin_tables(&self) -> Option<(usize, u64)> {
+        self.compact.as_ref().map(CompactTwins::footprint)
+    }
+
+    /// The ranks a process of a distributed search takes together: whole classes where a
+    /// level is completed class by class ([`ClassRanking::complete_level`]).
+    pub fn deal_unit(&self) -> u64 {
+        if self.compact.is_some() { 1 } else { self.rest_count }
     }
 
     /// Whether the first part is the whole arrangement with its signs and orientation sums,
@@ -803,14 +864,53 @@ impl ClassRanking {
         } else {
             (self.packed_digits(s) as usize) << SYM_BITS | e
         };
-        (class as u64 * self.rest_count + rest, map)
+        (self.entry_at(class, rest), map)
+    }
+
+    /// The entry of rest `rest` of class `class`.
+    #[inline(always)]
+    fn entry_at(&self, class: u32, rest: u64) -> u64 {
+        match &self.compact {
+            Some(compact) => compact.entry(class, rest),
+            None => class as u64 * self.rest_count + rest,
+        }
+    }
+
+    /// The class of an entry and its rest (with twins compacted, the smallest of its orbit).
+    #[inline(always)]
+    fn class_and_rest(&self, entry: u64) -> (u64, u64) {
+        match &self.compact {
+            Some(compact) => {
+                let (class, rest) = compact.class_and_rest(entry);
+                (class as u64, rest)
+            }
+            None => (entry / self.rest_count, entry % self.rest_count),
+        }
+    }
+
+    /// The entries of a class.
+    fn class_entries(&self, class: u32) -> std::ops::Range<u64> {
+        match &self.compact {
+            Some(compact) => compact.range(class),
+            None => {
+                let first = class as u64 * self.rest_count;
+                first..first + self.rest_count
+            }
+        }
     }
 
     /// The board of an entry: the representative of its class whose first part is the
     /// representative placement.
     #[inline]
     pub fn entry_board(&self, entry: u64) -> Cells {
-        let (class, rest) = (entry / self.rest_count, entry % self.rest_count);
+        let (class, rest) = self.class_and_rest(entry);
+        self.class_board(class, rest)
+    }
+
+    /// The board of rest `rest` of class `class`, its first part the representative
+    /// placement.
+    #[inline]
+    fn class_board(&self, class: u64, rest: u64) -> Cells {
         let mut p = self.representative[class as usize] as u64;
         let rest_layout = match &self.rest {
             Rest::Layout(l) => l,
@@ -850,17 +950,15 @@ impl ClassRanking {
 
     /// The entries of the classes with a nontrivial stabilizer, as ranges.
     fn twin_ranges(&self) -> impl ParallelIterator<Item = (std::ops::Range<u64>, ElementSet)> + '_ {
-        self.twins.par_iter().map(move |&(class, fixed)| {
-            let first = class as u64 * self.rest_count;
-            (first..first + self.rest_count, fixed)
-        })
+        self.twins.par_iter().map(move |&(class, fixed)| (self.class_entries(class), fixed))
     }
 
     /// After a level is marked `mark` in `table`: with `mark_twins` (after a forward step,
-    /// which marks one entry per class it meets), marks every other entry of the same class
-    /// (`(r, h·rest)`, `h` fixing the representative `r`) still unseen. Returns those newly
-    /// marked and the number of boards by which `order` boards per entry overcounts the
-    /// entries marked `mark` (every level with that mark, not only the last).
+    /// which marks one entry per class it meets) and twins not compacted, marks every other
+    /// entry of the same class (`(r, h·rest)`, `h` fixing the representative `r`) still
+    /// unseen. Returns those newly marked and the number of boards by which `order` boards
+    /// per entry overcounts the entries marked `mark` (every level with that mark, not only
+    /// the last).
     pub(crate) fn complete_level(
         &self,
         table: &DistanceTable,
@@ -871,8 +969,9 @@ impl ClassRanking {
     }
 
     /// [`ClassRanking::complete_level`] for a table that holds only some entries (entry `e`
-    /// at index `local(e)` if held; whole classes, and each class's entries consecutive), as
-    /// each process of a distributed search does. Notes entries by their own number.
+    /// at index `local(e)` if held; without compacted twins whole classes, each class's
+    /// entries consecutive), as each process of a distributed search does. Notes entries by
+    /// their own number.
     pub(crate) fn complete_level_in(
         &self,
         table: &DistanceTable,
@@ -880,6 +979,9 @@ impl ClassRanking {
         mark: u8,
         mark_twins: bool,
     ) -> (Level, u64) {
+        if self.compact.is_some() {
+            return (Level::default(), self.excess_in(table, &local, mark));
+        }
         let order = self.order();
         self.twin_ranges()
             .filter_map(|(range, fixed)| Some((range.clone(), fixed, local(range.start)?)))
@@ -908,20 +1010,43 @@ impl ClassRanking {
             .reduce(|| (Level::default(), 0), |(a, x), (b, y)| (a.merge(b), x + y))
     }
 
-    /// For each mark, the boards by which `order` boards per entry overcount the entries
-    /// with that mark (see [`ClassRanking::complete_level`]).
-    pub fn excess_by_mark(&self, table: &DistanceTable) -> [u64; 4] {
+    /// The boards by which `order` boards per entry overcount the entries of twin classes
+    /// marked `mark` that the table holds (entry `e` at `local(e)`; a class may be split
+    /// between processes).
+    fn excess_in(
+        &self,
+        table: &DistanceTable,
+        local: &(impl Fn(u64) -> Option<u64> + Sync),
+        mark: u8,
+    ) -> u64 {
         let order = self.order();
         self.twin_ranges()
             .map(|(range, fixed)| {
-                let mut counts = [0u64; 4];
-                for m in 0..4u8 {
-                    for_each_marked(table, range.clone(), m, |_| counts[m as usize] += 1);
+                let mut excess = 0;
+                let mut add = |e: u64| excess += order - self.twin_weight(e, fixed);
+                let (first, last) = (local(range.start), local(range.end - 1));
+                match (first, last) {
+                    // Both ends held at indices as far apart as the entries: all between too.
+                    (Some(a), Some(b)) if b - a == range.end - 1 - range.start => {
+                        for_each_marked(table, a..b + 1, mark, |i| add(range.start + (i - a)))
+                    }
+                    _ => {
+                        for e in range {
+                            if local(e).is_some_and(|i| table.get(i) == mark) {
+                                add(e);
+                            }
+                        }
+                    }
                 }
-                let excess = order - order / fixed.count_ones() as u64;
-                counts.map(|c| c * excess)
+                excess
             })
-            .reduce(|| [0; 4], |a, b| [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]])
+            .sum()
+    }
+
+    /// For each mark, the boards by which `order` boards per entry overcount the entries
+    /// with that mark (see [`ClassRanking::complete_level`]).
+    pub fn excess_by_mark(&self, table: &DistanceTable) -> [u64; 4] {
+        [0u8, 1, 2, 3].map(|m| self.excess_in(table, &Some, m))
     }
 
     /// For each mark, the excess (as [`ClassRanking::excess_by_mark`] counts it) of the
@@ -936,8 +1061,9 @@ impl ClassRanking {
     }
 
     /// The number of classes of boards: entries, less the repeats of classes whose
-    /// representative placement has a nontrivial stabilizer (each class's entries are the
-    /// `H`-images of one rest; the smallest of them is counted).
+    /// representative placement has a nontrivial stabilizer (unless twins are compacted,
+    /// each class's entries are the `H`-images of one rest; the smallest of them is
+    /// counted).
     pub fn exact_classes(&self) -> u64 {
         self.n_states - self.repeats_in_share(0, 1)
     }
@@ -945,6 +1071,9 @@ impl ClassRanking {
     /// The repeats [`ClassRanking::exact_classes`] subtracts, in share `share` of `shares`
     /// (the shares of all processes add up to them all).
     pub fn repeats_in_share(&self, share: usize, shares: usize) -> u64 {
+        if self.compact.is_some() {
+            return 0;
+        }
         // In pieces, dealt to the shares by a hash of their first entry: a few classes may
         // hold most of the twins' entries.
         const PIECE: u64 = 1 << 14;

@@ -1,0 +1,253 @@
+//! One entry per class for the "twins": classes whose representative placement `r` an
+//! element besides the identity fixes.
+//!
+//! With `H` the elements fixing `r`, the boards `(r, x)` and `(r, h·x)` for `h` in `H` are one
+//! class. An entry per rest would hold such a class once per rest of the orbit `H·x` (the
+//! 2x2x2 with every rest kept: 1.56x the classes), so each twin class keeps one entry per
+//! orbit of its rests under `H`: a table gives a rest's entry (the same for every rest of an
+//! orbit), and per entry the orbit's smallest rest and its length, which is what the entry
+//! weighs (`|G| · |H·x| / |H|` boards). Classes then differ in size and follow one another by
+//! offsets. Twin classes whose rests `H` permutes alike share a table.
+//!
+//! Only for rankings without runs of rests (a run would cross the orbits).
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use super::orbits::ElementSet;
+
+/// The table of a class with every rest an entry of its own.
+const NONE: u32 = u32::MAX;
+
+/// The most rests a twin class may have: a table holds up to nine bytes per rest.
+pub(super) const MAX_TWIN_RESTS: u64 = 1 << 26;
+
+/// The entries of every class, twins compacted (see the module docs).
+#[derive(Debug)]
+pub(super) struct CompactTwins {
+    /// Per class, its first entry; last, the number of entries.
+    offsets: Vec<u64>,
+    /// Per class, the index of its table in `tables`, or [`NONE`].
+    table_of: Vec<u32>,
+    tables: Vec<OrbitTable>,
+}
+
+/// The orbits of a twin class's rests under the elements fixing its representative.
+#[derive(Debug)]
+struct OrbitTable {
+    /// Per rest, its entry within the class.
+    entry_of: Numbers,
+    /// Per entry, the smallest rest of its orbit.
+    smallest: Numbers,
+    /// Per entry, the orbit's length (at most the group's order, 128).
+    len: Vec<u8>,
+}
+
+/// Numbers below the rest count, two bytes each where they fit (the tables of the
+/// pyraminx's twins take 16 MiB so, not 31).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Numbers {
+    Narrow(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl Numbers {
+    fn new(numbers: Vec<u32>, below: u64) -> Numbers {
+        if below <= 1 << 16 {
+            Numbers::Narrow(numbers.into_iter().map(|x| x as u16).collect())
+        } else {
+            Numbers::Wide(numbers)
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, i: u64) -> u64 {
+        match self {
+            Numbers::Narrow(v) => v[i as usize] as u64,
+            Numbers::Wide(v) => v[i as usize] as u64,
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Numbers::Narrow(v) => v.len(),
+            Numbers::Wide(v) => v.len(),
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        match self {
+            Numbers::Narrow(v) => v.len() as u64 * 2,
+            Numbers::Wide(v) => v.len() as u64 * 4,
+        }
+    }
+}
+
+impl OrbitTable {
+    /// The orbits of `0..rest_count`, `images(x, out)` writing into `out` the images of `x`
+    /// under every element fixing the representative (the identity among them).
+    fn new(rest_count: u64, images: impl Fn(u64, &mut Vec<u32>)) -> OrbitTable {
+        let mut entry_of = vec![NONE; rest_count as usize];
+        let (mut smallest, mut len) = (Vec::new(), Vec::new());
+        let mut orbit = Vec::new();
+        for x in 0..rest_count as usize {
+            if entry_of[x] != NONE {
+                continue;
+            }
+            // Rests are taken in order, so the first of an orbit not yet met is its smallest.
+            orbit.clear();
+            images(x as u64, &mut orbit);
+            orbit.sort_unstable();
+            orbit.dedup();
+            debug_assert_eq!(orbit[0] as usize, x, "the images of a rest are its orbit");
+            let entry = smallest.len() as u32;
+            for &y in &orbit {
+                entry_of[y as usize] = entry;
+            }
+            smallest.push(x as u32);
+            len.push(orbit.len() as u8);
+        }
+        let (entry_of, smallest) =
+            (Numbers::new(entry_of, rest_count), Numbers::new(smallest, rest_count));
+        OrbitTable { entry_of, smallest, len }
+    }
+
+    fn bytes(&self) -> u64 {
+        self.entry_of.bytes() + self.smallest.bytes() + self.len.len() as u64
+    }
+}
+
+impl CompactTwins {
+    /// The entries of `classes` classes of `rest_count` rests each, the twin classes
+    /// (`twins`: class and the elements fixing its representative, in class order) one per
+    /// orbit: `images(class, fixed, x, out)` writes into `out` the images of rest `x` under
+    /// the elements of `fixed`.
+    pub fn new(
+        classes: usize,
+        rest_count: u64,
+        twins: &[(u32, ElementSet)],
+        images: impl Fn(u32, ElementSet, u64, &mut Vec<u32>) + Sync,
+    ) -> CompactTwins {
+        assert!(rest_count <= MAX_TWIN_RESTS, "{rest_count} rests are too many for a twin table");
+        let built: Vec<OrbitTable> = twins
+            .par_iter()
+            .map(|&(class, fixed)| {
+                OrbitTable::new(rest_count, |x, out| images(class, fixed, x, out))
+            })
+            .collect();
+        let mut table_of = vec![NONE; classes];
+        let (mut tables, mut shared) = (Vec::new(), HashMap::new());
+        for (&(class, _), table) in twins.iter().zip(built) {
+            let next = shared.len() as u32;
+            // A rest's entry tells its orbit, hence the whole table.
+            let at = *shared.entry(table.entry_of.clone()).or_insert(next);
+            if at == next {
+                tables.push(table);
+            }
+            table_of[class as usize] = at;
+        }
+        let mut offsets = Vec::with_capacity(classes + 1);
+        let mut next = 0u64;
+        for &t in &table_of {
+            offsets.push(next);
+            next += if t == NONE { rest_count } else { tables[t as usize].smallest.len() as u64 };
+        }
+        offsets.push(next);
+        CompactTwins { offsets, table_of, tables }
+    }
+
+    /// Number of entries.
+    pub fn n_entries(&self) -> u64 {
+        *self.offsets.last().expect("an offset past the last class")
+    }
+
+    /// The entries of a class.
+    pub fn range(&self, class: u32) -> Range<u64> {
+        self.offsets[class as usize]..self.offsets[class as usize + 1]
+    }
+
+    /// The entry of rest `rest` of class `class`.
+    #[inline(always)]
+    pub fn entry(&self, class: u32, rest: u64) -> u64 {
+        let local = match self.table_of[class as usize] {
+            NONE => rest,
+            t => self.tables[t as usize].entry_of.get(rest),
+        };
+        self.offsets[class as usize] + local
+    }
+
+    /// The class of an entry and the smallest rest it stands for.
+    #[inline(always)]
+    pub fn class_and_rest(&self, entry: u64) -> (u32, u64) {
+        let class = self.offsets.partition_point(|&o| o <= entry) - 1;
+        let local = entry - self.offsets[class];
+        let rest = match self.table_of[class] {
+            NONE => local,
+            t => self.tables[t as usize].smallest.get(local),
+        };
+        (class as u32, rest)
+    }
+
+    /// The length of the orbit of rests an entry stands for (1 outside twin classes).
+    #[inline(always)]
+    pub fn orbit_len(&self, entry: u64) -> u64 {
+        let class = self.offsets.partition_point(|&o| o <= entry) - 1;
+        match self.table_of[class] {
+            NONE => 1,
+            t => self.tables[t as usize].len[(entry - self.offsets[class]) as usize] as u64,
+        }
+    }
+
+    /// Distinct tables, and the bytes they and the offsets take.
+    pub fn footprint(&self) -> (usize, u64) {
+        let tables: u64 = self.tables.iter().map(OrbitTable::bytes).sum();
+        (self.tables.len(), tables + self.offsets.len() as u64 * 12)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three classes of 6 rests; class 1 is a twin whose elements are the identity and
+    /// `x -> 5 - x`, class 2 one whose extra element is `x -> x + 3 mod 6`.
+    fn example() -> CompactTwins {
+        let twins = [(1u32, 0b11u128), (2, 0b101)];
+        CompactTwins::new(3, 6, &twins, |class, _, x, out| {
+            out.push(x as u32);
+            out.push(if class == 1 { 5 - x as u32 } else { (x as u32 + 3) % 6 });
+        })
+    }
+
+    #[test]
+    fn twin_classes_keep_one_entry_per_orbit() {
+        let c = example();
+        assert_eq!(c.n_entries(), 6 + 3 + 3);
+        assert_eq!((c.range(0), c.range(1), c.range(2)), (0..6, 6..9, 9..12));
+        // Class 1's orbits {0,5} {1,4} {2,3}; class 2's {0,3} {1,4} {2,5}.
+        let class1: Vec<u64> = (0..6).map(|x| c.entry(1, x)).collect();
+        assert_eq!(class1, [6, 7, 8, 8, 7, 6]);
+        let class2: Vec<u64> = (0..6).map(|x| c.entry(2, x)).collect();
+        assert_eq!(class2, [9, 10, 11, 9, 10, 11]);
+        for e in 0..c.n_entries() {
+            let (class, rest) = c.class_and_rest(e);
+            assert_eq!(c.entry(class, rest), e, "entry {e} round-trips");
+            assert_eq!(c.orbit_len(e), if e < 6 { 1 } else { 2 });
+        }
+        assert_eq!(c.class_and_rest(10), (2, 1));
+        assert_eq!(c.footprint().0, 2, "the two twins permute their rests differently");
+    }
+
+    #[test]
+    fn twins_that_permute_alike_share_a_table() {
+        let twins = [(0u32, 0b11u128), (2, 0b11)];
+        let c = CompactTwins::new(3, 4, &twins, |_, _, x, out| {
+            out.extend([x as u32, x as u32 ^ 1]);
+        });
+        assert_eq!(c.footprint().0, 1);
+        assert_eq!(c.n_entries(), 2 + 4 + 2);
+        assert_eq!(c.class_and_rest(7), (2, 2));
+    }
+}
