@@ -15,57 +15,79 @@
 //! `index(upper) * orient_count + orientation digits`, dense when the orientation digits are
 //! free given `upper` (the group order says whether they are).
 
-use bitvec::vec::BitVec;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use rayon::prelude::*;
+
+use super::bit_rank::BitRank;
 use super::layout::{Cells, CompiledMove};
 
-/// Largest space of upper values searched: its index takes 4 bytes per value.
+/// Largest space of upper values searched: a bit per value while searching, and four bytes
+/// per reachable value after.
 pub(crate) const MAX_UPPER_SPACE: u64 = 1 << 24;
 
 /// The reachable upper values, in increasing order, and the index of each.
 #[derive(Clone, Debug)]
 pub(crate) struct ReachableUpper {
-    /// `index_of[upper]`: the value's index among the reachable ones, or `u32::MAX`.
-    index_of: Vec<u32>,
+    /// The reachable values, each indexed by how many lie below it (a bit per value of the
+    /// space: 2 MiB for the mastermorphix's 16 million, where an index per value took 64).
+    found: BitRank,
     /// `upper_of[i]`: the `i`-th reachable value.
     upper_of: Vec<u32>,
 }
 
 impl ReachableUpper {
     /// The values of `upper` (below `space`) that `moves` reach from `start`, each applied by
-    /// `apply`; `None` when `space` exceeds [`MAX_UPPER_SPACE`].
+    /// `apply` to `board_of(value)`, a board of that value; `None` when `space` exceeds
+    /// [`MAX_UPPER_SPACE`].
+    ///
+    /// Searched level by level in parallel: the moves act on values, so any board of a
+    /// value gives the same next values, and a level is kept as values (4 bytes each), its
+    /// boards made again when it is expanded.
     pub(crate) fn search(
         space: u64,
-        start: Cells,
+        start: &Cells,
         moves: &[CompiledMove],
-        apply: impl Fn(&Cells, &CompiledMove) -> Cells,
-        upper: impl Fn(&Cells) -> u64,
+        apply: impl Fn(&Cells, &CompiledMove) -> Cells + Sync,
+        upper: impl Fn(&Cells) -> u64 + Sync,
+        board_of: impl Fn(u64) -> Cells + Sync,
     ) -> Option<ReachableUpper> {
         if space > MAX_UPPER_SPACE {
             return None;
         }
-        // A bit per value while searching: an eighth of the index, so it stays in cache
-        // (the index, four bytes a value, made every probe a miss: 0.1 s of the skewb's).
-        let mut found: BitVec = BitVec::repeat(false, space as usize);
-        found.set(upper(&start) as usize, true);
-        // One board per value found: the moves act on values, so any board of a value
-        // gives the same next values.
-        let mut queue = vec![start];
-        while let Some(board) = queue.pop() {
-            for m in moves {
-                let next = apply(&board, m);
-                let u = upper(&next) as usize;
-                if !found.replace(u, true) {
-                    queue.push(next);
-                }
-            }
+        let words: Vec<AtomicU64> = (0..space.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        // Whether this call set the bit of `u` (each value enters one level once).
+        let claim = |u: u64| {
+            let bit = 1u64 << (u % 64);
+            words[(u / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+        };
+        let first = upper(start);
+        claim(first);
+        let mut level = vec![first as u32];
+        while !level.is_empty() {
+            level = level
+                .par_iter()
+                .fold(Vec::new, |mut next, &u| {
+                    let board = board_of(u as u64);
+                    for m in moves {
+                        let v = upper(&apply(&board, m));
+                        if claim(v) {
+                            next.push(v as u32);
+                        }
+                    }
+                    next
+                })
+                .reduce(Vec::new, |mut a, mut b| {
+                    if a.len() < b.len() {
+                        std::mem::swap(&mut a, &mut b);
+                    }
+                    a.append(&mut b);
+                    a
+                });
         }
-        let upper_of: Vec<u32> = found.iter_ones().map(|u| u as u32).collect();
-        let mut index_of = vec![u32::MAX; space as usize];
-        for (i, &u) in upper_of.iter().enumerate() {
-            index_of[u as usize] = i as u32;
-        }
-        Some(ReachableUpper { index_of, upper_of })
+        let found = BitRank::from_words(words.into_iter().map(AtomicU64::into_inner).collect());
+        let upper_of = found.members().collect();
+        Some(ReachableUpper { found, upper_of })
     }
 
     /// Number of reachable values.
@@ -76,7 +98,7 @@ impl ReachableUpper {
     /// The index of a reachable value (`u32::MAX` for another).
     #[inline(always)]
     pub(crate) fn index(&self, upper: u64) -> u32 {
-        self.index_of[upper as usize]
+        if self.found.contains(upper) { self.found.rank(upper) } else { u32::MAX }
     }
 
     /// The value with index `i`.

@@ -429,10 +429,12 @@ impl Layout {
         // inverses' add nothing.
         let found = ReachableUpper::search(
             space,
-            solved,
+            &solved,
             &self.solve,
             |s, m| self.apply(s, m),
             |s| self.upper_and_orientation(s).0,
+            // Every upper value is a rank of the layout so far, its orientation digits 0.
+            |u| self.unrank(u * self.orient_count),
         );
         // The values found must hold the group (they would not if a move's new upper value
         // depended on more than the old one): else the whole space stays.

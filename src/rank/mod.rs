@@ -17,6 +17,7 @@
 //! rank either (a board it cannot hold), the layout searches the space the invariants allow
 //! and the other boards are never reached.
 
+pub(crate) mod bit_rank;
 pub mod chain;
 pub mod coord_tables;
 mod couplings;

@@ -12,6 +12,8 @@ use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use crate::rank::bit_rank::BitRank;
+
 /// A set of elements of the group, bit `e` for element `e`.
 pub(crate) type ElementSet = u128;
 /// Classes (or smallest members) with the elements besides the identity that fix them.
@@ -89,44 +91,18 @@ pub(crate) fn reduce(
     }
     representative.par_sort_unstable();
     twins.par_sort_unstable_by_key(|t| t.0);
-    let class = ClassOf::new(n, &representative);
+    // A class is the number of smallest members below its own.
+    let class = BitRank::from_members(n, &representative);
     for t in &mut twins {
-        t.0 = class.of(t.0);
+        t.0 = class.rank(t.0 as u64);
     }
     let mask = (1u32 << sym_bits) - 1;
     // In place: the codes are the largest table of a ranking.
     let mut placement: Vec<u32> = code.into_iter().map(AtomicU32::into_inner).collect();
-    placement.par_iter_mut().for_each(|c| *c = class.of(*c >> sym_bits) << sym_bits | *c & mask);
+    placement
+        .par_iter_mut()
+        .for_each(|c| *c = class.rank((*c >> sym_bits) as u64) << sym_bits | *c & mask);
     Reduced { placement, representative, twins }
-}
-
-/// The class of a smallest member: how many smallest members lie below it (a bit per
-/// member and a count per word).
-struct ClassOf {
-    bits: Vec<u64>,
-    below: Vec<u32>,
-}
-
-impl ClassOf {
-    fn new(n: usize, sorted: &[u32]) -> ClassOf {
-        let mut bits = vec![0u64; n.div_ceil(64)];
-        for &p in sorted {
-            bits[p as usize / 64] |= 1 << (p % 64);
-        }
-        let mut below = Vec::with_capacity(bits.len());
-        let mut count = 0u32;
-        for w in &bits {
-            below.push(count);
-            count += w.count_ones();
-        }
-        ClassOf { bits, below }
-    }
-
-    #[inline(always)]
-    fn of(&self, p: u32) -> u32 {
-        let (w, b) = (p as usize / 64, p % 64);
-        self.below[w] + (self.bits[w] & ((1u64 << b) - 1)).count_ones()
-    }
 }
 
 #[cfg(test)]

@@ -81,6 +81,9 @@ pub const MAX_PLACEMENTS: u64 = 4_000_000;
 /// no smaller first part is left to such boards.
 const MAX_ARRANGEMENTS: u64 = 1 << 25;
 
+/// The most classes whose representatives' arrangements a ranking keeps (32 bytes each).
+const MAX_KEPT_ARRANGEMENTS: usize = 1 << 18;
+
 /// Bits of a placement's code that name the element of the group (at most 64 symmetries,
 /// doubled by inversion: a cube has 48). With inversion a map's name is an arrangement's 25
 /// bits above these, 32 in all.
@@ -165,6 +168,9 @@ pub struct ClassRanking {
     /// The classes whose representative an element besides the identity fixes, each with
     /// the bit mask of those elements.
     twins: Vec<(u32, ElementSet)>,
+    /// With [`Rest::Turns`] and at most [`MAX_KEPT_ARRANGEMENTS`] classes: per class, the
+    /// arrangement of its representative (unranking it took a tenth of the 2x2x2's search).
+    arrangements: Vec<Cells>,
     /// Where the twins keep one entry per orbit of their rests (rankings without runs of
     /// rests): the classes' entries. Otherwise class `c`'s entries are `c * rest_count` on.
     compact: Option<CompactTwins>,
@@ -376,6 +382,7 @@ impl ClassRanking {
             representative: Vec::new(),
             twins: Vec::new(),
             compact: None,
+            arrangements: Vec::new(),
             conjugations,
             bytes,
             rest_count,
@@ -389,6 +396,10 @@ impl ClassRanking {
             *m = inv.orbits[inv.orbit_of[p] as usize].free_mod;
         }
         out.reduce_placements();
+        if matches!(out.rest, Rest::Turns(_)) && out.representative.len() <= MAX_KEPT_ARRANGEMENTS {
+            out.arrangements =
+                out.representative.iter().map(|&p| out.arrangement(p as u64)).collect();
+        }
         out.n_states = (out.representative.len() as u64)
             .checked_mul(out.rest_count)
             .ok_or_else(|| Error::TooLarge("more classes than 64-bit ranks can count".into()))?;
@@ -398,10 +409,13 @@ impl ClassRanking {
     }
 
     /// Keeps one entry per orbit of a twin class's rests ([`CompactTwins`]) where no runs of
-    /// rests are taken (they would cross the orbits) and the rests are few enough for tables.
+    /// rests are taken (they would cross the orbits) and the rests are more than one and few
+    /// enough for tables.
     fn compact_twins(&mut self) {
         let runs = self.xor_bits.is_some() || matches!(self.rest, Rest::Layout(_));
-        if runs || self.twins.is_empty() || self.rest_count > MAX_TWIN_RESTS {
+        // A single rest has a single orbit: nothing to compact.
+        let few_or_many = self.rest_count < 2 || self.rest_count > MAX_TWIN_RESTS;
+        if runs || self.twins.is_empty() || few_or_many {
             return;
         }
         let compact = CompactTwins::new(
@@ -914,7 +928,13 @@ impl ClassRanking {
         let mut p = self.representative[class as usize] as u64;
         let rest_layout = match &self.rest {
             Rest::Layout(l) => l,
-            Rest::Turns(turns) => return turns.apply(self.arrangement(p), rest),
+            Rest::Turns(turns) => {
+                let arrangement = match self.arrangements.get(class as usize) {
+                    Some(&a) => a,
+                    None => self.arrangement(p),
+                };
+                return turns.apply(arrangement, rest);
+            }
             Rest::Orientations => return self.full.unrank(p * self.rest_count + rest),
             Rest::Orbits(split) => return split.board(&self.full, p, rest),
         };
