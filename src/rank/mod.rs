@@ -230,6 +230,10 @@ pub enum SymmetryMode {
     Off,
 }
 
+/// How many times fewer than boards the entries of classes without XOR runs must be for
+/// `--symmetry auto` to search them rather than boards moved by XOR runs.
+const XOR_RUNS_WORTH: u64 = 16;
+
 impl StateSpace {
     /// Analyses the puzzle and picks a ranking whose size is exactly the number of reachable
     /// boards.
@@ -343,7 +347,13 @@ impl StateSpace {
                 (l.n_states() == order).then_some(Ok(l))
             })
         };
-        let boards_move_xor_runs = matches!(&layout, Some(Ok(l)) if l.xor_block_bits().is_some());
+        // Boards moved by XOR runs (a word of boards per step) beat classes without them
+        // unless the classes are much fewer: the skewb diamond's 87x fewer entries search 5x
+        // faster than its boards' runs.
+        let boards_by_xor_runs = match &layout {
+            Some(Ok(l)) if l.xor_block_bits().is_some() => Some(l.n_states()),
+            _ => None,
+        };
         let classes = match layout {
             Some(layout) => {
                 layout.and_then(|layout| ClassRanking::new_with(puzzle, layout, inversion))
@@ -355,7 +365,11 @@ impl StateSpace {
             ))),
         };
         match (classes, mode) {
-            (Ok(c), SymmetryMode::Auto) if boards_move_xor_runs && c.xor_block_bits().is_none() => {
+            (Ok(c), SymmetryMode::Auto)
+                if c.xor_block_bits().is_none()
+                    && boards_by_xor_runs
+                        .is_some_and(|boards| boards < XOR_RUNS_WORTH * c.n_states()) =>
+            {
                 StateSpace::from_analysis(puzzle, analysis)
             }
             (Ok(c), _) => Ok(StateSpace {
