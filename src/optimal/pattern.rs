@@ -213,7 +213,7 @@ impl PatternTable {
     /// pattern (through the same view) is `cells`: one shuffle, no rebuilding.
     #[inline]
     pub fn step(&self, view: &View, cells: &Cells, m: usize) -> Cells {
-        self.multiset.apply(cells, &self.multiset.solve_moves()[view.moves[m]])
+        self.multiset.moves().solve_step(cells, view.moves[m])
     }
 
     /// The pattern of a board (`tiles`, `orient` of the base puzzle) seen through `view`, in
@@ -261,11 +261,9 @@ impl PatternTable {
                 return Err(self.inconsistent("no descent reaches the solved pattern"));
             }
             let want = if m == 1 { 3 } else { m - 1 };
-            let next = self
-                .multiset
-                .solve_moves()
-                .iter()
-                .map(|mv| self.multiset.apply(&state, mv))
+            let moves = self.multiset.moves();
+            let next = (0..moves.len())
+                .map(|mv| moves.solve_step(&state, mv))
                 .find(|s| self.mark(self.multiset.rank(s)) == want)
                 .ok_or_else(|| self.inconsistent("a pattern with no neighbour one closer"))?;
             state = next;

@@ -17,12 +17,11 @@
 
 use num_bigint::BigUint;
 
-use super::StateRanking;
+use super::CellRanking;
 use super::layout::{
-    Cells, CompiledMove, MAX_CELLS, TILE_BITS, TILE_MASK, board_of_cells, cells_of_board,
-    check_free_mod, compile_moves, has_thirds,
+    CellMoves, Cells, CompiledMove, MAX_CELLS, TILE_BITS, TILE_MASK, board_of_cells,
+    cells_of_board, check_free_mod,
 };
-use super::simd::apply_compiled;
 use crate::group::invariants::Invariants;
 use crate::group::stabchain::{Perm, StabChain};
 use crate::puzzle::{Board, Puzzle};
@@ -55,7 +54,6 @@ struct Level {
 #[derive(Clone, Debug)]
 pub struct ChainRanking {
     n_cells: usize,
-    has_thirds: bool,
     invariants: Invariants,
     degree: usize,
     /// `first[c]`: the point of cell `c` with reduced orientation 0; the cell's points follow.
@@ -69,8 +67,7 @@ pub struct ChainRanking {
     n_states: u64,
     /// The chain itself, to tell boards of the group from others.
     chain: StabChain,
-    solve: Vec<CompiledMove>,
-    scramble: Vec<CompiledMove>,
+    moves: CellMoves,
 }
 
 impl ChainRanking {
@@ -114,7 +111,7 @@ impl ChainRanking {
             }
         }
         let degree = point_cell.len();
-        let (solve, scramble) = compile_moves(puzzle, &invariants);
+        let moves = CellMoves::new(puzzle, &invariants);
         let on_points = |m: &CompiledMove| -> Perm {
             let mut tau = vec![0u16; degree];
             for j in 0..n {
@@ -126,7 +123,7 @@ impl ChainRanking {
             }
             tau
         };
-        let generators: Vec<Perm> = solve.iter().map(on_points).collect();
+        let generators: Vec<Perm> = moves.solve_moves().iter().map(on_points).collect();
         let chain = StabChain::with_upper_bound(degree, &generators, group_order);
         if chain.order() != *group_order {
             return Err(Error::Unsupported(format!(
@@ -167,7 +164,6 @@ impl ChainRanking {
         }
         Ok(ChainRanking {
             n_cells: n,
-            has_thirds: has_thirds(&invariants),
             invariants,
             degree,
             first,
@@ -177,14 +173,8 @@ impl ChainRanking {
             levels,
             n_states,
             chain,
-            solve,
-            scramble,
+            moves,
         })
-    }
-
-    /// Number of boards (ranks).
-    pub fn n_states(&self) -> u64 {
-        self.n_states
     }
 
     /// Number of levels of the chain (the base's length).
@@ -201,50 +191,6 @@ impl ChainRanking {
         self.first[t] + (v + e - u) % e
     }
 
-    /// The rank of a board of the group in working form (a board outside it has none: see
-    /// [`ChainRanking::cells_of`]).
-    #[inline]
-    pub fn rank(&self, s: &Cells) -> u64 {
-        let k = self.levels.len();
-        let mut image = [0u8; MAX_LEVELS];
-        for (x, lv) in image.iter_mut().zip(&self.levels) {
-            *x = self.point_at(s, lv.cell as usize, lv.orient);
-        }
-        let mut rank = 0;
-        for (i, lv) in self.levels.iter().enumerate() {
-            let d = lv.place[image[i] as usize] as usize;
-            debug_assert!(d != u16::MAX as usize, "a board outside the group");
-            rank += d as u64 * lv.weight;
-            let inverse = &lv.inverse_reps[d * self.degree..(d + 1) * self.degree];
-            for x in &mut image[i + 1..k] {
-                *x = inverse[*x as usize];
-            }
-        }
-        rank
-    }
-
-    /// The board in working form with the given rank (`rank < n_states`).
-    #[inline]
-    pub fn unrank(&self, mut rank: u64) -> Cells {
-        debug_assert!(rank < self.n_states);
-        let mut reps = [&[][..]; MAX_LEVELS];
-        for (i, lv) in self.levels.iter().enumerate().rev() {
-            let d = (rank % lv.radix) as usize;
-            rank /= lv.radix;
-            reps[i] = &lv.reps[d * self.degree..(d + 1) * self.degree];
-        }
-        let mut out = [0u8; MAX_CELLS];
-        for (c, byte) in out.iter_mut().enumerate().take(self.n_cells) {
-            let mut x = self.first[c];
-            for rep in reps[..self.levels.len()].iter().rev() {
-                x = rep[x as usize];
-            }
-            let e = self.free_mod[c];
-            let u = (e - self.point_orient[x as usize]) % e;
-            *byte = self.point_cell[x as usize] | u << TILE_BITS;
-        }
-        Cells(out)
-    }
 
     /// Converts a board to working form, or explains why the moves cannot reach it.
     pub fn cells_of(&self, board: &Board) -> Result<Cells> {
@@ -267,37 +213,60 @@ impl ChainRanking {
     pub fn board_of(&self, s: &Cells) -> Board {
         board_of_cells(&self.invariants, self.n_cells, s)
     }
-
-    /// Applies a compiled move.
-    #[inline(always)]
-    fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
-        apply_compiled(self.n_cells, self.has_thirds, s, m)
-    }
 }
 
-impl StateRanking for ChainRanking {
-    type State = Cells;
-    fn n_states(&self) -> u64 {
+impl CellRanking for ChainRanking {
+    fn cell_moves(&self) -> &CellMoves {
+        &self.moves
+    }
+
+    fn n_ranks(&self) -> u64 {
         self.n_states
     }
-    fn n_moves(&self) -> usize {
-        self.solve.len()
+
+    /// The rank of a board of the group in working form (a board outside it has none: see
+    /// [`ChainRanking::cells_of`]).
+    #[inline]
+    fn rank_cells(&self, s: &Cells) -> u64 {
+        let k = self.levels.len();
+        let mut image = [0u8; MAX_LEVELS];
+        for (x, lv) in image.iter_mut().zip(&self.levels) {
+            *x = self.point_at(s, lv.cell as usize, lv.orient);
+        }
+        let mut rank = 0;
+        for (i, lv) in self.levels.iter().enumerate() {
+            let d = lv.place[image[i] as usize] as usize;
+            debug_assert!(d != u16::MAX as usize, "a board outside the group");
+            rank += d as u64 * lv.weight;
+            let inverse = &lv.inverse_reps[d * self.degree..(d + 1) * self.degree];
+            for x in &mut image[i + 1..k] {
+                *x = inverse[*x as usize];
+            }
+        }
+        rank
     }
-    #[inline(always)]
-    fn rank(&self, s: &Cells) -> u64 {
-        ChainRanking::rank(self, s)
-    }
-    #[inline(always)]
-    fn unrank(&self, rank: u64) -> Cells {
-        ChainRanking::unrank(self, rank)
-    }
-    #[inline(always)]
-    fn solve_step(&self, s: &Cells, m: usize) -> Cells {
-        self.apply(s, &self.solve[m])
-    }
-    #[inline(always)]
-    fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
-        self.apply(s, &self.scramble[m])
+
+    /// The board in working form with the given rank (`rank < n_states`).
+    #[inline]
+    fn unrank_cells(&self, mut rank: u64) -> Cells {
+        debug_assert!(rank < self.n_states);
+        let mut reps = [&[][..]; MAX_LEVELS];
+        for (i, lv) in self.levels.iter().enumerate().rev() {
+            let d = (rank % lv.radix) as usize;
+            rank /= lv.radix;
+            reps[i] = &lv.reps[d * self.degree..(d + 1) * self.degree];
+        }
+        let mut out = [0u8; MAX_CELLS];
+        for (c, byte) in out.iter_mut().enumerate().take(self.n_cells) {
+            let mut x = self.first[c];
+            for rep in reps[..self.levels.len()].iter().rev() {
+                x = rep[x as usize];
+            }
+            let e = self.free_mod[c];
+            let u = (e - self.point_orient[x as usize]) % e;
+            *byte = self.point_cell[x as usize] | u << TILE_BITS;
+        }
+        Cells(out)
     }
 }
 
@@ -307,7 +276,7 @@ mod tests {
     use crate::bfs::{self, Config, NoProgress};
     use crate::group::analysis::Analysis;
     use crate::puzzle::{Metric, PuzzleSpec, defined::Defined, definition::Definition};
-    use crate::rank::{Layout, Ranking, StateSpace};
+    use crate::rank::{Layout, Ranking, StateRanking, StateSpace};
     use crate::table::DistanceTable;
     use bitvec::prelude::*;
 

@@ -109,13 +109,8 @@ pub struct Layout {
     cell_runs: Option<CellRuns>,
     /// Every free orientation is a flip (mod 2): ranks read them as bits.
     flips_only: bool,
-    /// Some orbit's free orientations count modulo 3: moves take
-    /// [`apply_thirds_scalar`](super::simd::apply_thirds_scalar)'s
-    /// path (a branch once per move, so the other puzzles pay nothing).
-    has_thirds: bool,
     invariants: Invariants,
-    solve: Vec<CompiledMove>,
-    scramble: Vec<CompiledMove>,
+    moves: CellMoves,
 }
 
 impl Layout {
@@ -196,15 +191,13 @@ impl Layout {
         for (h, &code) in invariants.coupling.iter().enumerate() {
             coupling_index[code as usize] = h as u32;
         }
-        let (solve, scramble) = compile_moves(puzzle, &invariants);
+        let moves = CellMoves::new(puzzle, &invariants);
         let xor_block_bits = xor_blocks(&invariants, sums_space, orient_count);
         let flips_only = invariants.orbits.iter().all(|o| o.free_mod <= 2);
-        let has_thirds = has_thirds(&invariants);
         Ok(Layout {
             xor_block_bits,
             cell_runs: None,
             flips_only,
-            has_thirds,
             n_cells: n,
             orbits,
             local,
@@ -216,8 +209,7 @@ impl Layout {
             reachable: n_states,
             reachable_upper: None,
             invariants,
-            solve,
-            scramble,
+            moves,
         })
     }
 
@@ -430,7 +422,7 @@ impl Layout {
         let found = ReachableUpper::search(
             space,
             &solved,
-            &self.solve,
+            self.moves.solve_moves(),
             |s, m| self.apply(s, m),
             |s| self.upper_and_orientation(s).0,
             // Every upper value is a rank of the layout so far, its orientation digits 0.
@@ -500,20 +492,25 @@ impl Layout {
         self.xor_block_bits
     }
 
+    /// The moves, compiled.
+    pub fn moves(&self) -> &CellMoves {
+        &self.moves
+    }
+
     /// The moves in solving direction, compiled.
     pub fn solve_moves(&self) -> &[CompiledMove] {
-        &self.solve
+        self.moves.solve_moves()
     }
 
     /// Their inverses, in the same order.
     pub fn scramble_moves(&self) -> &[CompiledMove] {
-        &self.scramble
+        self.moves.scramble_moves()
     }
 
     /// Applies a compiled move.
     #[inline(always)]
     pub fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
-        apply_compiled(self.n_cells, self.has_thirds, s, m)
+        self.moves.apply(s, m)
     }
 
     /// The local indices of the tiles on an orbit's cells, in the orbit's order, padded with
@@ -728,12 +725,6 @@ pub(super) fn board_of_cells(inv: &Invariants, n_cells: usize, s: &Cells) -> Boa
     board
 }
 
-/// Whether some orbit's free orientations count modulo 3 (moves then reduce them by a
-/// subtraction, not a mask).
-pub(super) fn has_thirds(invariants: &Invariants) -> bool {
-    invariants.orbits.iter().any(|o| o.free_mod == 3)
-}
-
 /// Refuses an orbit whose free orientations [`Cells`] cannot carry (see [`FREE_MODULI`]).
 pub(super) fn check_free_mod(o: &Orbit) -> Result<()> {
     if FREE_MODULI.contains(&o.free_mod) {
@@ -748,7 +739,67 @@ pub(super) fn check_free_mod(o: &Orbit) -> Result<()> {
 }
 
 /// The puzzle's moves compiled for [`Cells`], in solving direction and inverted (same order).
-pub(super) fn compile_moves(
+/// A puzzle's moves compiled for boards in working form, in solving direction and undone:
+/// what every ranking of such boards (layout, multiset, chain) moves them by.
+#[derive(Clone, Debug)]
+pub struct CellMoves {
+    n_cells: usize,
+    /// Some orbit's free orientations count modulo 3: moves take
+    /// [`apply_thirds_scalar`](super::simd::apply_thirds_scalar)'s path (a branch once per
+    /// move, so the other puzzles pay nothing).
+    has_thirds: bool,
+    solve: Vec<CompiledMove>,
+    scramble: Vec<CompiledMove>,
+}
+
+impl CellMoves {
+    /// The moves of `puzzle` on boards whose orientations `invariants` reduce.
+    pub(super) fn new(puzzle: &Puzzle, invariants: &Invariants) -> CellMoves {
+        let (solve, scramble) = compile_moves(puzzle, invariants);
+        let has_thirds = invariants.orbits.iter().any(|o| o.free_mod == 3);
+        CellMoves { n_cells: puzzle.n_positions(), has_thirds, solve, scramble }
+    }
+
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.solve.len()
+    }
+
+    /// Whether there are no moves.
+    pub fn is_empty(&self) -> bool {
+        self.solve.is_empty()
+    }
+
+    /// The moves in solving direction.
+    pub fn solve_moves(&self) -> &[CompiledMove] {
+        &self.solve
+    }
+
+    /// Their inverses, in the same order.
+    pub fn scramble_moves(&self) -> &[CompiledMove] {
+        &self.scramble
+    }
+
+    /// Applies a compiled move.
+    #[inline(always)]
+    pub fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
+        apply_compiled(self.n_cells, self.has_thirds, s, m)
+    }
+
+    /// Applies move `m` in solving direction.
+    #[inline(always)]
+    pub fn solve_step(&self, s: &Cells, m: usize) -> Cells {
+        self.apply(s, &self.solve[m])
+    }
+
+    /// Applies move `m` undone.
+    #[inline(always)]
+    pub fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
+        self.apply(s, &self.scramble[m])
+    }
+}
+
+fn compile_moves(
     puzzle: &Puzzle,
     invariants: &Invariants,
 ) -> (Vec<CompiledMove>, Vec<CompiledMove>) {
@@ -907,7 +958,7 @@ End
         let Ranking::Layout(l) = StateSpace::build(&p).unwrap().ranking else {
             panic!("expected the fast layout")
         };
-        assert!(l.has_thirds && l.n_cells > 16);
+        assert!(l.moves.has_thirds && l.n_cells > 16);
         let mut board = p.solved();
         let mut cells = l.cells_of(&board).unwrap();
         let mut x = 0x2545_F491_4F6C_DD1Du64;

@@ -38,7 +38,7 @@ use num_bigint::BigUint;
 pub use crate::group::analysis::point_generators;
 pub use chain::ChainRanking;
 pub use enumerated::Enumerated;
-pub use layout::{Cells, Layout};
+pub use layout::{CellMoves, Cells, Layout};
 pub use multiset::Multiset;
 pub use orbit_split::OrbitSplit;
 pub use record::{RANKING_SCHEME, RankingRecord};
@@ -119,6 +119,45 @@ pub trait StateRanking: Sync {
     /// and a level is completed and counted through it (see [`ClassRanking`]).
     fn class_ranking(&self) -> Option<&ClassRanking> {
         None
+    }
+}
+
+/// A ranking of boards in working form moved by the puzzle's compiled moves ([`CellMoves`]):
+/// ranks and moves are all its [`StateRanking`] needs ([`Multiset`], [`ChainRanking`]).
+pub trait CellRanking: Sync {
+    /// The moves.
+    fn cell_moves(&self) -> &CellMoves;
+    /// Number of ranks.
+    fn n_ranks(&self) -> u64;
+    /// The rank of a board.
+    fn rank_cells(&self, s: &Cells) -> u64;
+    /// The board of a rank.
+    fn unrank_cells(&self, rank: u64) -> Cells;
+}
+
+impl<R: CellRanking> StateRanking for R {
+    type State = Cells;
+    fn n_states(&self) -> u64 {
+        self.n_ranks()
+    }
+    fn n_moves(&self) -> usize {
+        self.cell_moves().len()
+    }
+    #[inline(always)]
+    fn rank(&self, s: &Cells) -> u64 {
+        self.rank_cells(s)
+    }
+    #[inline(always)]
+    fn unrank(&self, rank: u64) -> Cells {
+        self.unrank_cells(rank)
+    }
+    #[inline(always)]
+    fn solve_step(&self, s: &Cells, m: usize) -> Cells {
+        self.cell_moves().solve_step(s, m)
+    }
+    #[inline(always)]
+    fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
+        self.cell_moves().scramble_step(s, m)
     }
 }
 

@@ -20,18 +20,15 @@
 //! seen digits and a coupling element, the unseen piece's turn makes the sum the element
 //! asks for. The turns moves leave on unseen pieces are never read.
 //!
-//! Moves are the layout's ([`CompiledMove`] on [`Cells`]): they move bytes and add turns,
+//! Moves are the layout's ([`CellMoves`] on [`Cells`]): they move bytes and add turns,
 //! whatever the byte's tile stands for.
 
 use std::sync::{Arc, OnceLock};
 
 use super::coord_tables::CoordTables;
-use super::layout::{
-    CompiledMove, MAX_CELLS, TILE_BITS, TILE_MASK, check_free_mod, compile_moves, has_thirds,
-};
+use super::layout::{CellMoves, MAX_CELLS, TILE_BITS, TILE_MASK, check_free_mod};
 use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
-use super::simd::apply_compiled;
-use super::{Cells, StateRanking};
+use super::{CellRanking, Cells};
 use crate::group::invariants::{Coord, Invariants, cell_list, orient_sum};
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
@@ -278,10 +275,8 @@ pub struct Multiset {
     /// Number of free orientation digit combinations.
     orient_count: u64,
     n_states: u64,
-    has_thirds: bool,
     invariants: Invariants,
-    solve: Vec<CompiledMove>,
-    scramble: Vec<CompiledMove>,
+    moves: CellMoves,
     /// See [`Multiset::coordinate_tables`]: built by the first call, as only a search
     /// walks them (0.2 s for the moonspinner's, which `distance` or `solve` need not pay).
     coordinates: OnceLock<Option<Arc<CoordTables>>>,
@@ -394,7 +389,7 @@ impl Multiset {
             .checked_mul(coupling.len() as u64)
             .and_then(|s| s.checked_mul(orient_count))
             .ok_or_else(too_large)?;
-        let (solve, scramble) = compile_moves(puzzle, &invariants);
+        let moves = CellMoves::new(puzzle, &invariants);
         Ok(Multiset {
             n_cells: n,
             orbits,
@@ -403,10 +398,8 @@ impl Multiset {
             sums_space,
             orient_count,
             n_states,
-            has_thirds: has_thirds(&invariants),
             invariants,
-            solve,
-            scramble,
+            moves,
             coordinates: OnceLock::new(),
         })
     }
@@ -431,20 +424,9 @@ impl Multiset {
         self.n_states
     }
 
-    /// The moves in solving direction, compiled.
-    pub fn solve_moves(&self) -> &[CompiledMove] {
-        &self.solve
-    }
-
-    /// Their inverses, in the same order.
-    pub fn scramble_moves(&self) -> &[CompiledMove] {
-        &self.scramble
-    }
-
-    /// Applies a compiled move.
-    #[inline(always)]
-    pub fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
-        apply_compiled(self.n_cells, self.has_thirds, s, m)
+    /// The moves, compiled.
+    pub fn moves(&self) -> &CellMoves {
+        &self.moves
     }
 
     /// The rank of a board in working form (as [`Multiset::cells_of`] makes it).
@@ -735,29 +717,20 @@ fn label_list(labels: &[u8]) -> String {
     labels.iter().map(|l| (l + 1).to_string()).collect::<Vec<_>>().join(" ")
 }
 
-impl StateRanking for Multiset {
-    type State = Cells;
-    fn n_states(&self) -> u64 {
+impl CellRanking for Multiset {
+    fn cell_moves(&self) -> &CellMoves {
+        &self.moves
+    }
+    fn n_ranks(&self) -> u64 {
         self.n_states
     }
-    fn n_moves(&self) -> usize {
-        self.solve.len()
-    }
     #[inline(always)]
-    fn rank(&self, s: &Cells) -> u64 {
+    fn rank_cells(&self, s: &Cells) -> u64 {
         Multiset::rank(self, s)
     }
     #[inline(always)]
-    fn unrank(&self, rank: u64) -> Cells {
+    fn unrank_cells(&self, rank: u64) -> Cells {
         Multiset::unrank(self, rank)
-    }
-    #[inline(always)]
-    fn solve_step(&self, s: &Cells, m: usize) -> Cells {
-        self.apply(s, &self.solve[m])
-    }
-    #[inline(always)]
-    fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
-        self.apply(s, &self.scramble[m])
     }
 }
 
@@ -868,9 +841,9 @@ mod tests {
             assert!(listed.rank_of(&board).is_some(), "{name}: rank {r} is not reachable");
             assert_eq!(m.cells_of(&board).unwrap(), cells, "{name}");
             for (i, (mv, inv)) in p.moves.iter().zip(&inverses).enumerate() {
-                let solved = m.apply(&cells, &m.solve_moves()[i]);
+                let solved = m.moves().solve_step(&cells, i);
                 assert_eq!(solved, m.cells_of(&p.apply(&board, mv)).unwrap(), "{name} {}", mv.name);
-                let scrambled = m.apply(&cells, &m.scramble_moves()[i]);
+                let scrambled = m.moves().scramble_step(&cells, i);
                 assert_eq!(scrambled, m.cells_of(&p.apply(&board, inv)).unwrap(), "{name}");
             }
             assert!(seen.insert(board), "{name}: rank {r} repeats a board");
