@@ -191,7 +191,6 @@ impl ChainRanking {
         self.first[t] + (v + e - u) % e
     }
 
-
     /// Converts a board to working form, or explains why the moves cannot reach it.
     pub fn cells_of(&self, board: &Board) -> Result<Cells> {
         let cells = cells_of_board(&self.invariants, self.n_cells, board)?;

@@ -81,6 +81,10 @@ pub const MAX_PLACEMENTS: u64 = 4_000_000;
 /// no smaller first part is left to such boards.
 const MAX_ARRANGEMENTS: u64 = 1 << 25;
 
+/// Whole orbits first need at least this many placements per element of the group (with
+/// inversion), or [`MIN_PLACEMENTS`] (see `choose_key_orbits`).
+const PLACEMENTS_PER_ELEMENT: u64 = 1024;
+
 /// The most classes whose representatives' arrangements a ranking keeps (32 bytes each).
 const MAX_KEPT_ARRANGEMENTS: usize = 1 << 18;
 
@@ -1274,8 +1278,12 @@ fn choose_key_cells(layout: &Layout, syms: &Symmetries, min_placements: u64) -> 
 /// ten times `min_placements`: whole orbits keep no runs of rests, and the more placements,
 /// the fewer a symmetry fixes (the tangram: its 3 inner edges with the 12 edges and corners
 /// take 777,600 placements, 1.07x the boards over the group, and search 10% faster than
-/// without them at 1.11x). None if they stay under `min_placements` (the classes would not
-/// shrink the table by the group's order).
+/// without them at 1.11x). None if they stay under both `min_placements` and
+/// [`PLACEMENTS_PER_ELEMENT`] per element of the group and inversion (the classes would not
+/// shrink the table by the group's order): the twins of whole orbits keep one entry per
+/// class ([`CompactTwins`]), so fewer placements serve where the group leaves most of them
+/// unfixed (233: its corners' 40,320 arrangements under 16 symmetries and inversion, 1.005x
+/// the boards over 32, searched in 13 s where the 8 symmetries keeping 4 corners took 30 s).
 fn choose_key_orbits(
     layout: &Layout,
     syms: &Symmetries,
@@ -1312,7 +1320,8 @@ fn choose_key_orbits(
             (key, placements) = (trial, count);
         }
     }
-    (placements >= min_placements).then_some(key)
+    let enough = min_placements.min(PLACEMENTS_PER_ELEMENT * syms.order_with(true) as u64);
+    (placements >= enough).then_some(key)
 }
 
 /// Whether inversion can join the symmetries: the moves are closed under inverses (a board

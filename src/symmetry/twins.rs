@@ -12,6 +12,7 @@
 //! Only for rankings without runs of rests (a run would cross the orbits).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 use std::ops::Range;
 
 use rayon::prelude::*;
@@ -20,6 +21,9 @@ use super::orbits::ElementSet;
 
 /// The table of a class with every rest an entry of its own.
 const NONE: u32 = u32::MAX;
+
+/// Twin classes whose tables are built together (in parallel) before they are shared.
+const TWINS_AT_ONCE: usize = 16;
 
 /// The most rests a twin class may have: a table holds up to nine bytes per rest.
 pub(super) const MAX_TWIN_RESTS: u64 = 1 << 26;
@@ -47,7 +51,7 @@ struct OrbitTable {
 
 /// Numbers below the rest count, two bytes each where they fit (the tables of the
 /// pyraminx's twins take 16 MiB so, not 31).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 enum Numbers {
     Narrow(Vec<u16>),
     Wide(Vec<u32>),
@@ -131,22 +135,32 @@ impl CompactTwins {
         images: impl Fn(u32, ElementSet, u64, &mut Vec<u32>) + Sync,
     ) -> CompactTwins {
         assert!(rest_count <= MAX_TWIN_RESTS, "{rest_count} rests are too many for a twin table");
-        let built: Vec<OrbitTable> = twins
-            .par_iter()
-            .map(|&(class, fixed)| {
-                OrbitTable::new(rest_count, |x, out| images(class, fixed, x, out))
-            })
-            .collect();
         let mut table_of = vec![NONE; classes];
-        let (mut tables, mut shared) = (Vec::new(), HashMap::new());
-        for (&(class, _), table) in twins.iter().zip(built) {
-            let next = shared.len() as u32;
-            // A rest's entry tells its orbit, hence the whole table.
-            let at = *shared.entry(table.entry_of.clone()).or_insert(next);
-            if at == next {
-                tables.push(table);
+        let mut tables: Vec<OrbitTable> = Vec::new();
+        // Tables by the hash of their entries (a rest's entry tells its orbit, hence the
+        // whole table), so that each is held once.
+        let (hasher, mut by_hash) = (RandomState::new(), HashMap::<u64, Vec<u32>>::new());
+        // A few at a time, each shared as soon as built: twin classes may far outnumber
+        // distinct tables (233: 670 and 109), and building all first took 95 MiB there.
+        for chunk in twins.chunks(TWINS_AT_ONCE) {
+            let built: Vec<OrbitTable> = chunk
+                .par_iter()
+                .map(|&(class, fixed)| {
+                    OrbitTable::new(rest_count, |x, out| images(class, fixed, x, out))
+                })
+                .collect();
+            for (&(class, _), table) in chunk.iter().zip(built) {
+                let same = by_hash.entry(hasher.hash_one(&table.entry_of)).or_default();
+                let found = same.iter().find(|&&t| tables[t as usize].entry_of == table.entry_of);
+                table_of[class as usize] = match found {
+                    Some(&t) => t,
+                    None => {
+                        same.push(tables.len() as u32);
+                        tables.push(table);
+                        tables.len() as u32 - 1
+                    }
+                };
             }
-            table_of[class as usize] = at;
         }
         let mut offsets = Vec::with_capacity(classes + 1);
         let mut next = 0u64;
