@@ -492,11 +492,6 @@ impl Layout {
         self.xor_block_bits
     }
 
-    /// The moves, compiled.
-    pub fn moves(&self) -> &CellMoves {
-        &self.moves
-    }
-
     /// The moves in solving direction, compiled.
     pub fn solve_moves(&self) -> &[CompiledMove] {
         self.moves.solve_moves()
@@ -738,7 +733,6 @@ pub(super) fn check_free_mod(o: &Orbit) -> Result<()> {
     )))
 }
 
-/// The puzzle's moves compiled for [`Cells`], in solving direction and inverted (same order).
 /// A puzzle's moves compiled for boards in working form, in solving direction and undone:
 /// what every ranking of such boards (layout, multiset, chain) moves them by.
 #[derive(Clone, Debug)]
@@ -799,6 +793,7 @@ impl CellMoves {
     }
 }
 
+/// The puzzle's moves compiled for [`Cells`], in solving direction and inverted (same order).
 fn compile_moves(
     puzzle: &Puzzle,
     invariants: &Invariants,

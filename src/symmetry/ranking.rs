@@ -31,9 +31,11 @@
 //!
 //! Every entry stands for `|G| / |stab(representative)|` boards (the orbit of its placement,
 //! each with one board per rest), so histograms in boards are exact. When a representative
-//! has a nontrivial stabilizer `H`, the entries `(r, h·rest)` for `h` in `H` are one class:
-//! [`ClassRanking::complete_level`] marks them together after a forward step, and
-//! [`ClassRanking::exact_classes`] counts such repeats once.
+//! has a nontrivial stabilizer `H`, the entries `(r, h·rest)` for `h` in `H` are one class.
+//! Where no runs of rests are taken, such a class keeps one entry per orbit of its rests
+//! under `H`, weighing that many rests ([`CompactTwins`]); elsewhere it keeps every rest,
+//! [`ClassRanking::complete_level`] marks the repeats together after a forward step, and
+//! [`ClassRanking::exact_classes`] counts them once.
 //!
 //! **Inversion** (`g -> g^-1` keeps distances when the moves are closed under inverses)
 //! joins the group where the whole arrangement of tiles can be the first part: one orbit of
