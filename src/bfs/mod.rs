@@ -267,6 +267,13 @@ pub const SAMPLE: usize = 10;
 /// Groups of ranks per parallel task: 2^12 groups = 131072 boards.
 pub(crate) const TASK_GROUPS: u64 = 1 << 12;
 
+/// Groups of ranks per task at least, where a level has too few groups for [`TASK_GROUPS`]
+/// to give each worker [`TASKS_PER_WORKER`] tasks.
+const MIN_TASK_GROUPS: u64 = 64;
+
+/// Tasks per worker a level is cut into at least, while tasks stay above [`MIN_TASK_GROUPS`].
+const TASKS_PER_WORKER: u64 = 8;
+
 /// One session of a search (from its start or a resume to its end or a stop): the settings,
 /// the progress, the journal and the processes that share it. ("Runs" are stretches of
 /// ranks.)
@@ -842,14 +849,19 @@ impl<'a, S: StateRanking> Step<'a, S> {
         Step { space, table, cur, next, progress, part, budget: None, copy: None }
     }
 
-    /// [`in_tasks`] over groups of the table, [`TASK_GROUPS`] per task.
+    /// [`in_tasks`] over groups of the table, [`TASK_GROUPS`] per task (fewer in small
+    /// tables).
     fn in_group_tasks(
         &self,
         groups: std::ops::Range<usize>,
         task: impl Fn(std::ops::Range<usize>, &mut Level) + Sync,
     ) -> LevelCount {
         let range = groups.start as u64..groups.end as u64;
-        in_tasks(range, TASK_GROUPS, self.progress, self.budget, |t, level| {
+        // A small table would be one task, on one thread: a few tasks per worker at least.
+        let workers = rayon::current_num_threads() as u64;
+        let per_worker = (range.end - range.start) / (workers * TASKS_PER_WORKER);
+        let task_len = per_worker.clamp(MIN_TASK_GROUPS, TASK_GROUPS);
+        in_tasks(range, task_len, self.progress, self.budget, |t, level| {
             task(t.start as usize..t.end as usize, level)
         })
     }
