@@ -431,11 +431,9 @@ impl ClassRanking {
             |class, fixed, x, out| {
                 let board = self.class_board(class as u64, x);
                 let both = self.with_inverse(board, fixed >> self.syms.order() != 0);
-                out.extend(
-                    (0..self.n_elements())
-                        .filter(|&h| fixed & (1 << h) != 0)
-                        .map(|h| self.rest_of(&self.image(h, &both)) as u32),
-                );
+                // The identity (element 0) keeps the rest.
+                out.push(x as u32);
+                out.extend(others(fixed).map(|h| self.rest_of(&self.image(h, &both)) as u32));
             },
         );
         self.n_states = compact.n_entries();
@@ -1018,10 +1016,7 @@ impl ClassRanking {
                     if mark_twins {
                         let board = self.entry_board(range.start + (i - at));
                         let both = self.with_inverse(board, fixed >> self.syms.order() != 0);
-                        for h in 1..self.n_elements() {
-                            if fixed & (1 << h) == 0 {
-                                continue;
-                            }
+                        for h in others(fixed) {
                             let twin = self.rest_of(&self.image(h, &both));
                             if table.mark_if_unseen(at + twin, mark) {
                                 found.note(range.start + twin);
@@ -1115,15 +1110,27 @@ impl ClassRanking {
                 for e in piece {
                     let both =
                         self.with_inverse(self.entry_board(e), fixed >> self.syms.order() != 0);
-                    let smallest = (1..self.n_elements())
-                        .filter(|h| fixed & (1 << h) != 0)
-                        .all(|h| first + self.rest_of(&self.image(h, &both)) >= e);
+                    let smallest =
+                        others(fixed).all(|h| first + self.rest_of(&self.image(h, &both)) >= e);
                     repeats += !smallest as u64;
                 }
                 repeats
             })
             .sum()
     }
+}
+
+/// The elements of a set besides the identity (element 0), by their set bits: a class's
+/// few among up to 128 (reading all 128 bits took most of the 2x2x2's twin tables' build).
+fn others(fixed: ElementSet) -> impl Iterator<Item = usize> {
+    let mut rest = fixed & !1;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let h = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            h
+        })
+    })
 }
 
 /// Calls `f` with every rank of `range` marked `mark`.
