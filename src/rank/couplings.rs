@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::bit_rank::BitRank;
-use super::layout::{Cells, CompiledMove};
+use super::layout::{CellMoves, Cells};
 
 /// Largest space of upper values searched: a bit per value while searching, and four bytes
 /// per reachable value after.
@@ -37,9 +37,9 @@ pub(crate) struct ReachableUpper {
 }
 
 impl ReachableUpper {
-    /// The values of `upper` (below `space`) that `moves` reach from `start`, each applied by
-    /// `apply` to `board_of(value)`, a board of that value; `None` when `space` exceeds
-    /// [`MAX_UPPER_SPACE`].
+    /// The values of `upper` (below `space`) that `moves` (in solving direction) reach from
+    /// `start`, each applied to `board_of(value)`, a board of that value; `None` when `space`
+    /// exceeds [`MAX_UPPER_SPACE`].
     ///
     /// Searched level by level in parallel: the moves act on values, so any board of a
     /// value gives the same next values, and a level is kept as values (4 bytes each), its
@@ -47,8 +47,7 @@ impl ReachableUpper {
     pub(crate) fn search(
         space: u64,
         start: &Cells,
-        moves: &[CompiledMove],
-        apply: impl Fn(&Cells, &CompiledMove) -> Cells + Sync,
+        moves: &CellMoves,
         upper: impl Fn(&Cells) -> u64 + Sync,
         board_of: impl Fn(u64) -> Cells + Sync,
     ) -> Option<ReachableUpper> {
@@ -69,8 +68,8 @@ impl ReachableUpper {
                 .par_iter()
                 .fold(Vec::new, |mut next, &u| {
                     let board = board_of(u as u64);
-                    for m in moves {
-                        let v = upper(&apply(&board, m));
+                    for m in 0..moves.len() {
+                        let v = upper(&moves.solve_step(&board, m));
                         if claim(v) {
                             next.push(v as u32);
                         }

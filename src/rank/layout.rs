@@ -422,8 +422,7 @@ impl Layout {
         let found = ReachableUpper::search(
             space,
             &solved,
-            self.moves.solve_moves(),
-            |s, m| self.apply(s, m),
+            &self.moves,
             |s| self.upper_and_orientation(s).0,
             // Every upper value is a rank of the layout so far, its orientation digits 0.
             |u| self.unrank(u * self.orient_count),
@@ -490,6 +489,11 @@ impl Layout {
     /// whole runs at once.
     pub fn xor_block_bits(&self) -> Option<u32> {
         self.xor_block_bits
+    }
+
+    /// The moves, compiled.
+    pub fn moves(&self) -> &CellMoves {
+        &self.moves
     }
 
     /// The moves in solving direction, compiled.

@@ -170,7 +170,7 @@ impl StateRanking for Layout {
         Layout::n_reachable(self)
     }
     fn n_moves(&self) -> usize {
-        self.solve_moves().len()
+        self.moves().len()
     }
     #[inline(always)]
     fn rank(&self, s: &Cells) -> u64 {
@@ -182,11 +182,11 @@ impl StateRanking for Layout {
     }
     #[inline(always)]
     fn solve_step(&self, s: &Cells, m: usize) -> Cells {
-        self.apply(s, &self.solve_moves()[m])
+        self.moves().solve_step(s, m)
     }
     #[inline(always)]
     fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
-        self.apply(s, &self.scramble_moves()[m])
+        self.moves().scramble_step(s, m)
     }
     fn xor_block_bits(&self) -> Option<u32> {
         Layout::xor_block_bits(self)

@@ -670,15 +670,15 @@ impl ClassRanking {
     pub fn weight(&self, entry: u64) -> u64 {
         let class = self.class_and_rest(entry).0 as u32;
         match self.twins.binary_search_by_key(&class, |t| t.0) {
-            Ok(i) => self.twin_weight(entry, self.twins[i].1),
+            Ok(i) => self.twin_weight(class, entry, self.twins[i].1),
             Err(_) => self.order(),
         }
     }
 
-    /// [`ClassRanking::weight`] of an entry of a twin class, `fixed` the elements fixing
-    /// its representative.
-    fn twin_weight(&self, entry: u64, fixed: ElementSet) -> u64 {
-        let rests = self.compact.as_ref().map_or(1, |c| c.orbit_len(entry));
+    /// [`ClassRanking::weight`] of an entry of twin class `class`, `fixed` the elements
+    /// fixing its representative.
+    fn twin_weight(&self, class: u32, entry: u64, fixed: ElementSet) -> u64 {
+        let rests = self.compact.as_ref().map_or(1, |c| c.orbit_len(class, entry));
         self.order() * rests / fixed.count_ones() as u64
     }
 
@@ -1041,10 +1041,12 @@ impl ClassRanking {
         mark: u8,
     ) -> u64 {
         let order = self.order();
-        self.twin_ranges()
-            .map(|(range, fixed)| {
+        self.twins
+            .par_iter()
+            .map(|&(class, fixed)| {
+                let range = self.class_entries(class);
                 let mut excess = 0;
-                let mut add = |e: u64| excess += order - self.twin_weight(e, fixed);
+                let mut add = |e: u64| excess += order - self.twin_weight(class, e, fixed);
                 let (first, last) = (local(range.start), local(range.end - 1));
                 match (first, last) {
                     // Both ends held at indices as far apart as the entries: all between too.
@@ -1451,7 +1453,7 @@ impl StateRanking for ClassRanking {
         self.n_states
     }
     fn n_moves(&self) -> usize {
-        self.full.solve_moves().len()
+        self.full.moves().len()
     }
     #[inline(always)]
     fn rank(&self, s: &Cells) -> u64 {
@@ -1463,11 +1465,11 @@ impl StateRanking for ClassRanking {
     }
     #[inline(always)]
     fn solve_step(&self, s: &Cells, m: usize) -> Cells {
-        self.full.apply(s, &self.full.solve_moves()[m])
+        self.full.moves().solve_step(s, m)
     }
     #[inline(always)]
     fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
-        self.full.apply(s, &self.full.scramble_moves()[m])
+        self.full.moves().scramble_step(s, m)
     }
     fn xor_block_bits(&self) -> Option<u32> {
         self.xor_bits
