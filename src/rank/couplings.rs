@@ -11,7 +11,8 @@
 //! The upper digits are a coordinate the moves act on by themselves: a move permutes the
 //! tiles and adds fixed twists, so the new permutations and sums depend on the old ones
 //! alone, never on single orientation digits. The values it reaches are found by a search
-//! over that coordinate (any board stands for its value), and ranks then count only those:
+//! over that coordinate (by per-move tables on each orbit where they fit, else by any board
+//! of each value), and ranks then count only those:
 //! `index(upper) * orient_count + orientation digits`, dense when the orientation digits are
 //! free given `upper` (the group order says whether they are).
 
@@ -21,10 +22,42 @@ use rayon::prelude::*;
 
 use super::bit_rank::BitRank;
 use super::layout::{CellMoves, Cells};
+use crate::table::prefetch_at;
 
 /// Largest space of upper values searched: a bit per value while searching, and four bytes
 /// per reachable value after.
 pub(crate) const MAX_UPPER_SPACE: u64 = 1 << 24;
+
+/// Values of a level expanded together (see [`ReachableUpper::search`]).
+const CHUNK: usize = 64;
+
+/// How the moves (in solving direction) act on upper values: a finite group's products reach
+/// its inverses, so these alone find every value.
+pub(crate) trait UpperSteps: Sync {
+    /// Calls `visit` with each move's neighbour of value `u`, moves in order.
+    fn neighbours(&self, u: u64, visit: impl FnMut(u64));
+}
+
+/// The moves applied to a board of each value: `board_of(u)` is any board of value `u`
+/// and `upper` a board's value.
+pub(crate) struct BoardSteps<'a, U, B> {
+    pub moves: &'a CellMoves,
+    pub upper: U,
+    pub board_of: B,
+}
+
+impl<U, B> UpperSteps for BoardSteps<'_, U, B>
+where
+    U: Fn(&Cells) -> u64 + Sync,
+    B: Fn(u64) -> Cells + Sync,
+{
+    fn neighbours(&self, u: u64, mut visit: impl FnMut(u64)) {
+        let board = (self.board_of)(u);
+        for m in 0..self.moves.len() {
+            visit((self.upper)(&self.moves.solve_step(&board, m)));
+        }
+    }
+}
 
 /// The reachable upper values, in increasing order, and the index of each.
 #[derive(Clone, Debug)]
@@ -37,45 +70,47 @@ pub(crate) struct ReachableUpper {
 }
 
 impl ReachableUpper {
-    /// The values of `upper` (below `space`) that `moves` (in solving direction) reach from
-    /// `start`, each applied to `board_of(value)`, a board of that value; `None` when `space`
+    /// The values (below `space`) that `steps` reach from `first`; `None` when `space`
     /// exceeds [`MAX_UPPER_SPACE`].
     ///
-    /// Searched level by level in parallel: the moves act on values, so any board of a
-    /// value gives the same next values, and a level is kept as values (4 bytes each), its
-    /// boards made again when it is expanded.
+    /// Searched level by level in parallel, a level kept as values (4 bytes each).
     pub(crate) fn search(
         space: u64,
-        start: &Cells,
-        moves: &CellMoves,
-        upper: impl Fn(&Cells) -> u64 + Sync,
-        board_of: impl Fn(u64) -> Cells + Sync,
+        first: u64,
+        steps: &impl UpperSteps,
     ) -> Option<ReachableUpper> {
         if space > MAX_UPPER_SPACE {
             return None;
         }
         let words: Vec<AtomicU64> = (0..space.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        // Whether this call set the bit of `u` (each value enters one level once).
+        // Whether this call set the bit of `u` (each value enters one level once). Most
+        // neighbours are found already: a plain load spares them the atomic write.
         let claim = |u: u64| {
-            let bit = 1u64 << (u % 64);
-            words[(u / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+            let (word, bit) = (&words[(u / 64) as usize], 1u64 << (u % 64));
+            word.load(Relaxed) & bit == 0 && word.fetch_or(bit, Relaxed) & bit == 0
         };
-        let first = upper(start);
         claim(first);
         let mut level = vec![first as u32];
         while !level.is_empty() {
+            // A chunk's neighbours are all found (their words asked of the cache) before
+            // any is claimed: a large space's bits miss the cache, and the misses overlap.
             level = level
-                .par_iter()
-                .fold(Vec::new, |mut next, &u| {
-                    let board = board_of(u as u64);
-                    for m in 0..moves.len() {
-                        let v = upper(&moves.solve_step(&board, m));
-                        if claim(v) {
-                            next.push(v as u32);
+                .par_chunks(CHUNK)
+                .fold(
+                    || (Vec::new(), Vec::new()),
+                    |(mut next, mut found), chunk| {
+                        found.clear();
+                        for &u in chunk {
+                            steps.neighbours(u as u64, |v| {
+                                prefetch_at(&words[(v / 64) as usize]);
+                                found.push(v);
+                            });
                         }
-                    }
-                    next
-                })
+                        next.extend(found.iter().filter(|&&v| claim(v)).map(|&v| v as u32));
+                        (next, found)
+                    },
+                )
+                .map(|(next, _)| next)
                 .reduce(Vec::new, |mut a, mut b| {
                     if a.len() < b.len() {
                         std::mem::swap(&mut a, &mut b);

@@ -15,7 +15,9 @@
 
 use std::sync::Arc;
 
-use super::couplings::ReachableUpper;
+mod upper_maps;
+
+use super::couplings::{BoardSteps, ReachableUpper};
 use super::perm::{half_factorial, rank_padded, sign_class_weights, unrank_in_sign_class};
 use super::runs::CellRuns;
 use super::simd::{self, apply_compiled, extract_bits};
@@ -25,6 +27,7 @@ use super::small_perm::SmallPerm;
 use crate::group::invariants::{Coord, Invariants, Orbit, orient_sum};
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::{Error, Result};
+pub(crate) use upper_maps::UpperMaps;
 
 /// The largest board the fast path handles: tiles and their orientation share one byte.
 pub const MAX_CELLS: usize = 32;
@@ -415,18 +418,22 @@ impl Layout {
     /// (as twsearch searches such puzzles). Runs are dropped: they follow the digits replaced.
     pub fn searching_in(mut self, group_order: u64) -> Layout {
         debug_assert!(group_order <= self.n_states);
-        let solved = Cells(std::array::from_fn(|i| if i < self.n_cells { i as u8 } else { 0 }));
         let space = self.n_states / self.orient_count;
-        // The moves generate a finite group: their products alone reach every value, the
-        // inverses' add nothing.
-        let found = ReachableUpper::search(
-            space,
-            &solved,
-            &self.moves,
-            |s| self.upper_and_orientation(s).0,
-            // Every upper value is a rank of the layout so far, its orientation digits 0.
-            |u| self.unrank(u * self.orient_count),
-        );
+        let first = self.upper_and_orientation(&self.solved()).0;
+        let found = match self.upper_moves() {
+            Some(tables) => ReachableUpper::search(space, first, &tables),
+            None => ReachableUpper::search(
+                space,
+                first,
+                &BoardSteps {
+                    moves: &self.moves,
+                    upper: |s: &Cells| self.upper_and_orientation(s).0,
+                    // Every upper value is a rank of the layout so far, its orientation
+                    // digits 0.
+                    board_of: |u| self.board_of_upper(u, 0),
+                },
+            ),
+        };
         // The values found must hold the group (they would not if a move's new upper value
         // depended on more than the old one): else the whole space stays.
         let holds_group = |f: &ReachableUpper| f.len() * self.orient_count >= group_order;
@@ -453,10 +460,18 @@ impl Layout {
         self.index_of_upper(self.upper_and_orientation(s).0)
     }
 
+    /// The upper value of index `i` (see [`Layout::upper_index`]).
+    pub(crate) fn upper_value(&self, i: u64) -> u64 {
+        match &self.reachable_upper {
+            Some(r) => r.upper(i),
+            None => i,
+        }
+    }
+
     /// The index ranks give an upper value: itself, or its index among the reachable
     /// values (`u32::MAX` for another).
     #[inline(always)]
-    fn index_of_upper(&self, upper: u64) -> u64 {
+    pub(crate) fn index_of_upper(&self, upper: u64) -> u64 {
         match &self.reachable_upper {
             Some(r) => r.index(upper) as u64,
             None => upper,
@@ -609,12 +624,17 @@ impl Layout {
     #[inline]
     pub fn unrank(&self, rank: u64) -> Cells {
         debug_assert!(rank < self.n_states);
-        let mut orient_rank = rank % self.orient_count;
-        let rest = rank / self.orient_count;
-        let rest = match &self.reachable_upper {
-            Some(r) => r.upper(rest),
-            None => rest,
-        };
+        self.board_of_upper(self.upper_value(rank / self.orient_count), rank % self.orient_count)
+    }
+
+    /// Number of upper values, reachable or not: the coupling group's order times the
+    /// orbits' permutation radices.
+    pub(crate) fn upper_space(&self) -> u64 {
+        self.orbits.iter().map(|o| o.perm_radix).product::<u64>() * self.coupling.len() as u64
+    }
+
+    /// The board of an upper value (reachable or not) and orientation digits.
+    pub(crate) fn board_of_upper(&self, rest: u64, mut orient_rank: u64) -> Cells {
         let h = (rest % self.coupling.len() as u64) as usize;
         let mut perm_rank = rest / self.coupling.len() as u64;
         let code = self.coupling[h];

@@ -66,7 +66,7 @@ use super::{Symmetries, Symmetry};
 use crate::bfs::Level;
 use crate::group::invariants::orient_sum;
 use crate::puzzle::{Board, Puzzle};
-use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
+use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK, UpperMaps};
 use crate::rank::runs::for_each_subset;
 use crate::rank::simd::nth_set_bit;
 use crate::rank::{CellRuns, Cells, Layout, OrbitSplit, StateRanking};
@@ -558,7 +558,19 @@ impl ClassRanking {
     fn reduce_placements(&mut self) {
         let total = self.orbit_placements.iter().product::<u64>() as usize;
         let undo: Vec<u32> = (0..self.n_elements()).map(|e| self.inverse_element(e)).collect();
+        // Whole arrangements (upper values) are mapped by tables where the elements allow.
+        let tables = matches!(self.rest, Rest::Orientations)
+            .then(|| UpperMaps::new(&self.full, undo.len(), |s, e| self.transform(e, s)))
+            .flatten();
         let reduced = orbits::reduce(total, &undo, SYM_BITS, |p, out| {
+            if let Some(tables) = &tables {
+                let mut images = out.iter_mut();
+                tables.images(self.full.upper_value(p as u64), |v| {
+                    *images.next().expect("an image per element") =
+                        self.full.index_of_upper(v) as u32
+                });
+                return;
+            }
             let both = self.with_inverse(self.placement_board(p as u64), true);
             for (e, q) in out.iter_mut().enumerate() {
                 *q = self.placement_of(&self.image(e, &both)) as u32;

@@ -6,6 +6,7 @@ use super::ranking::MIN_PLACEMENTS;
 use super::*;
 use crate::bfs::{self, Config, Direction, NoProgress};
 use crate::puzzle::Metric;
+use crate::rank::layout::UpperMaps;
 use crate::rank::{Cells, StateRanking, StateSpace, SymmetryMode};
 use crate::table::DistanceTable;
 
@@ -250,6 +251,52 @@ fn groups_smaller_than_their_invariants_rank_densely_by_whole_arrangements() {
         assert_eq!(c.n_states(), classes, "{spec}");
         let brute = count_classes_under(c.symmetries(), &plain, c.inverts()).classes();
         assert_eq!(brute, classes, "{spec}: one entry per class");
+    }
+}
+
+/// Where ranks count the reachable upper values, the moves and the symmetry elements map
+/// those values by tables orbit by orbit ([`UpperMaps`]): every reachable value's image by
+/// table is the value of the moved or transformed board, and is reachable. Twsearch's
+/// mastermorphix (5,308,416 values) is searched and classified this way.
+#[test]
+fn upper_values_map_by_tables_as_boards_do() {
+    for (spec, metric) in [
+        ("nrp:2x3:2", Metric::Qtm),
+        ("nrp:2x3:2:orient", Metric::Htm),
+        ("nrp:3x4:3", Metric::Cw),
+        ("def:data/definitions/smaller_group.tws", Metric::Htm),
+    ] {
+        let (_, _, reduced) = reduced(spec, metric);
+        let c = reduced.classes().unwrap();
+        let layout = c.layout();
+        assert!(layout.ranks_reachable_couplings(), "{spec}");
+        let moves = layout.moves();
+        let n_elements = c.order() as usize;
+        let by_moves = layout.upper_moves().expect("the moves act orbit by orbit");
+        let by_elements = UpperMaps::new(layout, n_elements, |s, e| c.transform(e, s))
+            .expect("the symmetries act orbit by orbit");
+        let values = layout.n_states() / layout.orientation_count();
+        for i in 0..values {
+            let u = layout.upper_value(i);
+            let board = layout.board_of_upper(u, 0);
+            assert_eq!(layout.upper_index(&board), i, "{spec}");
+            let mut m = 0;
+            by_moves.images(u, |v| {
+                let index = layout.index_of_upper(v);
+                assert_eq!(index, layout.upper_index(&moves.solve_step(&board, m)), "{spec}");
+                assert!(index < values, "{spec}: a move leaves the reachable values");
+                m += 1;
+            });
+            assert_eq!(m, moves.len());
+            let mut e = 0;
+            by_elements.images(u, |v| {
+                let index = layout.index_of_upper(v);
+                assert_eq!(index, layout.upper_index(&c.transform(e, &board)), "{spec}");
+                assert!(index < values, "{spec}: a symmetry leaves the reachable values");
+                e += 1;
+            });
+            assert_eq!(e, n_elements);
+        }
     }
 }
 

@@ -1,0 +1,219 @@
+//! Maps of a layout's upper values by tables, orbit by orbit: the moves, and the elements
+//! of a symmetry group.
+//!
+//! A layout's upper value holds each orbit's permutation (its rank within its sign class and
+//! its sign) and the orbits' orientation sums (with the signs, an element of the coupling
+//! group). A move permutes each orbit's cells among themselves and adds the same twists
+//! whatever tiles it carries; a symmetry (conjugation, and inversion) carries each orbit's
+//! permutation onto one orbit's and the sums onto sums. Either way each orbit's permutation
+//! goes on its own, and the sums by themselves. One table per map and orbit (`n!` entries)
+//! and one per map over the sums then give a value's image without building a board.
+//!
+//! What uses them: the search for the values the moves reach
+//! ([`ReachableUpper`](crate::rank::couplings::ReachableUpper)), and the classes of whole
+//! arrangements under a symmetry group. On the mastermorphix, whose upper values are whole
+//! boards, the first took 55 ns per value and move by boards, the second 60 ns per image.
+
+use strength_reduce::StrengthReducedU32;
+
+use super::{Cells, Layout, TILE_BITS};
+use crate::rank::couplings::UpperSteps;
+use crate::rank::perm::unrank_in_sign_class;
+
+/// Most table entries over all maps and orbits (8 bytes each).
+const MAX_ENTRIES: usize = 1 << 22;
+
+/// An orbit of at least two cells: its permutation digit and where its tables start.
+#[derive(Clone, Debug)]
+struct OrbitDigit {
+    /// The radix of its permutation digit (`n!/2`), divided by without a division.
+    radix: StrengthReducedU32,
+    /// Where its sign sits in the sign code.
+    sign_shift: u32,
+    /// Where its table starts within a map's.
+    offset: usize,
+}
+
+/// Per-map tables on a layout's upper values (see the module docs).
+#[derive(Clone, Debug)]
+pub(crate) struct UpperMaps {
+    /// Orbits of at least two cells, most significant first.
+    orbits: Vec<OrbitDigit>,
+    n_maps: usize,
+    /// Entries of one map's tables: the sum of the orbits' `n!`.
+    per_map: usize,
+    /// `perm[m * per_map + offset + 2 * r + sign]`: the permutations map `m` makes of the
+    /// orbit's `(r, sign)` (the other orbits left solved) as their place values in the upper
+    /// value (low 32 bits) plus their sign code (high 32 bits). Summed over the orbits, the
+    /// low half is the image's upper value without its coupling index and the high half its
+    /// sign code.
+    perm: Vec<u64>,
+    /// `sums[m * sums_space + code]`: the orientation sums' code after map `m`.
+    sums: Vec<u32>,
+    sums_space: u32,
+    /// `sums_space` and the coupling group's order, divided by without a division.
+    sums_divisor: StrengthReducedU32,
+    coupling_divisor: StrengthReducedU32,
+    /// The layout's coupling group: codes of its elements, and the element of a code.
+    coupling: Vec<u32>,
+    coupling_index: Vec<u32>,
+}
+
+impl UpperMaps {
+    /// The tables of `n_maps` maps of boards, `map(board, m)` the `m`-th, for `layout`'s
+    /// upper values; `None` when they would be too large, the upper values do not fit 32
+    /// bits, or a sample of values shows a map that does not act orbit by orbit.
+    pub(crate) fn new(
+        layout: &Layout,
+        n_maps: usize,
+        map: impl Fn(&Cells, usize) -> Cells,
+    ) -> Option<UpperMaps> {
+        let space = layout.upper_space();
+        let signed: Vec<usize> =
+            (0..layout.orbits.len()).filter(|&j| layout.orbits[j].cells.len() >= 2).collect();
+        let per_map: usize = signed.iter().map(|&j| 2 * layout.orbits[j].perm_radix as usize).sum();
+        let sums_space = layout.sums_space as usize;
+        let entries = (per_map + sums_space).checked_mul(n_maps)?;
+        if space > u32::MAX as u64 || entries > MAX_ENTRIES {
+            return None;
+        }
+        let solved = layout.solved();
+        let mut orbits = Vec::new();
+        let mut offset = 0;
+        for (i, &j) in signed.iter().enumerate() {
+            let o = &layout.orbits[j];
+            let radix = StrengthReducedU32::new(o.perm_radix as u32);
+            let sign_shift = (signed.len() - 1 - i) as u32;
+            orbits.push(OrbitDigit { radix, sign_shift, offset });
+            offset += 2 * o.perm_radix as usize;
+        }
+        let c = layout.coupling.len() as u64;
+        // Place values: the last orbit's permutation digit is the least significant, above
+        // the coupling index.
+        let mut place = vec![0u64; signed.len()];
+        let mut p = c;
+        for (k, &j) in signed.iter().enumerate().rev() {
+            place[k] = p;
+            p *= layout.orbits[j].perm_radix;
+        }
+        // Each signed orbit's digits in a board.
+        let digits = |s: &Cells| -> Vec<(u64, u32)> {
+            signed.iter().map(|&j| layout.orbit_rank(s, &layout.orbits[j])).collect()
+        };
+        let mut perm = Vec::with_capacity(per_map * n_maps);
+        let mut sums = Vec::with_capacity(sums_space * n_maps);
+        for m in 0..n_maps {
+            // A move moves every orbit: an orbit's entries hold only the one its own tiles
+            // go to, the orbit whose digits change with them.
+            let still = digits(&map(&solved, m));
+            for &j in &signed {
+                let o = &layout.orbits[j];
+                let board_of = |x: u64| {
+                    let mut board = solved;
+                    unrank_in_sign_class(x / 2, (x % 2) as u32, o.cells.len(), |i, t| {
+                        board.0[o.cells[i] as usize] = o.cells[t as usize]
+                    });
+                    board
+                };
+                let odd = digits(&map(&board_of(1), m));
+                let mut targets = (0..signed.len()).filter(|&k| odd[k] != still[k]);
+                let (Some(k), None) = (targets.next(), targets.next()) else { return None };
+                for x in 0..2 * o.perm_radix {
+                    let (r, sign) = digits(&map(&board_of(x), m))[k];
+                    perm.push((r * place[k]) | ((sign as u64) << (32 + orbits[k].sign_shift)));
+                }
+            }
+            for code in 0..layout.sums_space {
+                sums.push(layout.orientation_digits(&map(&layout.with_sums(code), m)).0);
+            }
+        }
+        let tables = UpperMaps {
+            orbits,
+            n_maps,
+            per_map,
+            perm,
+            sums,
+            sums_space: layout.sums_space,
+            sums_divisor: StrengthReducedU32::new(layout.sums_space),
+            coupling_divisor: StrengthReducedU32::new(c as u32),
+            coupling: layout.coupling.clone(),
+            coupling_index: layout.coupling_index.clone(),
+        };
+        tables.agrees_with(layout, space, map).then_some(tables)
+    }
+
+    /// Whether the tables give the maps' own images on a spread of values.
+    fn agrees_with(
+        &self,
+        layout: &Layout,
+        space: u64,
+        map: impl Fn(&Cells, usize) -> Cells,
+    ) -> bool {
+        const SAMPLES: u64 = 4096;
+        let step = (space / SAMPLES).max(1);
+        (0..space).step_by(step as usize).all(|u| {
+            let board = layout.board_of_upper(u, 0);
+            let mut expected =
+                (0..self.n_maps).map(|m| layout.upper_and_orientation(&map(&board, m)).0);
+            let mut same = true;
+            self.images(u, |v| same &= expected.next() == Some(v));
+            same
+        })
+    }
+
+    /// Calls `visit` with the image of upper value `u` under each map, in order.
+    #[inline]
+    pub(crate) fn images(&self, u: u64, mut visit: impl FnMut(u64)) {
+        let (mut p, h) = StrengthReducedU32::div_rem(u as u32, self.coupling_divisor);
+        let code = self.coupling[h as usize];
+        let (signs, sums) = StrengthReducedU32::div_rem(code, self.sums_divisor);
+        // Each orbit's table index: its permutation digit and sign.
+        let mut at = [0usize; 16];
+        for (a, o) in at.iter_mut().zip(&self.orbits).rev() {
+            let r;
+            (p, r) = StrengthReducedU32::div_rem(p, o.radix);
+            *a = o.offset + 2 * r as usize + (signs >> o.sign_shift & 1) as usize;
+        }
+        for m in 0..self.n_maps {
+            let table = &self.perm[m * self.per_map..(m + 1) * self.per_map];
+            let acc: u64 = at[..self.orbits.len()].iter().map(|&a| table[a]).sum();
+            let sums = self.sums[m * self.sums_space as usize + sums as usize];
+            let code = (acc >> 32) as u32 * self.sums_space + sums;
+            // A code outside the group (tables that disagree) fails the check.
+            let h = self.coupling_index.get(code as usize).copied().unwrap_or(u32::MAX);
+            visit(acc as u32 as u64 + h as u64);
+        }
+    }
+}
+
+impl UpperSteps for UpperMaps {
+    #[inline]
+    fn neighbours(&self, u: u64, visit: impl FnMut(u64)) {
+        self.images(u, visit)
+    }
+}
+
+impl Layout {
+    /// The solved board in working form.
+    pub(crate) fn solved(&self) -> Cells {
+        Cells(std::array::from_fn(|i| if i < self.n_cells { i as u8 } else { 0 }))
+    }
+
+    /// The solved arrangement with orientation sums of code `code`: each orbit's sum on its
+    /// last tile (whatever parity and sum constraints say: only maps read it).
+    fn with_sums(&self, mut code: u32) -> Cells {
+        let mut out = self.solved();
+        for o in self.orbits.iter().rev().filter(|o| o.free_mod > 1) {
+            let e = o.free_mod as u32;
+            let tile = *o.orient_tiles.last().expect("an orbit has a tile");
+            out.0[tile as usize] |= ((code % e) as u8) << TILE_BITS;
+            code /= e;
+        }
+        out
+    }
+
+    /// The moves' tables on upper values, in solving direction ([`UpperMaps`]).
+    pub(crate) fn upper_moves(&self) -> Option<UpperMaps> {
+        UpperMaps::new(self, self.moves.len(), |s, m| self.moves.solve_step(s, m))
+    }
+}
