@@ -349,7 +349,11 @@ impl SearchSpace for StateSpace {
         match &self.ranking {
             Ranking::Layout(l) => RankDeal::of(l, parts),
             Ranking::Enumerated(e) => RankDeal::of(e, parts),
-            Ranking::Multiset(m) => RankDeal::of(m, parts),
+            // Searched by its digit tables where it has them: their runs shape the deal.
+            Ranking::Multiset(m) => match m.coordinate_tables() {
+                Some(t) => RankDeal::of(t, parts),
+                None => RankDeal::of(m, parts),
+            },
             Ranking::Chain(c) => RankDeal::of(c, parts),
             Ranking::Classes(c) => RankDeal::of(c, parts),
         }

@@ -8,7 +8,10 @@
 //! The ranks are the ranking's own (the same digits and weights), so tables and files made
 //! either way are one.
 
+use rayon::prelude::*;
+
 use super::StateRanking;
+use super::runs::{CellRuns, RunMove};
 
 /// Most digits a state holds.
 pub const MAX_COORDS: usize = 8;
@@ -31,6 +34,9 @@ pub struct CoordTables {
     /// Per move, the digits' tables one after another: `solve[m][offsets[j] + d]`.
     solve: Vec<Vec<u32>>,
     scramble: Vec<Vec<u32>>,
+    /// Every move maps the runs of the last digit (ranks that differ in it alone) onto runs,
+    /// by that digit's table: the search walks them as it walks an NRP board's cell runs.
+    runs: CellRuns,
 }
 
 impl CoordTables {
@@ -63,23 +69,53 @@ impl CoordTables {
             at += r as usize;
         }
         let digit = |rank: u64, j: usize| (rank / weights[j] % radices[j]) as u32;
-        let table = |step: &dyn Fn(&R::State, usize) -> R::State| -> Vec<Vec<u32>> {
-            (0..n_moves)
-                .map(|m| {
-                    let mut t = Vec::with_capacity(at);
-                    for j in 0..k {
-                        for d in 0..radices[j] {
-                            let next = step(&ranking.unrank(d * weights[j]), m);
-                            t.push(digit(ranking.rank(&next), j));
-                        }
+        // Each move's tables in parallel; the undoing direction's by inverting them (a
+        // move maps each digit's values one to one).
+        let solve: Vec<Vec<u32>> = (0..n_moves)
+            .into_par_iter()
+            .map(|m| {
+                let mut t = Vec::with_capacity(at);
+                for j in 0..k {
+                    for d in 0..radices[j] {
+                        let next = ranking.solve_step(&ranking.unrank(d * weights[j]), m);
+                        t.push(digit(ranking.rank(&next), j));
                     }
-                    t
-                })
+                }
+                t
+            })
+            .collect();
+        let mut scramble = Vec::with_capacity(n_moves);
+        for t in &solve {
+            let mut back = vec![u32::MAX; at];
+            for j in 0..k {
+                for d in 0..radices[j] as usize {
+                    back[offsets[j] + t[offsets[j] + d] as usize] = d as u32;
+                }
+            }
+            if back.contains(&u32::MAX) {
+                return None;
+            }
+            scramble.push(back);
+        }
+        // The last digit's tables, as offsets within a run (one parity: runs have no sign).
+        let run_moves = |tables: &[Vec<u32>]| -> Vec<RunMove> {
+            let last = &offsets[k - 1];
+            (tables.iter().enumerate())
+                .map(|(index, t)| RunMove { index, offsets: [t[*last..].to_vec(), Vec::new()] })
                 .collect()
         };
+        let runs = CellRuns {
+            len: radices[k - 1],
+            classes: 1,
+            solve: run_moves(&solve),
+            scramble: run_moves(&scramble),
+            rest: Vec::new(),
+            cells: Vec::new(),
+        };
         let tables = CoordTables {
-            solve: table(&|s, m| ranking.solve_step(s, m)),
-            scramble: table(&|s, m| ranking.scramble_step(s, m)),
+            solve,
+            scramble,
+            runs,
             radices: radices.to_vec(),
             weights,
             n_states,
@@ -98,7 +134,8 @@ impl CoordTables {
     fn agrees_with<R: StateRanking>(&self, ranking: &R) -> bool {
         const SAMPLES: u64 = 4096;
         let step = (self.n_states / SAMPLES).max(1);
-        (0..self.n_states).step_by(step as usize).all(|rank| {
+        (0..SAMPLES.min(self.n_states)).into_par_iter().all(|i| {
+            let rank = i * step;
             let (board, digits) = (ranking.unrank(rank), self.unrank(rank));
             (0..self.n_moves).all(|m| {
                 let solve = ranking.rank(&ranking.solve_step(&board, m));
@@ -148,6 +185,9 @@ impl StateRanking for CoordTables {
     #[inline(always)]
     fn scramble_step(&self, s: &Digits, m: usize) -> Digits {
         self.step(&self.scramble, s, m)
+    }
+    fn cell_runs(&self) -> Option<&CellRuns> {
+        Some(&self.runs)
     }
 }
 
