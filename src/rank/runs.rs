@@ -13,8 +13,11 @@
 //! board is ranked individually. NRP (3,4,2): the right two columns are kept by four of the
 //! six blocks.
 
+use rayon::prelude::*;
+
 use super::layout::Layout;
 use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
+use super::small_perm::SmallPerm;
 use crate::puzzle::Move;
 
 /// The largest `Q` (tables grow as `q!`).
@@ -91,25 +94,53 @@ impl CellRuns {
         layout.reorder_last_orbit(&order);
 
         let len = half_factorial(q.len()) * layout.coupling_len() as u64;
-        let mut solve = Vec::new();
-        let mut scramble = Vec::new();
-        let mut rest = Vec::new();
-        for (index, m) in moves.iter().enumerate() {
-            if !keeps(&q, m) {
-                rest.push(index);
-                continue;
-            }
-            let inverse = m.inverse(1, String::new());
-            solve.push(RunMove { index, offsets: offset_tables(layout, &q, m, len) });
-            scramble.push(RunMove { index, offsets: offset_tables(layout, &q, &inverse, len) });
-        }
+        let rest: Vec<usize> = (0..moves.len()).filter(|&i| !keeps(&q, &moves[i])).collect();
+        // The arrangements on Q of each sign, unranked once for all moves.
+        let arrangements: [Vec<[u8; MAX_Q]>; 2] = [0, 1].map(|sign| {
+            (0..half_factorial(q.len()))
+                .into_par_iter()
+                .map(|r| {
+                    let mut arrangement = [0u8; MAX_Q];
+                    unrank_in_sign_class(r, sign, q.len(), |i, v| arrangement[i] = v as u8);
+                    arrangement
+                })
+                .collect()
+        });
+        // The kept moves' tables, on every thread (they are most of a small board's set-up).
+        let (layout, arrangements) = (&*layout, &arrangements);
+        let small = SmallPerm::new(q.len());
+        let small = small.as_ref();
+        let (solve, scramble): (Vec<RunMove>, Vec<RunMove>) = (moves.par_iter().enumerate())
+            .filter(|(_, m)| keeps(&q, m))
+            .map(|(index, m)| {
+                let inverse = m.inverse(1, String::new());
+                let solve = RunMove {
+                    index,
+                    offsets: offset_tables(layout, arrangements, small, &q, m, len),
+                };
+                let scramble = RunMove {
+                    index,
+                    offsets: offset_tables(layout, arrangements, small, &q, &inverse, len),
+                };
+                (solve, scramble)
+            })
+            .unzip();
         let classes = layout.coupling_len() as u64;
         Some(CellRuns { len, classes, solve, scramble, rest, cells: q })
     }
 }
 
 /// `offsets[p][x]` for one move (see [`RunMove`]).
-fn offset_tables(layout: &Layout, q: &[u8], m: &Move, len: u64) -> [Vec<u32>; 2] {
+/// `arrangements[sign][r]`: the arrangement on Q of rank `r` in sign class `sign`; `small`
+/// ranks arrangements of Q's size where it can.
+fn offset_tables(
+    layout: &Layout,
+    arrangements: &[Vec<[u8; MAX_Q]>; 2],
+    small: Option<&SmallPerm>,
+    q: &[u8],
+    m: &Move,
+    len: u64,
+) -> [Vec<u32>; 2] {
     let size = q.len();
     // Where the tile on the a-th cell of Q goes, as an index into Q.
     let qperm: Vec<usize> =
@@ -124,15 +155,17 @@ fn offset_tables(layout: &Layout, q: &[u8], m: &Move, len: u64) -> [Vec<u32>; 2]
                 let signs = layout.coupling_signs(h);
                 // The arrangement on Q has the last orbit's sign minus the parity of the
                 // run's own digits of that orbit.
-                let mut arrangement = [0u8; MAX_Q];
-                unrank_in_sign_class(arrangement_rank, (signs & 1) ^ parity, size, |i, v| {
-                    arrangement[i] = v as u8
-                });
-                let mut moved = [0u8; MAX_Q];
+                let sign = ((signs & 1) ^ parity) as usize;
+                let arrangement = &arrangements[sign][arrangement_rank as usize];
+                let mut moved = [0u8; 32];
                 for a in 0..size {
                     moved[qperm[a]] = arrangement[a];
                 }
-                let (r, _) = rank_in_sign_class(size, |i| moved[i] as u32);
+                // The rank within the sign class is the Lehmer index halved.
+                let r = match small {
+                    Some(small) => small.index(&moved) >> 1,
+                    None => rank_in_sign_class(size, |i| moved[i] as u32).0,
+                };
                 let h2 = layout.coupling_index_of(signs ^ move_signs);
                 (r * n_coupling + h2 as u64) as u32
             })

@@ -14,6 +14,7 @@
 //! arrangements under a symmetry group. On the mastermorphix, whose upper values are whole
 //! boards, the first took 55 ns per value and move by boards, the second 60 ns per image.
 
+use rayon::prelude::*;
 use strength_reduce::StrengthReducedU32;
 
 use super::{Cells, Layout, TILE_BITS};
@@ -66,7 +67,7 @@ impl UpperMaps {
     pub(crate) fn new(
         layout: &Layout,
         n_maps: usize,
-        map: impl Fn(&Cells, usize) -> Cells,
+        map: impl Fn(&Cells, usize) -> Cells + Sync,
     ) -> Option<UpperMaps> {
         let space = layout.upper_space();
         let signed: Vec<usize> =
@@ -142,16 +143,19 @@ impl UpperMaps {
         tables.agrees_with(layout, space, map).then_some(tables)
     }
 
-    /// Whether the tables give the maps' own images on a spread of values.
+    /// Whether the tables give the maps' own images on a spread of values: at least 256,
+    /// and up to 65,536 images (a map that does not act orbit by orbit breaks the sums of
+    /// most values; a small board's whole set-up would otherwise be this check).
     fn agrees_with(
         &self,
         layout: &Layout,
         space: u64,
-        map: impl Fn(&Cells, usize) -> Cells,
+        map: impl Fn(&Cells, usize) -> Cells + Sync,
     ) -> bool {
-        const SAMPLES: u64 = 4096;
-        let step = (space / SAMPLES).max(1);
-        (0..space).step_by(step as usize).all(|u| {
+        let samples = (65_536 / self.n_maps as u64).clamp(256, 4096).min(space);
+        let step = space / samples;
+        (0..samples).into_par_iter().all(|i| {
+            let u = i * step;
             let board = layout.board_of_upper(u, 0);
             let mut expected =
                 (0..self.n_maps).map(|m| layout.upper_and_orientation(&map(&board, m)).0);
