@@ -6,6 +6,7 @@
 # checks that the histograms agree (exit 1 if one differs). twirl's histogram is read from its
 # standard output, not from --json: a JSON report of a search by classes also counts the
 # classes exactly, extra work that twsearch does not do (0.1 s of the 2x2x2's CPU).
+# Times are wall clock to the millisecond.
 # Usage: TWSEARCH=/path/to/twsearch-checkout scripts/vs_twsearch.sh [--threads N] [SAMPLE...]
 #   SAMPLE is a name in samples/main (default: 2x2x2 skewb pyraminx tangram dino ufo).
 #   The checkout must be built (`make build`); GNU time (/usr/bin/time) is needed.
@@ -24,15 +25,22 @@ bin=target/release/twirl
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $threads threads each"
-printf '%-14s %14s %10s %10s %10s %10s %8s\n' sample boards twirl_s twirl_MiB twsearch_s tws_MiB ratio
+printf '%-18s %14s %10s %10s %10s %10s %8s\n' sample boards twirl_s twirl_MiB twsearch_s tws_MiB ratio
 status=0
 for s in "${samples[@]}"; do
   file="$tws_dir/samples/main/$s.tws"
-  /usr/bin/time -f '%e %M' -o "$dir/t1" "$bin" bfs "def:$file" --threads "$threads" -q \
+  # Wall time in milliseconds from the clock (GNU time rounds to 10 ms, and the small
+  # samples take less), peak memory from GNU time.
+  a=$(date +%s%N)
+  /usr/bin/time -f '%M' -o "$dir/t1" "$bin" bfs "def:$file" --threads "$threads" -q \
     >"$dir/twirl.out"
-  /usr/bin/time -f '%e %M' -o "$dir/t2" "$tws" -t "$threads" -g "$file" >"$dir/tws.out" 2>&1
-  read -r w1 m1 <"$dir/t1"
-  read -r w2 m2 <"$dir/t2"
+  b=$(date +%s%N)
+  /usr/bin/time -f '%M' -o "$dir/t2" "$tws" -t "$threads" -g "$file" >"$dir/tws.out" 2>&1
+  c=$(date +%s%N)
+  w1=$(python3 -c "print(f'{($b - $a) / 1e9:.3f}')")
+  w2=$(python3 -c "print(f'{($c - $b) / 1e9:.3f}')")
+  read -r m1 <"$dir/t1"
+  read -r m2 <"$dir/t2"
   boards=$(python3 - "$dir/twirl.out" "$dir/tws.out" <<'PY'
 import re, sys
 # The table's rows: distance, boards, cumulative, seconds.
@@ -47,6 +55,6 @@ print(sum(mine))
 PY
   ) || { status=1; continue; }
   ratio=$(python3 -c "print(f'{$w2/$w1:.2f}')")
-  printf '%-14s %14s %10s %10s %10s %10s %8s\n' "$s" "$boards" "$w1" $((m1 / 1024)) "$w2" $((m2 / 1024)) "$ratio"
+  printf '%-18s %14s %10s %10s %10s %10s %8s\n' "$s" "$boards" "$w1" $((m1 / 1024)) "$w2" $((m2 / 1024)) "$ratio"
 done
 exit $status
