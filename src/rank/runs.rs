@@ -16,7 +16,7 @@
 use rayon::prelude::*;
 
 use super::layout::Layout;
-use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
+use super::perm::{half_factorial, unrank_in_sign_class};
 use super::small_perm::SmallPerm;
 use crate::puzzle::Move;
 
@@ -108,8 +108,7 @@ impl CellRuns {
         });
         // The kept moves' tables, on every thread (they are most of a small board's set-up).
         let (layout, arrangements) = (&*layout, &arrangements);
-        let small = SmallPerm::new(q.len());
-        let small = small.as_ref();
+        let small = &SmallPerm::new(q.len()).expect("Q has at most 8 cells");
         let (solve, scramble): (Vec<RunMove>, Vec<RunMove>) = (moves.par_iter().enumerate())
             .filter(|(_, m)| keeps(&q, m))
             .map(|(index, m)| {
@@ -130,13 +129,12 @@ impl CellRuns {
     }
 }
 
-/// `offsets[p][x]` for one move (see [`RunMove`]).
-/// `arrangements[sign][r]`: the arrangement on Q of rank `r` in sign class `sign`; `small`
-/// ranks arrangements of Q's size where it can.
+/// `offsets[p][x]` for one move (see [`RunMove`]), given `arrangements[sign][r]`, the
+/// arrangement on Q of rank `r` in sign class `sign`, and `small` to rank those of Q's size.
 fn offset_tables(
     layout: &Layout,
     arrangements: &[Vec<[u8; MAX_Q]>; 2],
-    small: Option<&SmallPerm>,
+    small: &SmallPerm,
     q: &[u8],
     m: &Move,
     len: u64,
@@ -162,10 +160,7 @@ fn offset_tables(
                     moved[qperm[a]] = arrangement[a];
                 }
                 // The rank within the sign class is the Lehmer index halved.
-                let r = match small {
-                    Some(small) => small.index(&moved) >> 1,
-                    None => rank_in_sign_class(size, |i| moved[i] as u32).0,
-                };
+                let r = small.index(&moved) >> 1;
                 let h2 = layout.coupling_index_of(signs ^ move_signs);
                 (r * n_coupling + h2 as u64) as u32
             })
