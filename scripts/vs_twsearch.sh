@@ -54,7 +54,7 @@ if mine != theirs:
 print(sum(mine))
 PY
   ) || { status=1; continue; }
-  ratio=$(python3 -c "print(f'{$w2/$w1:.2f}')")
+  ratio=$(python3 -c "print(f'{($c - $b) / max($b - $a, 1):.2f}')")
   printf '%-18s %14s %10s %10s %10s %10s %8s\n' "$s" "$boards" "$w1" $((m1 / 1024)) "$w2" $((m2 / 1024)) "$ratio"
 done
 exit $status

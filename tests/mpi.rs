@@ -77,7 +77,7 @@ fn processes_find_the_histogram_of_the_local_engine() {
         &["spin:2x3", "--symmetry", "on"],
         // Twin classes compacted: classes of unequal sizes, split between processes.
         &["def:data/definitions/cube2.tws", "--symmetry", "on"],
-        // Identical pieces searched by digit tables: their runs (210 ranks) shape the deal.
+        // Identical pieces searched by digit tables: their runs (1,680 ranks) shape the deal.
         &["def:data/definitions/rings.tws"],
     ];
     for case in cases {

@@ -10,8 +10,8 @@
 
 use rayon::prelude::*;
 
-use super::StateRanking;
 use super::runs::{CellRuns, RunMove};
+use super::{StateRanking, spread_sample};
 
 /// Most digits a state holds.
 pub const MAX_COORDS: usize = 8;
@@ -36,7 +36,8 @@ pub struct CoordTables {
     scramble: Vec<Vec<u32>>,
     /// Every move maps the runs of the last digit (ranks that differ in it alone) onto runs,
     /// by that digit's table: the search walks them as it walks an NRP board's cell runs.
-    runs: CellRuns,
+    /// None for a single digit, whose one run would put every rank in one process's share.
+    runs: Option<CellRuns>,
 }
 
 impl CoordTables {
@@ -104,14 +105,14 @@ impl CoordTables {
                 .map(|(index, t)| RunMove { index, offsets: [t[*last..].to_vec(), Vec::new()] })
                 .collect()
         };
-        let runs = CellRuns {
+        let runs = (k >= 2).then(|| CellRuns {
             len: radices[k - 1],
             classes: 1,
             solve: run_moves(&solve),
             scramble: run_moves(&scramble),
             rest: Vec::new(),
             cells: Vec::new(),
-        };
+        });
         let tables = CoordTables {
             solve,
             scramble,
@@ -130,12 +131,12 @@ impl CoordTables {
         &self.radices
     }
 
-    /// Whether the tables give the ranking's own neighbours on a spread of boards.
+    /// Whether the tables give the ranking's own neighbours on a spread of boards
+    /// (pseudo-random: every digit in play).
     fn agrees_with<R: StateRanking>(&self, ranking: &R) -> bool {
         const SAMPLES: u64 = 4096;
-        let step = (self.n_states / SAMPLES).max(1);
         (0..SAMPLES.min(self.n_states)).into_par_iter().all(|i| {
-            let rank = i * step;
+            let rank = spread_sample(i, self.n_states);
             let (board, digits) = (ranking.unrank(rank), self.unrank(rank));
             (0..self.n_moves).all(|m| {
                 let solve = ranking.rank(&ranking.solve_step(&board, m));
@@ -187,7 +188,14 @@ impl StateRanking for CoordTables {
         self.step(&self.scramble, s, m)
     }
     fn cell_runs(&self) -> Option<&CellRuns> {
-        Some(&self.runs)
+        self.runs.as_ref()
+    }
+    /// The run's first board with its last digit set to the offset (no move is left to
+    /// take a board from a run, but the engine may ask).
+    fn unrank_in_run(&self, bases: &[Digits], _parity: usize, offset: u64) -> Digits {
+        let mut out = bases[0];
+        out[self.radices.len() - 1] = offset as u32;
+        out
     }
 }
 

@@ -102,11 +102,15 @@ impl ReachableUpper {
                         found.clear();
                         for &u in chunk {
                             steps.neighbours(u as u64, |v| {
-                                prefetch_at(&words[(v / 64) as usize]);
+                                prefetch_at(words.as_ptr().wrapping_add((v / 64) as usize));
                                 found.push(v);
                             });
                         }
-                        next.extend(found.iter().filter(|&&v| claim(v)).map(|&v| v as u32));
+                        // A value beyond the space (tables gone wrong) is dropped: the
+                        // values found then fall short of the group, and the whole space
+                        // is ranked instead.
+                        let new = found.iter().filter(|&&v| v < space && claim(v));
+                        next.extend(new.map(|&v| v as u32));
                         (next, found)
                     },
                 )

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 mod upper_maps;
 
-use super::couplings::{BoardSteps, ReachableUpper};
+use super::couplings::{BoardSteps, MAX_UPPER_SPACE, ReachableUpper};
 use super::perm::{half_factorial, rank_padded, sign_class_weights, unrank_in_sign_class};
 use super::runs::CellRuns;
 use super::simd::{self, apply_compiled, extract_bits};
@@ -420,7 +420,7 @@ impl Layout {
         debug_assert!(group_order <= self.n_states);
         let space = self.n_states / self.orient_count;
         let first = self.upper_and_orientation(&self.solved()).0;
-        let found = match self.upper_moves() {
+        let found = match (space <= MAX_UPPER_SPACE).then(|| self.upper_moves()).flatten() {
             Some(tables) => ReachableUpper::search(space, first, &tables),
             None => ReachableUpper::search(
                 space,
@@ -627,6 +627,11 @@ impl Layout {
         self.board_of_upper(self.upper_value(rank / self.orient_count), rank % self.orient_count)
     }
 
+    /// The solved board in working form.
+    pub(crate) fn solved(&self) -> Cells {
+        Cells(std::array::from_fn(|i| if i < self.n_cells { i as u8 } else { 0 }))
+    }
+
     /// Number of upper values, reachable or not: the coupling group's order times the
     /// orbits' permutation radices.
     pub(crate) fn upper_space(&self) -> u64 {
@@ -634,9 +639,9 @@ impl Layout {
     }
 
     /// The board of an upper value (reachable or not) and orientation digits.
-    pub(crate) fn board_of_upper(&self, rest: u64, mut orient_rank: u64) -> Cells {
-        let h = (rest % self.coupling.len() as u64) as usize;
-        let mut perm_rank = rest / self.coupling.len() as u64;
+    pub(crate) fn board_of_upper(&self, upper: u64, mut orient_rank: u64) -> Cells {
+        let h = (upper % self.coupling.len() as u64) as usize;
+        let mut perm_rank = upper / self.coupling.len() as u64;
         let code = self.coupling[h];
         let mut sign_code = code / self.sums_space;
         let mut sums_code = code % self.sums_space;

@@ -122,6 +122,16 @@ pub trait StateRanking: Sync {
     }
 }
 
+/// The `i`-th of a spread of pseudo-random values below `space` (a splitmix64 step): samples
+/// that check a table against boards, every digit of a mixed-radix value in play (evenly
+/// spaced values share their low digits).
+pub(crate) fn spread_sample(i: u64, space: u64) -> u64 {
+    let mut z = i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) % space
+}
+
 /// A ranking of boards in working form moved by the puzzle's compiled moves ([`CellMoves`]):
 /// ranks and moves are all its [`StateRanking`] needs ([`Multiset`], [`ChainRanking`]).
 pub trait CellRanking: Sync {

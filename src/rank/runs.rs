@@ -34,7 +34,9 @@ pub struct RunMove {
     pub offsets: [Vec<u32>; 2],
 }
 
-/// Runs of ranks and the moves that map runs onto runs.
+/// Runs of ranks and the moves that map runs onto runs: a layout's cell runs, or the runs
+/// of a coordinate ranking's last digit ([`CoordTables`](super::coord_tables::CoordTables):
+/// one offset class, parity 0 alone, no cells of `Q`, no move left in `rest`).
 #[derive(Clone, Debug)]
 pub struct CellRuns {
     /// Ranks per run.

@@ -20,6 +20,7 @@ use strength_reduce::StrengthReducedU32;
 use super::{Cells, Layout, TILE_BITS};
 use crate::rank::couplings::UpperSteps;
 use crate::rank::perm::unrank_in_sign_class;
+use crate::rank::spread_sample;
 
 /// Most table entries over all maps and orbits (8 bytes each).
 const MAX_ENTRIES: usize = 1 << 22;
@@ -104,9 +105,11 @@ impl UpperMaps {
         let mut perm = Vec::with_capacity(per_map * n_maps);
         let mut sums = Vec::with_capacity(sums_space * n_maps);
         for m in 0..n_maps {
-            // A move moves every orbit: an orbit's entries hold only the one its own tiles
-            // go to, the orbit whose digits change with them.
-            let still = digits(&map(&solved, m));
+            // A move changes every orbit's digits even on the solved board: an orbit's
+            // entries hold only the orbit its own tiles go to, the one whose digits then
+            // differ from the solved board's image. No two orbits may go to one.
+            let image_of_solved = digits(&map(&solved, m));
+            let mut targets_taken = 0u32;
             for &j in &signed {
                 let o = &layout.orbits[j];
                 let board_of = |x: u64| {
@@ -116,9 +119,14 @@ impl UpperMaps {
                     });
                     board
                 };
-                let odd = digits(&map(&board_of(1), m));
-                let mut targets = (0..signed.len()).filter(|&k| odd[k] != still[k]);
+                let image_of_odd = digits(&map(&board_of(1), m));
+                let mut targets =
+                    (0..signed.len()).filter(|&k| image_of_odd[k] != image_of_solved[k]);
                 let (Some(k), None) = (targets.next(), targets.next()) else { return None };
+                if targets_taken & 1 << k != 0 {
+                    return None;
+                }
+                targets_taken |= 1 << k;
                 for x in 0..2 * o.perm_radix {
                     let (r, sign) = digits(&map(&board_of(x), m))[k];
                     perm.push((r * place[k]) | ((sign as u64) << (32 + orbits[k].sign_shift)));
@@ -143,9 +151,11 @@ impl UpperMaps {
         tables.agrees_with(layout, space, map).then_some(tables)
     }
 
-    /// Whether the tables give the maps' own images on a spread of values: at least 256,
-    /// and up to 65,536 images (a map that does not act orbit by orbit breaks the sums of
-    /// most values; a small board's whole set-up would otherwise be this check).
+    /// Whether the tables give the maps' own images on pseudo-random values (every digit
+    /// and coupling element in play): 4,096 values, fewer down to 256 when there are more
+    /// than 16 maps, so that the images checked stay near 65,536 (a map that does not act
+    /// orbit by orbit breaks most values; a small board's whole set-up would otherwise be
+    /// this check).
     fn agrees_with(
         &self,
         layout: &Layout,
@@ -153,9 +163,8 @@ impl UpperMaps {
         map: impl Fn(&Cells, usize) -> Cells + Sync,
     ) -> bool {
         let samples = (65_536 / self.n_maps as u64).clamp(256, 4096).min(space);
-        let step = space / samples;
         (0..samples).into_par_iter().all(|i| {
-            let u = i * step;
+            let u = spread_sample(i, space);
             let board = layout.board_of_upper(u, 0);
             let mut expected =
                 (0..self.n_maps).map(|m| layout.upper_and_orientation(&map(&board, m)).0);
@@ -182,7 +191,7 @@ impl UpperMaps {
             let table = &self.perm[m * self.per_map..(m + 1) * self.per_map];
             let acc: u64 = at[..self.orbits.len()].iter().map(|&a| table[a]).sum();
             let sums = self.sums[m * self.sums_space as usize + sums as usize];
-            let code = (acc >> 32) as u32 * self.sums_space + sums;
+            let code = ((acc >> 32) as u32).wrapping_mul(self.sums_space).wrapping_add(sums);
             // A code outside the group (tables that disagree) fails the check.
             let h = self.coupling_index.get(code as usize).copied().unwrap_or(u32::MAX);
             visit(acc as u32 as u64 + h as u64);
@@ -198,11 +207,6 @@ impl UpperSteps for UpperMaps {
 }
 
 impl Layout {
-    /// The solved board in working form.
-    pub(crate) fn solved(&self) -> Cells {
-        Cells(std::array::from_fn(|i| if i < self.n_cells { i as u8 } else { 0 }))
-    }
-
     /// The solved arrangement with orientation sums of code `code`: each orbit's sum on its
     /// last tile (whatever parity and sum constraints say: only maps read it).
     fn with_sums(&self, mut code: u32) -> Cells {
