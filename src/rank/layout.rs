@@ -639,6 +639,7 @@ impl Layout {
     }
 
     /// The board of an upper value (reachable or not) and orientation digits.
+    #[inline]
     pub(crate) fn board_of_upper(&self, upper: u64, mut orient_rank: u64) -> Cells {
         let h = (upper % self.coupling.len() as u64) as usize;
         let mut perm_rank = upper / self.coupling.len() as u64;
