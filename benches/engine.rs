@@ -28,8 +28,7 @@ fn bench_classes(c: &mut Criterion) {
             (0..1024u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) % n).collect();
         let boards: Vec<_> = entries.iter().map(|&e| classes.entry_board(e)).collect();
         let l = classes.layout();
-        let m = &l.solve_moves()[0];
-        let moved: Vec<_> = boards.iter().map(|b| l.apply(b, m)).collect();
+        let moved: Vec<_> = boards.iter().map(|b| l.moves().solve_step(b, 0)).collect();
         c.bench_function(&format!("{spec} classes/entry_board x1024"), |b| {
             b.iter(|| {
                 entries.iter().map(|&e| classes.entry_board(black_box(e)).0[0] as u64).sum::<u64>()
@@ -57,9 +56,11 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("{spec}/rank x1024"), |b| {
             b.iter(|| states.iter().map(|s| l.rank(black_box(s))).sum::<u64>())
         });
-        let m = &l.solve_moves()[0];
+        let moves = l.moves();
         c.bench_function(&format!("{spec}/apply+rank x1024"), |b| {
-            b.iter(|| states.iter().map(|s| l.rank(&l.apply(black_box(s), m))).sum::<u64>())
+            b.iter(|| {
+                states.iter().map(|s| l.rank(&moves.solve_step(black_box(s), 0))).sum::<u64>()
+            })
         });
     }
 }

@@ -511,22 +511,6 @@ impl Layout {
         &self.moves
     }
 
-    /// The moves in solving direction, compiled.
-    pub fn solve_moves(&self) -> &[CompiledMove] {
-        self.moves.solve_moves()
-    }
-
-    /// Their inverses, in the same order.
-    pub fn scramble_moves(&self) -> &[CompiledMove] {
-        self.moves.scramble_moves()
-    }
-
-    /// Applies a compiled move.
-    #[inline(always)]
-    pub fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
-        self.moves.apply(s, m)
-    }
-
     /// The local indices of the tiles on an orbit's cells, in the orbit's order, padded with
     /// [`PAD`](super::perm::PAD).
     #[inline(always)]
@@ -993,14 +977,14 @@ End
             x ^= x << 17;
             let m = (x % p.moves.len() as u64) as usize;
             board = p.apply(&board, &p.moves[m]);
-            let next = l.apply(&cells, &l.solve_moves()[m]);
-            assert_eq!(next, apply_thirds_scalar(&cells, &l.solve_moves()[m]));
+            let next = l.moves().solve_step(&cells, m);
+            assert_eq!(next, apply_thirds_scalar(&cells, &l.moves().solve_moves()[m]));
             cells = next;
             assert_eq!(l.board_of(&cells), board);
             let r = l.rank(&cells);
             assert_eq!(l.unrank(r), cells);
             assert_eq!(
-                l.apply(&cells, &l.scramble_moves()[m]),
+                l.moves().scramble_step(&cells, m),
                 l.cells_of(&p.apply(&board, &p.inverse_moves()[m])).unwrap()
             );
         }
@@ -1033,9 +1017,10 @@ End
                 }
                 // Any bytes, orientation bits included.
                 let noise = Cells(std::array::from_fn(|i| (x >> (i % 8 * 8)) as u8 ^ i as u8));
-                for m in l.solve_moves().iter().chain(l.scramble_moves()) {
-                    assert_eq!(l.apply(&s, m), apply_scalar(&s, m), "{spec}");
-                    assert_eq!(l.apply(&noise, m), apply_scalar(&noise, m), "{spec}");
+                let moves = l.moves();
+                for m in moves.solve_moves().iter().chain(moves.scramble_moves()) {
+                    assert_eq!(moves.apply(&s, m), apply_scalar(&s, m), "{spec}");
+                    assert_eq!(moves.apply(&noise, m), apply_scalar(&noise, m), "{spec}");
                 }
             }
         }

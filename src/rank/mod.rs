@@ -646,9 +646,9 @@ mod tests {
             assert_eq!(l.cells_of(&b).unwrap(), c, "{name}");
             // In working form: `board_of` would hide an orientation left unreduced.
             for (i, (m, inv)) in puzzle.moves.iter().zip(&inverses).enumerate() {
-                let solved = l.apply(&c, &l.solve_moves()[i]);
+                let solved = l.moves().solve_step(&c, i);
                 assert_eq!(solved, l.cells_of(&puzzle.apply(&b, m)).unwrap(), "{name}: {}", m.name);
-                let scrambled = l.apply(&c, &l.scramble_moves()[i]);
+                let scrambled = l.moves().scramble_step(&c, i);
                 let expected = l.cells_of(&puzzle.apply(&b, inv)).unwrap();
                 assert_eq!(scrambled, expected, "{name}: {}", inv.name);
             }
@@ -776,13 +776,13 @@ mod tests {
             x ^= x << 17;
             let m = (x % puzzle.moves.len() as u64) as usize;
             board = puzzle.apply(&board, &puzzle.moves[m]);
-            cells = l.apply(&cells, &l.solve_moves()[m]);
+            cells = l.moves().solve_step(&cells, m);
             assert_eq!(l.board_of(&cells), board);
             let r = l.rank(&cells);
             assert!(r < l.n_states());
             assert_eq!(l.unrank(r), cells);
-            let back = l.apply(&cells, &l.scramble_moves()[m]);
-            assert_eq!(l.apply(&back, &l.solve_moves()[m]), cells);
+            let back = l.moves().scramble_step(&cells, m);
+            assert_eq!(l.moves().solve_step(&back, m), cells);
         }
     }
 
