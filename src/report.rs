@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::Result;
 use crate::bfs::{Outcome, Processes};
 use crate::puzzle::{Board, Puzzle};
-use crate::rank::{StateRanking, StateSpace};
+use crate::rank::{Ranking, StateRanking, StateSpace};
 use crate::symmetry::antipodes::{Listing, antipodes_of_search};
 use crate::table::DistanceTable;
 
@@ -126,8 +126,12 @@ impl Findings {
         let antipode_boards =
             antipodes_of_search(puzzle, space, outcome, table, processes, listing)?;
         let (me, count) = (processes.index(), processes.count());
-        let classes = (space.classes().filter(|_| count_classes))
-            .map(|c| c.n_states() - processes.sum(c.repeats_in_share(me, count)));
+        let classes = match &space.ranking {
+            // Its repeats are counted from its tables alone, alike in every process.
+            Ranking::CoordClasses(c) => count_classes.then(|| c.exact_classes()),
+            _ => (space.classes().filter(|_| count_classes))
+                .map(|c| c.n_states() - processes.sum(c.repeats_in_share(me, count))),
+        };
         Ok(Findings { antipode_boards, classes })
     }
 }
@@ -144,15 +148,30 @@ impl Report {
         table_bytes: u64,
     ) -> Report {
         let boards = outcome.board_histogram();
-        let symmetry = space.classes().zip(findings.classes).map(|(c, classes)| SymmetryReport {
-            order: c.order(),
-            elements: c.symmetries().elements.iter().map(|s| s.name.clone()).collect(),
-            inversion: c.inverts(),
-            classes,
-            entries: c.n_states(),
-            key_cells: c.key_cells().iter().map(|k| k + 1).collect(),
-            entry_histogram: outcome.histogram.clone(),
-        });
+        let names = |syms: &crate::symmetry::Symmetries| -> Vec<String> {
+            syms.elements.iter().map(|s| s.name.clone()).collect()
+        };
+        let symmetry = match &space.ranking {
+            // Classes of identical pieces' digits: no key cells.
+            Ranking::CoordClasses(c) => findings.classes.map(|classes| SymmetryReport {
+                order: c.order(),
+                elements: names(c.symmetries()),
+                inversion: false,
+                classes,
+                entries: c.n_states(),
+                key_cells: Vec::new(),
+                entry_histogram: outcome.histogram.clone(),
+            }),
+            _ => space.classes().zip(findings.classes).map(|(c, classes)| SymmetryReport {
+                order: c.order(),
+                elements: names(c.symmetries()),
+                inversion: c.inverts(),
+                classes,
+                entries: c.n_states(),
+                key_cells: c.key_cells().iter().map(|k| k + 1).collect(),
+                entry_histogram: outcome.histogram.clone(),
+            }),
+        };
         Report {
             puzzle: puzzle.spec.to_string(),
             metric: puzzle.metric.name().to_string(),

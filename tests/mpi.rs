@@ -63,7 +63,7 @@ fn histogram_lines(text: &str) -> Vec<String> {
 #[test]
 fn processes_find_the_histogram_of_the_local_engine() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [&[&str]; 9] = [
+    let cases: [&[&str]; 10] = [
         &["nrp:3x3:2"],
         &["nrp:3x3:2", "--metric", "cw"],
         &["nrp:3x3:2", "--symmetry", "off"],
@@ -79,6 +79,8 @@ fn processes_find_the_histogram_of_the_local_engine() {
         &["def:data/definitions/cube2.tws", "--symmetry", "on"],
         // Identical pieces searched by digit tables: their runs (1,680 ranks) shape the deal.
         &["def:data/definitions/rings.tws"],
+        // Identical pieces by classes of their digits: whole classes (2,187 entries) dealt.
+        &["def:data/definitions/cube2_halves.tws"],
     ];
     for case in cases {
         let local_json = dir.path().join("local.json");

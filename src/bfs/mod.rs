@@ -46,7 +46,7 @@ pub mod unique;
 
 use crate::rank::runs::RunMove;
 use crate::rank::{CellRuns, Ranking, StateRanking, StateSpace};
-use crate::symmetry::ClassRanking;
+use crate::symmetry::EntryClasses;
 use crate::table::{DistanceTable, RankSet, mark_of};
 
 pub use exchange::Traffic;
@@ -248,10 +248,10 @@ impl Outcome {
 
 /// The boards at the last distance of `histogram` (entries of a ranking of classes), from
 /// `excess`, by how many boards `order` per entry overcounts every entry with that
-/// distance's mark (see [`ClassRanking::complete_level`]), and the boards of the earlier
+/// distance's mark (see [`EntryClasses::complete_level_in`]), and the boards of the earlier
 /// distances.
 pub(crate) fn level_boards(
-    classes: &ClassRanking,
+    classes: &dyn EntryClasses,
     histogram: &[u64],
     boards: &[u64],
     excess: u64,
@@ -342,6 +342,7 @@ impl SearchSpace for StateSpace {
             },
             Ranking::Chain(c) => search(c, starts, table, session, pool, resume),
             Ranking::Classes(c) => search(c, starts, table, session, pool, resume),
+            Ranking::CoordClasses(c) => search(c, starts, table, session, pool, resume),
         }
     }
 
@@ -356,6 +357,7 @@ impl SearchSpace for StateSpace {
             },
             Ranking::Chain(c) => RankDeal::of(c, parts),
             Ranking::Classes(c) => RankDeal::of(c, parts),
+            Ranking::CoordClasses(c) => RankDeal::of(c, parts),
         }
     }
 }
@@ -613,18 +615,18 @@ impl Part {
         Part { index: processes.index(), len: deal.len(processes.index()), deal }
     }
 
-    /// [`ClassRanking::complete_level`] on the classes this process holds.
+    /// [`EntryClasses::complete_level_in`] on the classes this process holds.
     fn complete_classes(
         &self,
-        classes: &ClassRanking,
+        classes: &dyn EntryClasses,
         table: &DistanceTable,
         mark: u8,
         mark_twins: bool,
     ) -> (Level, u64) {
         if self.deal.parts() == 1 {
-            classes.complete_level(table, mark, mark_twins)
+            classes.complete_level_in(table, &Some, mark, mark_twins)
         } else {
-            classes.complete_level_in(table, |e| self.local(e), mark, mark_twins)
+            classes.complete_level_in(table, &|e| self.local(e), mark, mark_twins)
         }
     }
 
@@ -873,7 +875,7 @@ impl<'a, S: StateRanking> Step<'a, S> {
 
 /// What one worker's tasks (or a whole level) found, and what they leave to other processes.
 #[derive(Default)]
-pub(crate) struct Level {
+pub struct Level {
     found: u64,
     /// The smallest ranks found, sorted, at most [`SAMPLE`].
     smallest: Vec<u64>,
@@ -1027,6 +1029,9 @@ struct RunImages<'a, S: StateRanking> {
     parity: usize,
     /// `images[class * moves.len() + k]`: the image run of move `k` for an offset class.
     images: Vec<u64>,
+    /// `offsets[class * moves.len() + k]`: the offset table of that image run (which of the
+    /// move's tables, [`StateRanking::run_image`]).
+    offsets: Vec<&'a [u32]>,
     /// Where each image run starts in the tables of the processes: a run lies inside one
     /// unit of the deal, so its boards are found from it by their offsets, without locating
     /// each one.
@@ -1052,6 +1057,7 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
             start: 0,
             parity: 0,
             images: Vec::new(),
+            offsets: Vec::new(),
             placed: Vec::new(),
             offset: 0,
             class_base: 0,
@@ -1071,6 +1077,7 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
         if self.images.is_empty() || rank < self.start || rank - self.start >= len {
             self.start = rank - rank % len;
             self.images.clear();
+            self.offsets.clear();
             self.placed.clear();
             self.bases.clear();
             for class in 0..self.runs.classes {
@@ -1084,8 +1091,10 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
                         Direction::Forward => space.scramble_step(&base, rm.index),
                         Direction::Backward => space.solve_step(&base, rm.index),
                     };
-                    let run = space.rank(&image) / len;
+                    let (rank, map) = space.run_image(&image, self.parity);
+                    let run = rank / len;
                     self.images.push(run);
+                    self.offsets.push(&rm.offsets[map]);
                     self.placed.push(part.place(run * len));
                 }
             }
@@ -1104,13 +1113,13 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
     #[inline(always)]
     fn neighbour(&self, k: usize) -> u64 {
         let run = self.images[self.class_base + k];
-        run * self.runs.len + self.moves[k].offsets[self.parity][self.offset as usize] as u64
+        run * self.runs.len + self.offsets[self.class_base + k][self.offset as usize] as u64
     }
 
     /// Where the current board's neighbour by move `k` is held.
     #[inline(always)]
     fn neighbour_place(&self, k: usize) -> Place {
-        let offset = self.moves[k].offsets[self.parity][self.offset as usize] as u64;
+        let offset = self.offsets[self.class_base + k][self.offset as usize] as u64;
         match self.placed[self.class_base + k] {
             Place::Here(i) => Place::Here(i + offset),
             Place::There(owner, j) => Place::There(owner, j + offset),

@@ -443,7 +443,7 @@ fn search_in_memory(
         table_bytes(n) + if args.unique { unique_bytes(n) } else { 0 }
     };
     if args.symmetry == SymmetryArg::Auto
-        && space.classes().is_none()
+        && space.entry_classes().is_none()
         && limit.is_some_and(|l| block_bytes(&space) > l)
     {
         // Boards were chosen for speed, but only classes fit.

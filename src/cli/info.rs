@@ -89,7 +89,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             "by the group's stabilizer chain (the images of its base points; the group is \
              smaller than its invariants allow)"
         }
-        Ranking::Classes(_) => "classes of boards under the symmetries",
+        Ranking::Classes(_) | Ranking::CoordClasses(_) => "classes of boards under the symmetries",
     };
     writeln!(out, "ranking: {ranking}")?;
     if space.n_reachable() < space.n_states() {
@@ -107,7 +107,8 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         let radices: Vec<String> = t.radices().iter().map(|r| r.to_string()).collect();
         writeln!(
             out,
-            "search: by per-move tables on {} coordinates (the orbits' arrangements: {} values)",
+            "search: by per-move tables on {} coordinates (the orbits' arrangements, then \
+             their orientations: {} values)",
             radices.len(),
             radices.join(" x ")
         )?;
@@ -123,6 +124,35 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     let bytes = table_bytes(space.n_states());
     writeln!(out, "table: {} entries, {} bytes ({})", space.n_states(), bytes, human(bytes))?;
     match reduced {
+        Ok(StateSpace { ranking: Ranking::CoordClasses(c), .. }) => {
+            let (classes, firsts) = c.first_part_classes();
+            writeln!(
+                out,
+                "symmetry classes (bfs --symmetry on): under {}: {firsts} first parts in \
+                 {classes} classes ({} fixed by a symmetry)",
+                c.describe(),
+                c.twin_classes()
+            )?;
+            if let Some(runs) = StateRanking::cell_runs(&c) {
+                writeln!(
+                    out,
+                    "search with symmetry: runs of {} ranks (the last digit), offsets read \
+                     through the symmetries",
+                    runs.len
+                )?;
+            }
+            let reduced_bytes = table_bytes(c.n_states());
+            writeln!(
+                out,
+                "table with symmetry: {} entries, {} bytes ({}), {:.2}x smaller; {:.3}x the \
+                 boards over the group's order",
+                c.n_states(),
+                reduced_bytes,
+                human(reduced_bytes),
+                bytes as f64 / reduced_bytes as f64,
+                c.n_states() as f64 * c.order() as f64 / c.n_boards() as f64
+            )?;
+        }
         Ok(reduced) => {
             let c = reduced.classes().expect("a ranking of classes");
             if c.inverts() || c.first_part_is_arrangement() {

@@ -430,7 +430,7 @@ pub(crate) fn finished_outcome(h: &Header, space: &StateSpace) -> Outcome {
         last_level: None,
         unique_histogram: h.unique_histogram.clone(),
         complete: true,
-        boards: space.classes().map(|_| h.boards.clone()),
+        boards: space.entry_classes().map(|_| h.boards.clone()),
     }
 }
 

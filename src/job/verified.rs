@@ -226,7 +226,7 @@ pub(crate) fn check_boards(
     complete: bool,
 ) -> Result<()> {
     let bad = |reason: String| Error::BadTable { path: file.path.clone(), reason };
-    let Some(classes) = space.classes() else {
+    let Some(classes) = space.entry_classes() else {
         if boards.is_empty() {
             return Ok(());
         }

@@ -77,8 +77,7 @@ fn class_from_smallest_entry(
     r: u64,
     board: Board,
 ) -> Result<Option<Vec<Board>>> {
-    let Some(classes) = space.classes() else { return Ok(Some(vec![board])) };
-    let mut images = classes.images(&board);
+    let Some(mut images) = space.class_images(&board) else { return Ok(Some(vec![board])) };
     images.sort_unstable_by(|a, b| (&a.tiles, &a.orient).cmp(&(&b.tiles, &b.orient)));
     images.dedup();
     for b in &images {

@@ -23,8 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::group::solvable::{Checker, Verdict};
 use crate::puzzle::sequence::Env;
 use crate::puzzle::{Board, Puzzle};
-use crate::rank::{StateSpace, SymmetryMode};
-use crate::symmetry::ClassRanking;
+use crate::rank::{Ranking, StateSpace, SymmetryMode};
 use crate::{Error, Result};
 
 /// Goals written out in full in a report when there are at most this many.
@@ -131,7 +130,11 @@ impl Goals {
         // Inversion never keeps distances to a set: classes without it.
         let space = StateSpace::for_search_with(puzzle, mode, unique, goals.is_none())?;
         let Some(goals) = goals else { return Ok(space) };
-        let refusal = space.classes().and_then(|c| goals.refusal_of_classes(puzzle, c));
+        let refusal = match &space.ranking {
+            Ranking::Classes(c) => goals.refusal_of_classes(puzzle, c.inverts(), |b| c.images(b)),
+            Ranking::CoordClasses(c) => goals.refusal_of_classes(puzzle, false, |b| c.images(b)),
+            _ => None,
+        };
         match (refusal, mode) {
             (None, _) => Ok(space),
             (Some(why), SymmetryMode::On) => Err(Error::Unsupported(format!(
@@ -176,10 +179,16 @@ impl Goals {
         Err(Error::Refused { path: path.into(), reason: format!("{reason}; nothing was changed") })
     }
 
-    /// Why a search by `classes` would not give distances to these goals, if it would not:
+    /// Why a search by classes (whose group `inverts` or not, with the `images` of a board
+    /// under its elements) would not give distances to these goals, if it would not:
     /// inversion is in the group, or a symmetry maps a goal outside the set.
-    pub fn refusal_of_classes(&self, puzzle: &Puzzle, classes: &ClassRanking) -> Option<String> {
-        if classes.inverts() {
+    pub fn refusal_of_classes(
+        &self,
+        puzzle: &Puzzle,
+        inverts: bool,
+        images: impl Fn(&Board) -> Vec<Board>,
+    ) -> Option<String> {
+        if inverts {
             return Some(
                 "its classes join a board and its inverse, which are not equally far from a \
                  set of goals"
@@ -188,7 +197,7 @@ impl Goals {
         }
         let set: HashSet<&Board> = self.boards.iter().collect();
         for goal in &self.boards {
-            if let Some(image) = classes.images(goal).into_iter().find(|b| !set.contains(b)) {
+            if let Some(image) = images(goal).into_iter().find(|b| !set.contains(b)) {
                 return Some(format!(
                     "a symmetry of the puzzle takes the goal {} to {}, which is not a goal (the \
                      goals must be a union of classes)",

@@ -102,7 +102,7 @@ impl CoordTables {
         let run_moves = |tables: &[Vec<u32>]| -> Vec<RunMove> {
             let last = &offsets[k - 1];
             (tables.iter().enumerate())
-                .map(|(index, t)| RunMove { index, offsets: [t[*last..].to_vec(), Vec::new()] })
+                .map(|(index, t)| RunMove { index, offsets: vec![t[*last..].to_vec()] })
                 .collect()
         };
         let runs = (k >= 2).then(|| CellRuns {
@@ -129,6 +129,13 @@ impl CoordTables {
     /// The digits' radices, most significant first.
     pub fn radices(&self) -> &[u64] {
         &self.radices
+    }
+
+    /// Where move `m` (solving, or undoing when `solve` is false) takes each value of digit
+    /// `j`.
+    pub fn digit_table(&self, solve: bool, m: usize, j: usize) -> &[u32] {
+        let t = if solve { &self.solve[m] } else { &self.scramble[m] };
+        &t[self.offsets[j]..self.offsets[j] + self.radices[j] as usize]
     }
 
     /// Whether the tables give the ranking's own neighbours on a spread of boards
@@ -219,21 +226,14 @@ mod tests {
         out.histogram
     }
 
-    /// Two rings of identical pieces, each turned and swapped on its own and both by a
-    /// third move: 20 x 210 boards searched by digits and by boards alike, every neighbour
-    /// of every board the same both ways.
-    #[test]
-    fn digits_move_as_boards_do() {
-        let p = defined(
-            "Name Rings\nSet A 6 1\nSet B 7 1\nSolved\nA\n1 1 1 2 2 2\nB\n1 1 2 2 3 3 3\nEnd\n\
-             Move R\nA\n2 3 4 5 6 1\nEnd\nMove S\nA\n2 1 3 4 5 6\nEnd\n\
-             Move T\nB\n2 3 4 5 6 7 1\nEnd\nMove U\nB\n2 1 3 4 5 6 7\nEnd\n\
-             Move L\nA\n1 2 4 5 6 3\nB\n1 2 3 5 6 7 4\nEnd\n",
-        );
+    /// The tables of a definition's multiset ranking: their radices, and every neighbour of
+    /// every board the same by digits and by boards, and the histograms equal.
+    fn check_digits_move_as_boards_do(text: &str, radices: &[u64]) {
+        let p = defined(text);
         let space = StateSpace::build(&p).unwrap();
         let Ranking::Multiset(m) = &space.ranking else { panic!("a multiset ranking") };
         let t = m.coordinate_tables().expect("digits moved by tables");
-        assert_eq!(t.radices(), [20, 210]);
+        assert_eq!(t.radices(), radices);
         for rank in 0..m.n_states() {
             let (board, digits) = (m.unrank(rank), t.unrank(rank));
             assert_eq!(t.rank(&digits), rank);
@@ -245,8 +245,36 @@ mod tests {
         }
         let start = space.rank_board(&p.solved()).unwrap();
         let h = histogram(t, start);
-        assert_eq!(h.iter().sum::<u64>(), 20 * 210);
+        assert_eq!(h.iter().sum::<u64>(), radices.iter().product::<u64>());
         assert_eq!(h, histogram(m, start));
+    }
+
+    /// Two rings of identical pieces, each turned and swapped on its own and both by a
+    /// third move: 20 x 210 boards.
+    #[test]
+    fn digits_move_as_boards_do() {
+        check_digits_move_as_boards_do(
+            "Name Rings\nSet A 6 1\nSet B 7 1\nSolved\nA\n1 1 1 2 2 2\nB\n1 1 2 2 3 3 3\nEnd\n\
+             Move R\nA\n2 3 4 5 6 1\nEnd\nMove S\nA\n2 1 3 4 5 6\nEnd\n\
+             Move T\nB\n2 3 4 5 6 7 1\nEnd\nMove U\nB\n2 1 3 4 5 6 7\nEnd\n\
+             Move L\nA\n1 2 4 5 6 3\nB\n1 2 3 5 6 7 4\nEnd\n",
+            &[20, 210],
+        );
+    }
+
+    /// Identical pieces that turn (as the 3x3x3 with its pieces told apart only by kind, the
+    /// twsearch sample 3p1): the orientation digits of each orbit are coordinates of their
+    /// own, as the arrangements are. Ring A's pieces turn mod 2 and B's mod 3, each summing
+    /// to 0: 20 arrangements x 2^5 turns x 3 arrangements x 3^3 turns.
+    #[test]
+    fn turning_identical_pieces_move_digit_by_digit() {
+        check_digits_move_as_boards_do(
+            "Name TurningRings\nSet A 6 2\nSet B 4 3\nSolved\nA\n1 1 1 2 2 2\nB\n1 1 1 2\nEnd\n\
+             Move R\nA\n2 3 4 5 6 1\n1 1 0 0 0 0\nEnd\nMove S\nA\n2 1 3 4 5 6\nEnd\n\
+             Move T\nB\n2 3 4 1\n1 2 0 0\nEnd\nMove U\nB\n2 1 3 4\n0 0 1 2\nEnd\n\
+             Move L\nA\n1 2 4 5 6 3\nB\n1 3 4 2\n1 0 2 0\nEnd\n",
+            &[20, 4, 32, 27],
+        );
     }
 
     /// A ranking whose moves do not act digit by digit gets no tables: the 2x2x2's corners

@@ -46,7 +46,7 @@ pub use runs::CellRuns;
 
 use crate::group::analysis::Analysis;
 use crate::puzzle::{Board, Puzzle};
-use crate::symmetry::ClassRanking;
+use crate::symmetry::{ClassRanking, CoordClasses, EntryClasses};
 use crate::table::OffsetMap;
 use crate::{Error, Result};
 
@@ -111,13 +111,22 @@ pub trait StateRanking: Sync {
     fn run_parity(&self, _base: &Self::State) -> usize {
         0
     }
+    /// The rank of `image`, a run's first board moved by a move that maps runs onto runs,
+    /// and which of that move's offset tables ([`runs::RunMove::offsets`]) carries the run's
+    /// offsets onto the image run's, for a run of parity `parity`: that parity, but for
+    /// classes, whose image run's offsets are read through the symmetry taking the image to
+    /// its class.
+    #[inline(always)]
+    fn run_image(&self, image: &Self::State, parity: usize) -> (u64, usize) {
+        (self.rank(image), parity)
+    }
     /// The board at `offset` of a run (see [`Layout::unrank_in_run`]).
     fn unrank_in_run(&self, bases: &[Self::State], _parity: usize, _offset: u64) -> Self::State {
         bases[0]
     }
     /// `Some` for a ranking of classes of boards: an entry then stands for several boards,
     /// and a level is completed and counted through it (see [`ClassRanking`]).
-    fn class_ranking(&self) -> Option<&ClassRanking> {
+    fn class_ranking(&self) -> Option<&dyn EntryClasses> {
         None
     }
 }
@@ -261,6 +270,9 @@ pub enum Ranking {
     Chain(ChainRanking),
     /// One entry per class of boards under the puzzle's symmetries.
     Classes(ClassRanking),
+    /// One entry per class of boards with identical pieces under the puzzle's symmetries,
+    /// on their coordinates.
+    CoordClasses(CoordClasses),
 }
 
 /// Whether a search ranks classes of boards under the puzzle's symmetries.
@@ -366,17 +378,11 @@ impl StateSpace {
         inversion: bool,
     ) -> Result<StateSpace> {
         let analysis = Analysis::of(puzzle)?;
-        if puzzle.has_identical_pieces() && mode == SymmetryMode::On {
-            return Err(Error::Unsupported(format!(
-                "no symmetry reduction for {}: it has identical pieces",
-                puzzle.spec
-            )));
-        }
-        if mode == SymmetryMode::Off
-            || (unique && mode == SymmetryMode::Auto)
-            || puzzle.has_identical_pieces()
-        {
+        if mode == SymmetryMode::Off || (unique && mode == SymmetryMode::Auto) {
             return StateSpace::from_analysis(puzzle, analysis);
+        }
+        if puzzle.has_identical_pieces() {
+            return StateSpace::identical_pieces_by_classes(puzzle, analysis, mode);
         }
         if unique {
             return Err(Error::Unsupported(
@@ -431,6 +437,29 @@ impl StateSpace {
         }
     }
 
+    /// [`StateSpace::for_search_with`] for a puzzle with identical pieces: classes on the
+    /// coordinates of its multiset ranking where its symmetries act on them
+    /// ([`CoordClasses`]), else (unless `mode` insists) its boards.
+    fn identical_pieces_by_classes(
+        puzzle: &Puzzle,
+        analysis: Analysis,
+        mode: SymmetryMode,
+    ) -> Result<StateSpace> {
+        let boards = StateSpace::from_analysis(puzzle, analysis)?;
+        let classes = match &boards.ranking {
+            Ranking::Multiset(m) => CoordClasses::new(puzzle, m.clone()),
+            _ => Err(Error::Unsupported(format!(
+                "no symmetry reduction for {}: its identical pieces have no multiset ranking",
+                puzzle.spec
+            ))),
+        };
+        match (classes, mode) {
+            (Ok(c), _) => Ok(StateSpace { ranking: Ranking::CoordClasses(c), ..boards }),
+            (Err(e), SymmetryMode::On) => Err(e),
+            (Err(_), _) => Ok(boards),
+        }
+    }
+
     /// The space of boards that `--symmetry off` searches (the antipodes are listed in its
     /// ranks), for this space: the classes of a group smaller than its invariants and too
     /// large to list lend their layout, whose reachable values took a search to find
@@ -458,11 +487,31 @@ impl StateSpace {
             Ranking::Enumerated(e) => BigUint::from(e.n_states()),
             Ranking::Multiset(m) => BigUint::from(m.n_states()),
             Ranking::Chain(c) => BigUint::from(c.n_states()),
+            Ranking::CoordClasses(c) => BigUint::from(c.n_boards()),
             _ => self.analysis.group_order.clone(),
         }
     }
 
-    /// The ranking of classes, if the space ranks classes of boards.
+    /// The classes, as a search counts them, if the space ranks classes of boards (of
+    /// either kind).
+    pub fn entry_classes(&self) -> Option<&dyn EntryClasses> {
+        match &self.ranking {
+            Ranking::Classes(c) => Some(c),
+            Ranking::CoordClasses(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The images of a board under the classes' group, if the space ranks classes.
+    pub fn class_images(&self, board: &Board) -> Option<Vec<Board>> {
+        match &self.ranking {
+            Ranking::Classes(c) => Some(c.images(board)),
+            Ranking::CoordClasses(c) => Some(c.images(board)),
+            _ => None,
+        }
+    }
+
+    /// The ranking of classes by layout, if the space ranks classes of boards that way.
     pub fn classes(&self) -> Option<&ClassRanking> {
         match &self.ranking {
             Ranking::Classes(c) => Some(c),
@@ -557,6 +606,7 @@ impl Ranking {
             Ranking::Multiset(m) => m.n_states(),
             Ranking::Chain(c) => c.n_states(),
             Ranking::Classes(c) => c.n_states(),
+            Ranking::CoordClasses(c) => c.n_states(),
         }
     }
 
@@ -570,6 +620,7 @@ impl Ranking {
             Ranking::Multiset(m) => Ok(m.rank(&m.cells_of(board)?)),
             Ranking::Chain(c) => Ok(c.rank(&c.cells_of(board)?)),
             Ranking::Classes(c) => c.entry_of_board(board),
+            Ranking::CoordClasses(c) => c.entry_of_board(board),
         }
     }
 
@@ -581,6 +632,7 @@ impl Ranking {
             Ranking::Multiset(m) => m.board_of(&m.unrank(rank)),
             Ranking::Chain(c) => c.board_of(&c.unrank(rank)),
             Ranking::Classes(c) => c.board(rank),
+            Ranking::CoordClasses(c) => c.board(rank),
         }
     }
 }

@@ -405,18 +405,33 @@ impl Multiset {
     }
 
     /// The per-move tables of its digits, where a rank is the orbits' arrangement digits
-    /// alone (the search then walks digits: see [`CoordTables`]).
+    /// and their orientation digits alone (the search then walks digits: see
+    /// [`CoordTables`]).
     pub fn coordinate_tables(&self) -> Option<&CoordTables> {
+        self.shared_coordinate_tables().map(|t| &**t)
+    }
+
+    /// [`Multiset::coordinate_tables`], shared.
+    pub fn shared_coordinate_tables(&self) -> Option<&Arc<CoordTables>> {
         let tables = self.coordinates.get_or_init(|| {
-            // With no parity or sum tying the orbits and no orientation digit, a rank is the
-            // orbits' arrangement digits alone, each moved by itself.
-            if self.coupling.len() != 1 || self.orient_count != 1 {
-                return None;
-            }
-            let radices: Vec<u64> = self.orbits.iter().map(|o| o.radix).collect();
+            let radices = self.coordinate_radices()?;
             CoordTables::new(self, &radices).map(Arc::new)
         });
-        tables.as_deref()
+        tables.as_ref()
+    }
+
+    /// The radices of the digits a rank splits into, each moved by itself, most significant
+    /// first: every orbit's arrangement, then every orbit's orientation digits (a move
+    /// permutes an orbit's turns and adds its own, whatever pieces stand there). Digits of
+    /// one value are left out. `None` where a parity or sum ties the orbits (a coupling
+    /// digit), or where which turns are digits depends on where unseen pieces stand.
+    fn coordinate_radices(&self) -> Option<Vec<u64>> {
+        if self.coupling.len() != 1 || self.orbits.iter().any(|o| o.hides_sum()) {
+            return None;
+        }
+        let arrangements = self.orbits.iter().map(|o| o.radix);
+        let turns = self.orbits.iter().filter(|o| o.free_mod > 1).map(|o| o.orient_radix);
+        Some(arrangements.chain(turns).filter(|&r| r > 1).collect())
     }
 
     /// Number of ranks: the number of reachable boards.
@@ -585,24 +600,45 @@ impl Multiset {
 
     /// Converts working form back to a board.
     pub fn board_of(&self, s: &Cells) -> Board {
-        let inv = &self.invariants;
-        let k = inv.orient_mod;
         let mut board = Board { tiles: vec![0; self.n_cells], orient: vec![0; self.n_cells] };
         for o in &self.orbits {
             for &c in &o.cells {
                 let p = c as usize;
-                let label = s.0[p] & TILE_MASK;
-                let u = s.0[p] >> TILE_BITS;
-                board.tiles[p] = label;
-                board.orient[p] = match o.unseen[label as usize] {
-                    true => 0,
-                    false => {
-                        orient_sum(k, u * o.tied_mod, inv.potential[p], o.potential[label as usize])
-                    }
-                };
+                (board.tiles[p], board.orient[p]) = self.piece(o, p, s.0[p]);
             }
         }
         board
+    }
+
+    /// The piece (label and orientation, as a board shows them) that a working byte stands
+    /// for on `cell`, or `None` if no board in working form holds that byte there.
+    pub fn piece_on(&self, cell: usize, byte: u8) -> Option<(u8, u8)> {
+        let o = self.orbits.iter().find(|o| o.cells.contains(&(cell as u8)))?;
+        let label = byte & TILE_MASK;
+        let turn = byte >> TILE_BITS;
+        let known = o.index.get(label as usize).is_some_and(|&v| v != NO_INDEX);
+        let turns = match o.unseen[label as usize] {
+            true => 1,
+            false => o.free_mod.max(1),
+        };
+        (known && turn < turns).then(|| self.piece(o, cell, byte))
+    }
+
+    /// [`Multiset::piece_on`] for a byte known to be valid on `cell` of orbit `o`.
+    fn piece(&self, o: &OrbitPlan, cell: usize, byte: u8) -> (u8, u8) {
+        let inv = &self.invariants;
+        let label = byte & TILE_MASK;
+        let u = byte >> TILE_BITS;
+        let orient = match o.unseen[label as usize] {
+            true => 0,
+            false => orient_sum(
+                inv.orient_mod,
+                u * o.tied_mod,
+                inv.potential[cell],
+                o.potential[label as usize],
+            ),
+        };
+        (label, orient)
     }
 }
 

@@ -106,6 +106,7 @@ impl StateSpace {
                 Ranking::Multiset(_) => "multiset layout".to_string(),
                 Ranking::Chain(_) => "stabilizer chain".to_string(),
                 Ranking::Classes(c) => format!("{CLASSES} of {}", c.describe()),
+                Ranking::CoordClasses(c) => format!("{CLASSES} of {}", c.describe()),
             }),
             n_states: n,
             fingerprint: format!("{:016x}", hash.digest()),

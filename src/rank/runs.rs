@@ -30,8 +30,11 @@ const MIN_Q: usize = 5;
 pub struct RunMove {
     /// The move's index in the puzzle's move list.
     pub index: usize,
-    /// `offsets[p][x]`: the image offset of offset `x` in a run whose parity is `p`.
-    pub offsets: [Vec<u32>; 2],
+    /// `offsets[map][x]`: the image offset of offset `x`, by the map the image run names
+    /// ([`StateRanking::run_image`](super::StateRanking::run_image)): the run's parity
+    /// for a layout's cell runs, the symmetry taking the image to its class for classes of
+    /// digits.
+    pub offsets: Vec<Vec<u32>>,
 }
 
 /// Runs of ranks and the moves that map runs onto runs: a layout's cell runs, or the runs
@@ -140,7 +143,7 @@ fn offset_tables(
     q: &[u8],
     m: &Move,
     len: u64,
-) -> [Vec<u32>; 2] {
+) -> Vec<Vec<u32>> {
     let size = q.len();
     // Where the tile on the a-th cell of Q goes, as an index into Q.
     let qperm: Vec<usize> =
@@ -168,7 +171,7 @@ fn offset_tables(
             })
             .collect()
     };
-    [table(0), table(1)]
+    vec![table(0), table(1)]
 }
 
 /// Calls `f` with every `size`-element subset of `items` (in lexicographic order of indices).
@@ -224,10 +227,10 @@ where
                 if solving { space.solve_step(b, m) } else { space.scramble_step(b, m) }
             };
             for rm in moves {
-                let image_run = space.rank(&step(&class_base, rm.index)) / runs.len;
+                let (image, map) = space.run_image(&step(&class_base, rm.index), p);
                 let expected = space.rank(&step(&s, rm.index));
                 assert_eq!(
-                    image_run * runs.len + rm.offsets[p][off as usize] as u64,
+                    image / runs.len * runs.len + rm.offsets[map][off as usize] as u64,
                     expected,
                     "{name}"
                 );

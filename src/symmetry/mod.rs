@@ -64,7 +64,9 @@
 
 pub mod antipodes;
 pub mod classes;
+pub mod coord_classes;
 pub mod discover;
+pub mod entry_classes;
 mod orbits;
 pub mod placements;
 pub mod ranking;
@@ -82,6 +84,8 @@ use std::fmt;
 use crate::puzzle::{Board, Move, Puzzle};
 
 pub use classes::{ClassCount, burnside, count_classes, count_classes_under};
+pub use coord_classes::CoordClasses;
+pub use entry_classes::EntryClasses;
 pub use placements::PlacementTable;
 pub use ranking::ClassRanking;
 

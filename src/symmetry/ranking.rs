@@ -34,7 +34,7 @@
 //! has a nontrivial stabilizer `H`, the entries `(r, h·rest)` for `h` in `H` are one class.
 //! Where no runs of rests are taken, such a class keeps one entry per orbit of its rests
 //! under `H`, weighing that many rests ([`CompactTwins`]); elsewhere it keeps every rest,
-//! [`ClassRanking::complete_level`] marks the repeats together after a forward step, and
+//! [`EntryClasses::complete_level_in`] marks the repeats together after a forward step, and
 //! [`ClassRanking::exact_classes`] counts them once.
 //!
 //! **Inversion** (`g -> g^-1` keeps distances when the moves are closed under inverses)
@@ -58,6 +58,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use super::entry_classes::{EntryClasses, for_each_marked};
 use super::orbits::{self, ElementSet};
 use super::turns::Turns;
 use super::twins::{CompactTwins, MAX_TWIN_RESTS};
@@ -70,7 +71,7 @@ use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK, UpperMaps};
 use crate::rank::runs::for_each_subset;
 use crate::rank::simd::nth_set_bit;
 use crate::rank::{CellRuns, Cells, Layout, OrbitSplit, StateRanking};
-use crate::table::{CELLS_PER_WORD, DistanceTable, OffsetMap, mark_of};
+use crate::table::{CELLS_PER_WORD, DistanceTable, OffsetMap};
 use crate::{Error, Result};
 
 /// Key cells are added (corner orbits first) until the placements number at least this.
@@ -712,7 +713,7 @@ impl ClassRanking {
     }
 
     /// The ranks a process of a distributed search takes together: whole classes where a
-    /// level is completed class by class ([`ClassRanking::complete_level`]).
+    /// level is completed class by class ([`EntryClasses::complete_level_in`]).
     pub fn deal_unit(&self) -> u64 {
         if self.compact.is_some() { 1 } else { self.rest_count }
     }
@@ -989,25 +990,9 @@ impl ClassRanking {
         self.twins.par_iter().map(move |&(class, fixed)| (self.class_entries(class), fixed))
     }
 
-    /// After a level is marked `mark` in `table`: with `mark_twins` (after a forward step,
-    /// which marks one entry per class it meets) and twins not compacted, marks every other
-    /// entry of the same class (`(r, h·rest)`, `h` fixing the representative `r`) still
-    /// unseen. Returns those newly marked and the number of boards by which `order` boards
-    /// per entry overcounts the entries marked `mark` (every level with that mark, not only
-    /// the last).
-    pub(crate) fn complete_level(
-        &self,
-        table: &DistanceTable,
-        mark: u8,
-        mark_twins: bool,
-    ) -> (Level, u64) {
-        self.complete_level_in(table, Some, mark, mark_twins)
-    }
-
-    /// [`ClassRanking::complete_level`] for a table that holds only some entries (entry `e`
-    /// at index `local(e)` if held; without compacted twins whole classes, each class's
-    /// entries consecutive), as each process of a distributed search does. Notes entries by
-    /// their own number.
+    /// [`EntryClasses::complete_level_in`]: the table holds entry `e` at `local(e)` if held
+    /// (without compacted twins whole classes, each class's entries consecutive), as each
+    /// process of a distributed search does. Notes entries by their own number.
     pub(crate) fn complete_level_in(
         &self,
         table: &DistanceTable,
@@ -1078,23 +1063,6 @@ impl ClassRanking {
             .sum()
     }
 
-    /// For each mark, the boards by which `order` boards per entry overcount the entries
-    /// with that mark (see [`ClassRanking::complete_level`]).
-    pub fn excess_by_mark(&self, table: &DistanceTable) -> [u64; 4] {
-        [0u8, 1, 2, 3].map(|m| self.excess_in(table, &Some, m))
-    }
-
-    /// For each mark, the excess (as [`ClassRanking::excess_by_mark`] counts it) of the
-    /// distances recorded in `histogram` (entries) and `boards`: `order` boards per entry
-    /// less the boards.
-    pub fn recorded_excess(&self, histogram: &[u64], boards: &[u64]) -> [u64; 4] {
-        let mut excess = [0u64; 4];
-        for (d, (&e, &b)) in histogram.iter().zip(boards).enumerate() {
-            excess[mark_of(d as u32) as usize] += e * self.order() - b;
-        }
-        excess
-    }
-
     /// The number of classes of boards: entries, less the repeats of classes whose
     /// representative placement has a nontrivial stabilizer (unless twins are compacted,
     /// each class's entries are the `H`-images of one rest; the smallest of them is
@@ -1145,28 +1113,6 @@ fn others(fixed: ElementSet) -> impl Iterator<Item = usize> {
             h
         })
     })
-}
-
-/// Calls `f` with every rank of `range` marked `mark`.
-fn for_each_marked(
-    table: &DistanceTable,
-    range: std::ops::Range<u64>,
-    mark: u8,
-    mut f: impl FnMut(u64),
-) {
-    const PER_GROUP: u64 = 32;
-    if range.is_empty() {
-        return;
-    }
-    let (first, last) =
-        ((range.start / PER_GROUP) as usize, ((range.end - 1) / PER_GROUP) as usize);
-    for group in first..=last {
-        for r in table.marked(group, mark) {
-            if range.contains(&r) {
-                f(r);
-            }
-        }
-    }
 }
 
 /// `n! / (n - k)!`.
@@ -1525,7 +1471,28 @@ impl StateRanking for ClassRanking {
             }
         }
     }
-    fn class_ranking(&self) -> Option<&ClassRanking> {
+    fn class_ranking(&self) -> Option<&dyn EntryClasses> {
         Some(self)
+    }
+}
+
+impl EntryClasses for ClassRanking {
+    fn order(&self) -> u64 {
+        ClassRanking::order(self)
+    }
+    fn inverts(&self) -> bool {
+        ClassRanking::inverts(self)
+    }
+    fn deal_unit(&self) -> u64 {
+        ClassRanking::deal_unit(self)
+    }
+    fn complete_level_in(
+        &self,
+        table: &DistanceTable,
+        local: &(dyn Fn(u64) -> Option<u64> + Sync),
+        mark: u8,
+        mark_twins: bool,
+    ) -> (Level, u64) {
+        ClassRanking::complete_level_in(self, table, local, mark, mark_twins)
     }
 }

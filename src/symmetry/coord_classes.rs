@@ -1,0 +1,729 @@
+//! Classes of boards with identical pieces under the puzzle's symmetries, on the digits of
+//! per-move coordinate tables ([`CoordTables`]).
+//!
+//! A board with identical pieces is no group element, but a symmetry `s` that keeps the
+//! solved board (each label's cells onto one label's cells) still carries it to a board as
+//! far from solved: the pieces move as the cells do, each relabelled as its home's image
+//! is, turned by the map ([`Symmetry::turn_at`]). That map acts on each cell's working byte
+//! alone, so it is a table per cell and element ([`ByteMaps`]).
+//!
+//! An entry is `(class of the first part, rest)`, as in [`super::ClassRanking`]:
+//! - the **first part** is the value of the leading digits (the orbits' arrangements, say),
+//!   as many as make between [`MIN_FIRST`] and [`MAX_FIRST`] values where the digits allow.
+//!   A table gives each value its class (the smallest value of its orbit under the group is
+//!   the representative) and an element taking it there;
+//! - the **rest** is the other digits of the board carried by that element. Each element
+//!   must map each of them by itself (one table per element and digit); this and the first
+//!   part's image depending on it alone are checked on a spread of boards. Where a rest
+//!   digit's image depends on the first part (orientations whose offsets differ between
+//!   labels), the first part takes more digits, at last all of them.
+//!
+//! The last digit's values are runs: a move carries a run onto a run, its offsets through
+//! the move's digit table and then the element's, one composed table per move and element.
+//! Entries of a representative that an element `h` fixes are one class with their
+//! `h`-images: a forward step marks the others after it ([`EntryClasses`]), and each entry
+//! counts `|G| / |H|` boards.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::entry_classes::{EntryClasses, for_each_marked};
+use super::{Symmetries, move_images};
+use crate::bfs::Level;
+use crate::puzzle::{Board, Puzzle};
+use crate::rank::coord_tables::{CoordTables, Digits, MAX_COORDS};
+use crate::rank::layout::MAX_CELLS;
+use crate::rank::runs::RunMove;
+use crate::rank::{CellRuns, Cells, Multiset, StateRanking, spread_sample};
+use crate::table::DistanceTable;
+use crate::{Error, Result};
+
+/// Leading digits join the first part until it has at least this many values.
+pub const MIN_FIRST: u64 = 100_000;
+/// The first part has at most this many values (four bytes each in the class table).
+pub const MAX_FIRST: u64 = 1 << 22;
+/// Most elements: an element's index takes the low bits of a class table entry.
+const ELEMENT_BITS: u32 = 6;
+/// Most entries of the runs' composed offset tables (both directions).
+const MAX_RUN_TABLES: u64 = 1 << 24;
+/// Boards on which the elements' action is checked.
+const SAMPLES: u64 = 2048;
+
+/// Classes of the boards of a multiset ranking moved by its digit tables (module docs).
+#[derive(Debug)]
+pub struct CoordClasses {
+    multiset: Multiset,
+    tables: Arc<CoordTables>,
+    syms: Symmetries,
+    /// Per element: where each cell goes, and the byte each byte becomes there.
+    maps: Vec<ByteMaps>,
+    /// Digits in the first part.
+    split: usize,
+    /// Place values of the first part's digits within it.
+    first_weights: Vec<u64>,
+    /// Values of the rest (product of the other digits' radices).
+    rest_count: u64,
+    /// Per first-part value: its class, shifted by [`ELEMENT_BITS`], and the element taking
+    /// it to the class's representative.
+    first_class: Vec<u32>,
+    /// Per class: its representative first part.
+    reps: Vec<u32>,
+    /// `rest_maps[e][rest_offsets[i] + d]`: the image of value `d` of the `i`-th rest digit
+    /// under element `e`.
+    rest_maps: Vec<Vec<u32>>,
+    rest_offsets: Vec<usize>,
+    /// Classes whose representative some element besides the identity fixes, with the set
+    /// of those that do (bit `e`).
+    twins: Vec<(u32, u64)>,
+    runs: Option<CellRuns>,
+    n_states: u64,
+}
+
+/// One element's action on working bytes: `byte[p * 256 + b]` is what byte `b` on cell
+/// `p` becomes on cell `to[p]`.
+#[derive(Debug)]
+struct ByteMaps {
+    to: [u8; MAX_CELLS],
+    byte: Vec<u8>,
+}
+
+impl ByteMaps {
+    #[inline(always)]
+    fn apply(&self, s: &Cells, n: usize) -> Cells {
+        let mut out = [0u8; MAX_CELLS];
+        for p in 0..n {
+            out[self.to[p] as usize] = self.byte[p * 256 + s.0[p] as usize];
+        }
+        Cells(out)
+    }
+}
+
+impl CoordClasses {
+    /// The classes of `multiset`'s boards under the puzzle's symmetries, or why there are
+    /// none.
+    pub fn new(puzzle: &Puzzle, multiset: Multiset) -> Result<CoordClasses> {
+        let refuse = |why: &str| {
+            Err(Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec)))
+        };
+        let Some(tables) = multiset.shared_coordinate_tables().cloned() else {
+            return refuse("its identical pieces are not moved by per-move digit tables");
+        };
+        let syms = Symmetries::of(puzzle);
+        let order = syms.order();
+        if order < 2 {
+            return refuse("it has no symmetry that keeps its moves and solved state");
+        }
+        if order > 1 << ELEMENT_BITS {
+            return refuse("more symmetries than a class table can name");
+        }
+        let Some(maps) = byte_maps(puzzle, &multiset, &syms) else {
+            return refuse("a symmetry does not carry its identical pieces onto identical ones");
+        };
+        let n = puzzle.n_positions();
+        if !commutes_with_moves(puzzle, &multiset, &syms, &maps) {
+            return refuse("a symmetry's action on its boards does not follow the moves");
+        }
+        let radices = tables.radices().to_vec();
+        let k = radices.len();
+        // The first part: leading digits until it is large enough, the rest at least the
+        // last digit; a split whose rest the elements do not map digit by digit is passed,
+        // and at last every digit is the first part (no runs then).
+        let mut first = 1u64;
+        for split in 1..=k {
+            first *= radices[split - 1];
+            if first > MAX_FIRST {
+                break;
+            }
+            if first < MIN_FIRST && split < k - 1 {
+                continue;
+            }
+            let plan = Plan::new(&radices, split);
+            let Some(rest_maps) = plan.rest_maps(&multiset, &maps, n) else { continue };
+            if !plan.acts_by_digits(&multiset, &maps, &rest_maps, n) {
+                continue;
+            }
+            let parts = (plan, rest_maps);
+            return Ok(CoordClasses::assemble(multiset, tables, syms, maps, parts, n));
+        }
+        refuse("its symmetries do not act on its digits one part at a time")
+    }
+
+    fn assemble(
+        multiset: Multiset,
+        tables: Arc<CoordTables>,
+        syms: Symmetries,
+        maps: Vec<ByteMaps>,
+        (plan, rest_maps): (Plan, Vec<Vec<u32>>),
+        n: usize,
+    ) -> CoordClasses {
+        let Plan { split, first_count, first_weights, rest_count, rest_offsets, .. } = plan;
+        // Every first part's images under every element: the smallest is its class's
+        // representative, and the elements fixing a representative its stabilizer.
+        let image = |e: usize, f: u64| {
+            let board = multiset.unrank(f * rest_count);
+            (multiset.rank(&maps[e].apply(&board, n)) / rest_count) as u32
+        };
+        let order = maps.len();
+        let smallest: Vec<(u32, u8, u64)> = (0..first_count)
+            .into_par_iter()
+            .map(|f| {
+                let (mut best, mut by, mut fixed) = (f as u32, 0u8, 1u64);
+                for e in 1..order {
+                    let x = image(e, f);
+                    if x < best {
+                        (best, by) = (x, e as u8);
+                    }
+                    if x == f as u32 {
+                        fixed |= 1 << e;
+                    }
+                }
+                (best, by, fixed)
+            })
+            .collect();
+        let reps: Vec<u32> =
+            (0..first_count as u32).filter(|&f| smallest[f as usize].0 == f).collect();
+        let twins: Vec<(u32, u64)> = (reps.iter().enumerate())
+            .filter(|&(_, &f)| smallest[f as usize].2 != 1)
+            .map(|(c, &f)| (c as u32, smallest[f as usize].2))
+            .collect();
+        let first_class: Vec<u32> = smallest
+            .par_iter()
+            .map(|&(best, by, _)| {
+                let class = reps.binary_search(&best).expect("a representative") as u32;
+                class << ELEMENT_BITS | by as u32
+            })
+            .collect();
+        let n_states = reps.len() as u64 * rest_count;
+        let mut out = CoordClasses {
+            multiset,
+            tables,
+            syms,
+            maps,
+            split,
+            first_weights,
+            rest_count,
+            first_class,
+            reps,
+            rest_maps,
+            rest_offsets,
+            twins,
+            runs: None,
+            n_states,
+        };
+        out.runs = out.last_digit_runs();
+        out
+    }
+
+    /// The last digit's runs, each move's offsets composed with each element's map of that
+    /// digit; `None` when those tables would be too large.
+    fn last_digit_runs(&self) -> Option<CellRuns> {
+        let t = &self.tables;
+        let k = t.radices().len();
+        if self.split == k {
+            return None;
+        }
+        let len = t.radices()[k - 1];
+        let order = self.maps.len();
+        if t.n_moves() as u64 * order as u64 * len * 2 > MAX_RUN_TABLES {
+            return None;
+        }
+        let last = &self.rest_maps_of(k - 1);
+        let moves = |solve: bool| -> Vec<RunMove> {
+            (0..t.n_moves())
+                .map(|m| {
+                    let digit = t.digit_table(solve, m, k - 1);
+                    let offsets = (0..order)
+                        .map(|e| digit.iter().map(|&x| last[e][x as usize]).collect())
+                        .collect();
+                    RunMove { index: m, offsets }
+                })
+                .collect()
+        };
+        Some(CellRuns {
+            len,
+            classes: 1,
+            solve: moves(true),
+            scramble: moves(false),
+            rest: Vec::new(),
+            cells: Vec::new(),
+        })
+    }
+
+    /// Per element, its map of digit `j` (a rest digit).
+    fn rest_maps_of(&self, j: usize) -> Vec<&[u32]> {
+        let i = j - self.split;
+        let r = self.tables.radices()[j] as usize;
+        self.rest_maps.iter().map(|m| &m[self.rest_offsets[i]..self.rest_offsets[i] + r]).collect()
+    }
+
+    /// The entry of a board given as digits, and the element taking it to its class.
+    #[inline(always)]
+    fn entry_and_element(&self, s: &Digits) -> (u64, usize) {
+        let radices = self.tables.radices();
+        let f: u64 = s.iter().zip(&self.first_weights).map(|(&d, &w)| d as u64 * w).sum();
+        let packed = self.first_class[f as usize];
+        let e = (packed & ((1 << ELEMENT_BITS) - 1)) as usize;
+        let map = &self.rest_maps[e];
+        let mut rest = 0u64;
+        for (i, j) in (self.split..radices.len()).enumerate() {
+            rest = rest * radices[j] + map[self.rest_offsets[i] + s[j] as usize] as u64;
+        }
+        ((packed >> ELEMENT_BITS) as u64 * self.rest_count + rest, e)
+    }
+
+    /// The boards the classes hold.
+    pub fn n_boards(&self) -> u64 {
+        self.multiset.n_states()
+    }
+
+    /// The order of the group.
+    pub fn order(&self) -> u64 {
+        self.maps.len() as u64
+    }
+
+    /// The symmetries.
+    pub fn symmetries(&self) -> &Symmetries {
+        &self.syms
+    }
+
+    /// Classes of first parts, and first parts.
+    pub fn first_part_classes(&self) -> (u64, u64) {
+        (self.reps.len() as u64, self.first_class.len() as u64)
+    }
+
+    /// Classes of first parts that an element besides the identity fixes.
+    pub fn twin_classes(&self) -> usize {
+        self.twins.len()
+    }
+
+    /// What the entries are, in words.
+    pub fn describe(&self) -> String {
+        let r = self.tables.radices();
+        let first: Vec<String> = r[..self.split].iter().map(|x| x.to_string()).collect();
+        let rest: Vec<String> = r[self.split..].iter().map(|x| x.to_string()).collect();
+        format!(
+            "{} symmetries, digits {} first, then {}",
+            self.order(),
+            first.join(" x "),
+            rest.join(" x ")
+        )
+    }
+
+    /// The images of a board under every element.
+    pub fn images(&self, board: &Board) -> Vec<Board> {
+        let m = &self.multiset;
+        let Ok(cells) = m.cells_of(board) else { return vec![board.clone()] };
+        let n = board.tiles.len();
+        self.maps.iter().map(|map| m.board_of(&map.apply(&cells, n))).collect()
+    }
+
+    /// The entry of a board, or why it is not reachable.
+    pub fn entry_of_board(&self, board: &Board) -> Result<u64> {
+        let rank = self.multiset.rank(&self.multiset.cells_of(board)?);
+        Ok(self.entry_and_element(&self.tables.unrank(rank)).0)
+    }
+
+    /// The representative board of an entry.
+    pub fn board(&self, entry: u64) -> Board {
+        let rank = self.tables.rank(&self.unrank(entry));
+        self.multiset.board_of(&self.multiset.unrank(rank))
+    }
+
+    /// The number of classes of boards: entries, less the repeats of twin classes (each
+    /// counted at the smallest of its entries).
+    pub fn exact_classes(&self) -> u64 {
+        let repeats: u64 = (self.twins.par_iter())
+            .map(|&(_, fixed)| {
+                (0..self.rest_count)
+                    .filter(|&rest| others(fixed).any(|h| self.rest_image(h, rest) < rest))
+                    .count() as u64
+            })
+            .sum();
+        self.n_states - repeats
+    }
+
+    /// The rest `rest` carried by element `e`.
+    fn rest_image(&self, e: usize, mut rest: u64) -> u64 {
+        let radices = &self.tables.radices()[self.split..];
+        let map = &self.rest_maps[e];
+        let (mut out, mut weight) = (0u64, 1u64);
+        for i in (0..radices.len()).rev() {
+            let d = rest % radices[i];
+            rest /= radices[i];
+            out += map[self.rest_offsets[i] + d as usize] as u64 * weight;
+            weight *= radices[i];
+        }
+        out
+    }
+}
+
+/// The elements of a set besides the identity (bit 0).
+fn others(fixed: u64) -> impl Iterator<Item = usize> {
+    (1..64).filter(move |&e| fixed >> e & 1 == 1)
+}
+
+/// How the digits split into the first part and the rest.
+struct Plan {
+    radices: Vec<u64>,
+    split: usize,
+    first_count: u64,
+    first_weights: Vec<u64>,
+    rest_count: u64,
+    /// Where each rest digit's values start in an element's rest table.
+    rest_offsets: Vec<usize>,
+    /// Place value of each digit in a rank.
+    weights: Vec<u64>,
+}
+
+impl Plan {
+    fn new(radices: &[u64], split: usize) -> Plan {
+        let k = radices.len();
+        let mut weights = vec![1u64; k];
+        for j in (0..k - 1).rev() {
+            weights[j] = weights[j + 1] * radices[j + 1];
+        }
+        let rest_count = weights[split - 1];
+        let first_weights = (0..split).map(|j| weights[j] / rest_count).collect();
+        let mut rest_offsets = Vec::new();
+        let mut at = 0;
+        for &r in &radices[split..] {
+            rest_offsets.push(at);
+            at += r as usize;
+        }
+        Plan {
+            radices: radices.to_vec(),
+            split,
+            first_count: radices[..split].iter().product(),
+            first_weights,
+            rest_count,
+            rest_offsets,
+            weights,
+        }
+    }
+
+    fn digit(&self, rank: u64, j: usize) -> u64 {
+        rank / self.weights[j] % self.radices[j]
+    }
+
+    /// Per element, where it takes each value of each rest digit (the others 0), or `None`
+    /// when that is not one to one.
+    fn rest_maps(&self, multiset: &Multiset, maps: &[ByteMaps], n: usize) -> Option<Vec<Vec<u32>>> {
+        maps.par_iter()
+            .map(|map| {
+                let mut out = Vec::new();
+                for j in self.split..self.radices.len() {
+                    let mut seen = vec![false; self.radices[j] as usize];
+                    for d in 0..self.radices[j] {
+                        let board = multiset.unrank(d * self.weights[j]);
+                        let x = self.digit(multiset.rank(&map.apply(&board, n)), j);
+                        if std::mem::replace(&mut seen[x as usize], true) {
+                            return None;
+                        }
+                        out.push(x as u32);
+                    }
+                }
+                Some(out)
+            })
+            .collect()
+    }
+
+    /// Whether, on a spread of boards, every element takes the first part to a value that
+    /// the first part alone decides, and each rest digit as its table says.
+    fn acts_by_digits(
+        &self,
+        multiset: &Multiset,
+        maps: &[ByteMaps],
+        rest_maps: &[Vec<u32>],
+        n: usize,
+    ) -> bool {
+        let n_states = multiset.n_states();
+        (0..SAMPLES.min(n_states)).into_par_iter().all(|i| {
+            let rank = spread_sample(i, n_states);
+            let (board, alone) =
+                (multiset.unrank(rank), multiset.unrank(rank / self.rest_count * self.rest_count));
+            maps.iter().zip(rest_maps).all(|(map, rest)| {
+                let image = multiset.rank(&map.apply(&board, n));
+                let first = multiset.rank(&map.apply(&alone, n)) / self.rest_count;
+                image / self.rest_count == first
+                    && (self.split..self.radices.len()).enumerate().all(|(i, j)| {
+                        let d = self.digit(rank, j) as usize;
+                        self.digit(image, j) == rest[self.rest_offsets[i] + d] as u64
+                    })
+            })
+        })
+    }
+}
+
+/// Each element's action on working bytes, or `None` where some element carries a piece
+/// to a byte no board holds, or does not keep the solved board.
+fn byte_maps(puzzle: &Puzzle, multiset: &Multiset, syms: &Symmetries) -> Option<Vec<ByteMaps>> {
+    let solved = puzzle.solved();
+    let n = puzzle.n_positions();
+    let k = syms.orient_mod;
+    // A label's home: the first cell holding it on the solved board.
+    let home = |label: u8| solved.tiles.iter().position(|&t| t == label);
+    let solved_cells = multiset.cells_of(&solved).ok()?;
+    syms.elements
+        .iter()
+        .map(|s| {
+            // Each label onto the label of its home's image, the same for all its cells.
+            if (0..n).any(|c| {
+                let h = home(solved.tiles[c]).expect("a label's cell");
+                solved.tiles[s.cells[c] as usize] != solved.tiles[s.cells[h] as usize]
+            }) {
+                return None;
+            }
+            let mut map = ByteMaps { to: [0; MAX_CELLS], byte: vec![u8::MAX; n * 256] };
+            for p in 0..n {
+                let q = s.cells[p] as usize;
+                map.to[p] = q as u8;
+                for b in 0..=255u8 {
+                    let Some((label, orient)) = multiset.piece_on(p, b) else { continue };
+                    let h = home(label)?;
+                    let image = solved.tiles[s.cells[h] as usize];
+                    let turned = s.turn_at(orient, p, h, k);
+                    map.byte[p * 256 + b as usize] = multiset.working_byte(q, image, turned)?;
+                }
+            }
+            (map.apply(&solved_cells, n) == solved_cells).then_some(map)
+        })
+        .collect()
+}
+
+/// Whether, on a spread of boards, each element's image of a board moved is its image
+/// moved by the conjugate move (so images are as far from solved as the boards).
+fn commutes_with_moves(
+    puzzle: &Puzzle,
+    multiset: &Multiset,
+    syms: &Symmetries,
+    maps: &[ByteMaps],
+) -> bool {
+    let n = puzzle.n_positions();
+    let moves = multiset.moves();
+    let Some(images): Option<Vec<Vec<usize>>> =
+        syms.elements.iter().map(|s| move_images(puzzle, s)).collect()
+    else {
+        return false;
+    };
+    let n_states = multiset.n_states();
+    (0..SAMPLES.min(n_states)).into_par_iter().all(|i| {
+        let board = multiset.unrank(spread_sample(i, n_states));
+        maps.iter().zip(&images).all(|(map, image)| {
+            let conjugate = map.apply(&board, n);
+            // A byte no board holds would show as u8::MAX: the image must be a board.
+            multiset.cells_of(&multiset.board_of(&conjugate)).is_ok()
+                && (0..moves.len()).all(|m| {
+                    let a = map.apply(&moves.solve_step(&board, m), n);
+                    let b = moves.solve_step(&conjugate, image[m]);
+                    multiset.rank(&a) == multiset.rank(&b)
+                })
+        })
+    })
+}
+
+impl StateRanking for CoordClasses {
+    type State = Digits;
+    fn n_states(&self) -> u64 {
+        self.n_states
+    }
+    fn n_moves(&self) -> usize {
+        self.tables.n_moves()
+    }
+    #[inline(always)]
+    fn rank(&self, s: &Digits) -> u64 {
+        self.entry_and_element(s).0
+    }
+    #[inline(always)]
+    fn unrank(&self, entry: u64) -> Digits {
+        let radices = self.tables.radices();
+        let (class, mut rest) = (entry / self.rest_count, entry % self.rest_count);
+        let mut out = [0u32; MAX_COORDS];
+        for j in (self.split..radices.len()).rev() {
+            out[j] = (rest % radices[j]) as u32;
+            rest /= radices[j];
+        }
+        let mut f = self.reps[class as usize] as u64;
+        for j in (0..self.split).rev() {
+            out[j] = (f % radices[j]) as u32;
+            f /= radices[j];
+        }
+        out
+    }
+    #[inline(always)]
+    fn solve_step(&self, s: &Digits, m: usize) -> Digits {
+        self.tables.solve_step(s, m)
+    }
+    #[inline(always)]
+    fn scramble_step(&self, s: &Digits, m: usize) -> Digits {
+        self.tables.scramble_step(s, m)
+    }
+    fn cell_runs(&self) -> Option<&CellRuns> {
+        self.runs.as_ref()
+    }
+    #[inline(always)]
+    fn run_image(&self, image: &Digits, _parity: usize) -> (u64, usize) {
+        self.entry_and_element(image)
+    }
+    fn unrank_in_run(&self, bases: &[Digits], _parity: usize, offset: u64) -> Digits {
+        let mut out = bases[0];
+        out[self.tables.radices().len() - 1] = offset as u32;
+        out
+    }
+    fn class_ranking(&self) -> Option<&dyn EntryClasses> {
+        Some(self)
+    }
+}
+
+impl EntryClasses for CoordClasses {
+    fn order(&self) -> u64 {
+        CoordClasses::order(self)
+    }
+    fn inverts(&self) -> bool {
+        false
+    }
+    fn deal_unit(&self) -> u64 {
+        self.rest_count
+    }
+    fn complete_level_in(
+        &self,
+        table: &DistanceTable,
+        local: &(dyn Fn(u64) -> Option<u64> + Sync),
+        mark: u8,
+        mark_twins: bool,
+    ) -> (Level, u64) {
+        let order = self.order();
+        (self.twins.par_iter())
+            .filter_map(|&(class, fixed)| {
+                let start = class as u64 * self.rest_count;
+                Some((start, fixed, local(start)?))
+            })
+            .map(|(start, fixed, at)| {
+                let held = at..at + self.rest_count;
+                let mut found = Level::default();
+                if mark_twins {
+                    for_each_marked(table, held.clone(), mark, |i| {
+                        for h in others(fixed) {
+                            let twin = self.rest_image(h, i - at);
+                            if table.mark_if_unseen(at + twin, mark) {
+                                found.note(start + twin);
+                            }
+                        }
+                    });
+                }
+                let mut count = 0u64;
+                for_each_marked(table, held, mark, |_| count += 1);
+                (found, count * (order - order / fixed.count_ones() as u64))
+            })
+            .reduce(|| (Level::default(), 0), |(a, x), (b, y)| (a.merge(b), x + y))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bfs::{self, Config, NoProgress};
+    use crate::puzzle::{Metric, PuzzleSpec, defined::Defined, definition::Definition};
+    use crate::rank::{Ranking, StateSpace, SymmetryMode};
+    use std::collections::HashSet;
+
+    /// The 2x2x2 (data/definitions/2x2x2.tws) with its corners (UFR, UFL, UBL, UBR, DFR,
+    /// DFL, DBR, DBL) told apart only by `labels`.
+    fn two_colour_cube(labels: &str) -> Puzzle {
+        let path = format!("{}/data/definitions/2x2x2.tws", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let solved = format!("{labels}\nEnd\n\nMove U");
+        let text = text.replace("1 2 3 4 5 6 7 8\nEnd\n\nMove U", &solved);
+        let d = Defined::new("layered.tws", Definition::parse(&text).unwrap()).unwrap();
+        Puzzle::new(&PuzzleSpec::Def(Arc::new(d)), Metric::Htm).unwrap()
+    }
+
+    /// A board's image under a map, worked out on the board itself: each piece goes where
+    /// its cell goes, relabelled as its home's image is, turned by the map.
+    fn image(puzzle: &Puzzle, s: &super::super::Symmetry, board: &Board) -> Board {
+        let solved = puzzle.solved();
+        let n = board.tiles.len();
+        let mut out = Board { tiles: vec![0; n], orient: vec![0; n] };
+        for p in 0..n {
+            let label = board.tiles[p];
+            let home = solved.tiles.iter().position(|&t| t == label).unwrap();
+            let q = s.cells[p] as usize;
+            out.tiles[q] = solved.tiles[s.cells[home] as usize];
+            out.orient[q] = s.turn_at(board.orient[p], p, home, puzzle.orient_mod);
+        }
+        out
+    }
+
+    /// The U and D layers' corners told apart: their turns' images depend on the layers, so
+    /// the whole board is the first part (70 x 2,187 values, no runs), under the 16 maps
+    /// that keep the layers.
+    #[test]
+    fn classes_of_layers_count_as_their_boards() {
+        let c = check_classes_count_as_boards("1 1 1 1 2 2 2 2", 16);
+        assert!(c.runs.is_none());
+        assert_eq!(c.first_part_classes().1, 153_090);
+    }
+
+    /// The F and B halves' corners told apart: the turns are a rest mapped by themselves,
+    /// walked in runs of 2,187, under 8 maps.
+    #[test]
+    fn classes_of_halves_count_as_their_boards() {
+        let c = check_classes_count_as_boards("1 1 2 2 1 1 2 2", 8);
+        assert_eq!(c.first_part_classes().1, 70);
+        let runs = c.runs.as_ref().expect("runs of the turns");
+        assert_eq!(runs.len, 2187);
+        crate::rank::runs::check_against_direct_ranks(&c, 18, "halves");
+    }
+
+    /// Searched by classes, the cube with corners of two colours gives the histogram of its
+    /// 153,090 boards (70 arrangements x 3^7 turns) searched one by one; every board's entry
+    /// holds a board of its class, and the entries are the classes worked out on boards,
+    /// plus the twins `exact_classes` counts once.
+    fn check_classes_count_as_boards(labels: &str, order: u64) -> CoordClasses {
+        let p = two_colour_cube(labels);
+        let boards = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
+        let Ranking::Multiset(m) = &boards.ranking else { panic!("a multiset ranking") };
+        assert_eq!(m.n_states(), 153_090);
+        let space = StateSpace::for_search(&p, SymmetryMode::On, false).unwrap();
+        let Ranking::CoordClasses(c) = &space.ranking else { panic!("classes of digits") };
+        assert_eq!(c.order(), order);
+        // Classes worked out on boards: the smallest rank of each board's images.
+        let mut classes = HashSet::new();
+        for rank in 0..m.n_states() {
+            let board = m.board_of(&m.unrank(rank));
+            let smallest = (c.symmetries().elements.iter())
+                .map(|s| m.rank(&m.cells_of(&image(&p, s, &board)).unwrap()))
+                .min()
+                .unwrap();
+            classes.insert(smallest);
+            // Every board's entry holds a board of its class.
+            let entry = c.entry_of_board(&board).unwrap();
+            let rep = m.rank(&m.cells_of(&c.board(entry)).unwrap());
+            let images: Vec<u64> = (c.symmetries().elements.iter())
+                .map(|s| m.rank(&m.cells_of(&image(&p, s, &board)).unwrap()))
+                .collect();
+            assert!(images.contains(&rep), "board {rank}: entry {entry} holds another class");
+        }
+        assert_eq!(c.exact_classes(), classes.len() as u64);
+        assert!(c.n_states() >= c.exact_classes());
+        let histogram = |space: &StateSpace| {
+            let table = crate::table::DistanceTable::in_memory(space.n_states()).unwrap();
+            let start = space.rank_board(&p.solved()).unwrap();
+            let out = match &space.ranking {
+                Ranking::Multiset(m) => bfs::run(m, start, &table, &Config::new(2), &NoProgress),
+                Ranking::CoordClasses(c) => {
+                    bfs::run(c, start, &table, &Config::new(2), &NoProgress)
+                }
+                _ => unreachable!(),
+            };
+            let out = out.unwrap();
+            assert!(out.complete);
+            out.board_histogram().to_vec()
+        };
+        let by_boards = histogram(&boards);
+        assert_eq!(by_boards.iter().sum::<u64>(), 153_090);
+        assert_eq!(histogram(&space), by_boards);
+        let StateSpace { ranking: Ranking::CoordClasses(c), .. } = space else { unreachable!() };
+        c
+    }
+}

@@ -1,0 +1,69 @@
+//! What a search asks of a table of classes, whichever ranking made it: how many boards an
+//! entry stands for, and how a level is completed (the other entries of a class a forward
+//! step met marked too). [`super::ClassRanking`] (boards ranked by a layout) and
+//! [`super::CoordClasses`] (boards with identical pieces, ranked by coordinates) answer.
+
+use crate::bfs::Level;
+use crate::table::{DistanceTable, mark_of};
+
+/// A table of classes of boards under a group of symmetries, as a search sees it.
+pub trait EntryClasses: Sync {
+    /// Order of the group acting (with inversion where it joins): the boards an entry
+    /// stands for, less the excess of classes that a symmetry fixes.
+    fn order(&self) -> u64;
+    /// Whether a board and its inverse are one class.
+    fn inverts(&self) -> bool;
+    /// The ranks a process of a distributed search takes together: whole classes where a
+    /// level is completed class by class.
+    fn deal_unit(&self) -> u64;
+    /// After a level is marked `mark` in a table that holds entry `e` at `local(e)`: with
+    /// `mark_twins` (after a forward step, which marks one entry of each class it meets),
+    /// marks the other entries of each class met that are still unseen. Returns those newly
+    /// marked and the number of boards by which `order` boards per entry overcounts the
+    /// entries marked `mark` (every level with that mark, not only the last).
+    fn complete_level_in(
+        &self,
+        table: &DistanceTable,
+        local: &(dyn Fn(u64) -> Option<u64> + Sync),
+        mark: u8,
+        mark_twins: bool,
+    ) -> (Level, u64);
+
+    /// For each mark, the excess [`EntryClasses::complete_level_in`] counts in a whole table.
+    fn excess_by_mark(&self, table: &DistanceTable) -> [u64; 4] {
+        [0u8, 1, 2, 3].map(|m| self.complete_level_in(table, &Some, m, false).1)
+    }
+
+    /// For each mark, the excess (as [`EntryClasses::complete_level_in`] counts it) of the
+    /// distances recorded in `histogram` (entries) and `boards`: `order` boards per entry
+    /// less the boards.
+    fn recorded_excess(&self, histogram: &[u64], boards: &[u64]) -> [u64; 4] {
+        let mut excess = [0u64; 4];
+        for (d, (&e, &b)) in histogram.iter().zip(boards).enumerate() {
+            excess[mark_of(d as u32) as usize] += e * self.order() - b;
+        }
+        excess
+    }
+}
+
+/// Calls `f` with every rank in `range` that `table` marks `mark`.
+pub(crate) fn for_each_marked(
+    table: &DistanceTable,
+    range: std::ops::Range<u64>,
+    mark: u8,
+    mut f: impl FnMut(u64),
+) {
+    const PER_GROUP: u64 = 32;
+    if range.is_empty() {
+        return;
+    }
+    let (first, last) =
+        ((range.start / PER_GROUP) as usize, ((range.end - 1) / PER_GROUP) as usize);
+    for group in first..=last {
+        for r in table.marked(group, mark) {
+            if range.contains(&r) {
+                f(r);
+            }
+        }
+    }
+}
