@@ -107,8 +107,8 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         let radices: Vec<String> = t.radices().iter().map(|r| r.to_string()).collect();
         writeln!(
             out,
-            "search: by per-move tables on {} coordinates (the orbits' arrangements, then \
-             their orientations: {} values)",
+            "search: by per-move tables on {} coordinates (orbit arrangements, then \
+             orientation digits where pieces turn: {} values)",
             radices.len(),
             radices.join(" x ")
         )?;
