@@ -160,17 +160,14 @@ impl CoordClasses {
         let Plan { split, first_count, first_weights, rest_count, rest_offsets, .. } = plan;
         // Every first part's images under every element: the smallest is its class's
         // representative, and the elements fixing a representative its stabilizer.
-        let image = |e: usize, f: u64| {
-            let board = multiset.unrank(f * rest_count);
-            (multiset.rank(&maps[e].apply(&board, n)) / rest_count) as u32
-        };
         let order = maps.len();
         let smallest: Vec<(u32, u8, u64)> = (0..first_count)
             .into_par_iter()
             .map(|f| {
+                let board = multiset.unrank(f * rest_count);
                 let (mut best, mut by, mut fixed) = (f as u32, 0u8, 1u64);
                 for e in 1..order {
-                    let x = image(e, f);
+                    let x = (multiset.rank(&maps[e].apply(&board, n)) / rest_count) as u32;
                     if x < best {
                         (best, by) = (x, e as u8);
                     }
