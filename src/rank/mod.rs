@@ -46,7 +46,7 @@ pub use runs::CellRuns;
 
 use crate::group::analysis::Analysis;
 use crate::puzzle::{Board, Puzzle};
-use crate::symmetry::{ClassRanking, CoordClasses, EntryClasses};
+use crate::symmetry::{ClassRanking, CoordClasses, EntryClasses, Symmetries};
 use crate::table::OffsetMap;
 use crate::{Error, Result};
 
@@ -275,6 +275,10 @@ pub enum Ranking {
     CoordClasses(CoordClasses),
 }
 
+/// Classes of digits are taken over classes of boards without runs when they have at most
+/// this many times their entries ([`StateSpace::classes_of_digits`]).
+const DIGITS_OVER_CLASSES: u64 = 4;
+
 /// Whether a search ranks classes of boards under the puzzle's symmetries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SymmetryMode {
@@ -419,6 +423,18 @@ impl StateSpace {
                 puzzle.spec
             ))),
         };
+        let classes = classes.map(|c| match StateSpace::classes_of_digits(puzzle, &analysis, &c) {
+            Some(digits) => Ranking::CoordClasses(digits),
+            None => Ranking::Classes(c),
+        });
+        let classes = match classes {
+            Ok(Ranking::Classes(c)) => Ok(c),
+            Ok(other) => {
+                let definition_digest = puzzle.definition_digest();
+                return Ok(StateSpace { analysis, ranking: other, definition_digest });
+            }
+            Err(e) => Err(e),
+        };
         match (classes, mode) {
             (Ok(c), SymmetryMode::Auto)
                 if c.xor_block_bits().is_none()
@@ -437,6 +453,31 @@ impl StateSpace {
         }
     }
 
+    /// Classes of the digits of independent orbits ([`CoordClasses`] on the orbits'
+    /// coordinates, each orbit's sign in its own digit), where they beat `classes`: those
+    /// take whole orbits first and walk no runs, these walk the last digit's and have at
+    /// most [`DIGITS_OVER_CLASSES`] times their entries (inversion, which only `classes`
+    /// take, halves theirs). The 233 sample: 112 million entries in runs of 40,320 against
+    /// 51 million board by board, 2.7 s against 13.6 s.
+    fn classes_of_digits(
+        puzzle: &Puzzle,
+        analysis: &Analysis,
+        classes: &ClassRanking,
+    ) -> Option<CoordClasses> {
+        let walks_runs = classes.xor_block_bits().is_some() || classes.cell_runs().is_some();
+        let syms = classes.symmetries();
+        if walks_runs
+            || !classes.first_part_is_whole_orbits()
+            || !analysis.invariants_are_exact()
+            || CoordClasses::refusal_of_group(syms).is_some()
+        {
+            return None;
+        }
+        let multiset = Multiset::new(puzzle, analysis.invariants.clone()).ok()?;
+        let digits = CoordClasses::new(puzzle, multiset, syms.clone(), true).ok()?;
+        (digits.n_states() <= DIGITS_OVER_CLASSES * classes.n_states()).then_some(digits)
+    }
+
     /// [`StateSpace::for_search_with`] for a puzzle with identical pieces: classes on the
     /// coordinates of its multiset ranking where its symmetries act on them
     /// ([`CoordClasses`]), else (unless `mode` insists) its boards.
@@ -447,7 +488,9 @@ impl StateSpace {
     ) -> Result<StateSpace> {
         let boards = StateSpace::from_analysis(puzzle, analysis)?;
         let classes = match &boards.ranking {
-            Ranking::Multiset(m) => CoordClasses::new(puzzle, m.clone()),
+            Ranking::Multiset(m) => {
+                CoordClasses::new(puzzle, m.clone(), Symmetries::of(puzzle), false)
+            }
             _ => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: its identical pieces have no multiset ranking",
                 puzzle.spec

@@ -238,12 +238,17 @@ struct OrbitPlan {
     orient_radix: u64,
     /// See [`OrbitPlan::hides_sum`].
     hidden: bool,
+    /// Without repeats, its sign free of every other coordinate (any board of the others
+    /// comes with either sign): the sign is then part of its arrangement digit (`n!`
+    /// values, twice the rank in the sign class plus the sign), not of the coupling, so
+    /// that orbits unrelated to each other are digits of their own.
+    free_sign: bool,
 }
 
 impl OrbitPlan {
     /// Whether its permutation's sign is a coordinate of the coupling.
     fn keeps_sign(&self) -> bool {
-        self.arrangements.is_none() && self.cells.len() >= 2
+        self.arrangements.is_none() && self.cells.len() >= 2 && !self.free_sign
     }
 
     /// Whether its orientation sum is no coordinate: it holds a piece whose orientation is
@@ -304,7 +309,8 @@ impl Multiset {
         let mut orbits = Vec::with_capacity(invariants.orbits.len());
         let mut all_arrangements = 1u64;
         let mut orient_count = 1u64;
-        for o in &invariants.orbits {
+        let free_signs = free_signs(&invariants);
+        for (j, o) in invariants.orbits.iter().enumerate() {
             check_free_mod(o)?;
             // Values: without repeats the local index of a label's home (the solved board is
             // then the identity, and signs are the group's); with repeats the label's place
@@ -349,7 +355,12 @@ impl Multiset {
                 false if o.cells.len() > 20 => return Err(too_large()),
                 false => None,
             };
-            let radix = arrangements.as_ref().map_or(half_factorial(o.cells.len()), |a| a.count());
+            let free_sign = arrangements.is_none() && free_signs.contains(&j);
+            let radix = match &arrangements {
+                Some(a) => a.count(),
+                None if free_sign => 2 * half_factorial(o.cells.len()),
+                None => half_factorial(o.cells.len()),
+            };
             all_arrangements = all_arrangements.checked_mul(radix).ok_or_else(too_large)?;
             let hidden = o.cells.iter().any(|&c| unseen[solved.tiles[c as usize] as usize]);
             let digits = match hidden {
@@ -376,6 +387,7 @@ impl Multiset {
                 unseen,
                 orient_radix,
                 hidden: hidden && o.free_mod > 1,
+                free_sign,
             });
         }
         let solved_cells = working_form(&orbits, &invariants, &solved)?;
@@ -425,7 +437,7 @@ impl Multiset {
     /// permutes an orbit's turns and adds its own, whatever pieces stand there). Digits of
     /// one value are left out. `None` where a parity or sum ties the orbits (a coupling
     /// digit), or where which turns are digits depends on where unseen pieces stand.
-    fn coordinate_radices(&self) -> Option<Vec<u64>> {
+    pub(crate) fn coordinate_radices(&self) -> Option<Vec<u64>> {
         if self.coupling.len() != 1 || self.orbits.iter().any(|o| o.hides_sum()) {
             return None;
         }
@@ -459,7 +471,7 @@ impl Multiset {
                 if o.keeps_sign() {
                     signs = signs * 2 + sign;
                 }
-                r
+                if o.free_sign { 2 * r + sign as u64 } else { r }
             };
             arrangement = arrangement * o.radix + r;
         }
@@ -512,12 +524,14 @@ impl Multiset {
             if let Some(a) = &o.arrangements {
                 a.unrank(r, |i, v| out[o.cells[i] as usize] = o.labels[v]);
             } else {
-                let sign = if o.keeps_sign() {
+                let (r, sign) = if o.keeps_sign() {
                     let s = signs & 1;
                     signs >>= 1;
-                    s
+                    (r, s)
+                } else if o.free_sign {
+                    (r / 2, (r % 2) as u32)
                 } else {
-                    0
+                    (r, 0)
                 };
                 unrank_in_sign_class(r, sign, o.cells.len(), |i, x| {
                     out[o.cells[i] as usize] = o.labels[x as usize];
@@ -640,6 +654,27 @@ impl Multiset {
         };
         (label, orient)
     }
+}
+
+/// The orbits whose sign coordinate is free: every element of the coupling group with that
+/// sign flipped is one too.
+fn free_signs(inv: &Invariants) -> Vec<usize> {
+    let elements: std::collections::HashSet<Vec<u8>> =
+        inv.coupling.iter().map(|&c| inv.decode(c)).collect();
+    (inv.coords.iter().enumerate())
+        .filter_map(|(i, c)| match *c {
+            Coord::Sign(j) => Some((i, j)),
+            Coord::Sum(_) => None,
+        })
+        .filter(|&(i, _)| {
+            elements.iter().all(|v| {
+                let mut w = v.clone();
+                w[i] ^= 1;
+                elements.contains(&w)
+            })
+        })
+        .map(|(_, j)| j)
+        .collect()
 }
 
 /// A board in working form, or why it has none: a piece on an orbit whose labels it does

@@ -100,37 +100,37 @@ impl ByteMaps {
 }
 
 impl CoordClasses {
-    /// The classes of `multiset`'s boards under the puzzle's symmetries, or why there are
-    /// none.
-    pub fn new(puzzle: &Puzzle, multiset: Multiset) -> Result<CoordClasses> {
+    /// The classes of `multiset`'s boards under `syms` (the puzzle's symmetries), or why
+    /// there are none; with `runs_only`, only classes whose rest makes runs (a leading part
+    /// short of every digit).
+    pub fn new(
+        puzzle: &Puzzle,
+        multiset: Multiset,
+        syms: Symmetries,
+        runs_only: bool,
+    ) -> Result<CoordClasses> {
         let refuse = |why: &str| {
             Err(Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec)))
         };
-        let Some(tables) = multiset.shared_coordinate_tables().cloned() else {
+        if let Some(why) = CoordClasses::refusal_of_group(&syms) {
+            return refuse(why);
+        }
+        // The digits the tables would have: their split is tried on a few boards before the
+        // tables are built (most puzzles' symmetries tie the digits together).
+        let Some(radices) = multiset.coordinate_radices().filter(|r| !r.is_empty()) else {
             return refuse("its identical pieces are not moved by per-move digit tables");
         };
-        let syms = Symmetries::of(puzzle);
-        let order = syms.order();
-        if order < 2 {
-            return refuse("it has no symmetry that keeps its moves and solved state");
-        }
-        if order > 1 << ELEMENT_BITS {
-            return refuse("more symmetries than a class table can name");
-        }
         let Some(maps) = byte_maps(puzzle, &multiset, &syms) else {
             return refuse("a symmetry does not carry its identical pieces onto identical ones");
         };
         let n = puzzle.n_positions();
-        if !commutes_with_moves(puzzle, &multiset, &syms, &maps) {
-            return refuse("a symmetry's action on its boards does not follow the moves");
-        }
-        let radices = tables.radices().to_vec();
         let k = radices.len();
         // The first part: leading digits until it is large enough, the rest at least the
         // last digit; a split whose rest the elements do not map digit by digit is passed,
         // and at last every digit is the first part (no runs then).
         let mut first = 1u64;
-        for split in 1..=k {
+        let last = if runs_only { k - 1 } else { k };
+        for split in 1..=last {
             first *= radices[split - 1];
             if first > MAX_FIRST {
                 break;
@@ -139,14 +139,33 @@ impl CoordClasses {
                 continue;
             }
             let plan = Plan::new(&radices, split);
+            // A few boards first: most splits that fail do so on every board.
+            if !plan.rest_follows_rest(&multiset, &maps, n) {
+                continue;
+            }
+            let Some(tables) = multiset.shared_coordinate_tables().cloned() else {
+                return refuse("its identical pieces are not moved by per-move digit tables");
+            };
             let Some(rest_maps) = plan.rest_maps(&multiset, &maps, n) else { continue };
             if !plan.acts_by_digits(&multiset, &maps, &rest_maps, n) {
                 continue;
+            }
+            if !commutes_with_moves(puzzle, &multiset, &syms, &maps) {
+                return refuse("a symmetry's action on its boards does not follow the moves");
             }
             let parts = (plan, rest_maps);
             return Ok(CoordClasses::assemble(multiset, tables, syms, maps, parts, n));
         }
         refuse("its symmetries do not act on its digits one part at a time")
+    }
+
+    /// Why classes of digits cannot be taken under `syms`, if they cannot.
+    pub fn refusal_of_group(syms: &Symmetries) -> Option<&'static str> {
+        match syms.order() {
+            0 | 1 => Some("it has no symmetry that keeps its moves and solved state"),
+            o if o > 1 << ELEMENT_BITS => Some("more symmetries than a class table can name"),
+            _ => None,
+        }
     }
 
     fn assemble(
@@ -160,14 +179,13 @@ impl CoordClasses {
         let Plan { split, first_count, first_weights, rest_count, rest_offsets, .. } = plan;
         // Every first part's images under every element: the smallest is its class's
         // representative, and the elements fixing a representative its stabilizer.
-        let order = maps.len();
         let smallest: Vec<(u32, u8, u64)> = (0..first_count)
             .into_par_iter()
             .map(|f| {
                 let board = multiset.unrank(f * rest_count);
                 let (mut best, mut by, mut fixed) = (f as u32, 0u8, 1u64);
-                for e in 1..order {
-                    let x = (multiset.rank(&maps[e].apply(&board, n)) / rest_count) as u32;
+                for (e, map) in maps.iter().enumerate().skip(1) {
+                    let x = (multiset.rank(&map.apply(&board, n)) / rest_count) as u32;
                     if x < best {
                         (best, by) = (x, e as u8);
                     }
@@ -423,6 +441,25 @@ impl Plan {
                 Some(out)
             })
             .collect()
+    }
+
+    /// Whether, on a few boards, every element takes the rest to a rest that the first part
+    /// does not change: the same rest with another first part (the spread's next board's)
+    /// has the same image's rest.
+    fn rest_follows_rest(&self, multiset: &Multiset, maps: &[ByteMaps], n: usize) -> bool {
+        const FEW: u64 = 16;
+        let n_states = multiset.n_states();
+        let rest_of = |rank: u64| rank % self.rest_count;
+        (0..FEW.min(n_states)).all(|i| {
+            let a = spread_sample(i, n_states);
+            let first = spread_sample(i + FEW, n_states) / self.rest_count;
+            let b = first * self.rest_count + rest_of(a);
+            let (x, y) = (multiset.unrank(a), multiset.unrank(b));
+            maps.iter().all(|map| {
+                rest_of(multiset.rank(&map.apply(&x, n)))
+                    == rest_of(multiset.rank(&map.apply(&y, n)))
+            })
+        })
     }
 
     /// Whether, on a spread of boards, every element takes the first part to a value that
@@ -703,24 +740,51 @@ mod tests {
         }
         assert_eq!(c.exact_classes(), classes.len() as u64);
         assert!(c.n_states() >= c.exact_classes());
-        let histogram = |space: &StateSpace| {
-            let table = crate::table::DistanceTable::in_memory(space.n_states()).unwrap();
-            let start = space.rank_board(&p.solved()).unwrap();
-            let out = match &space.ranking {
-                Ranking::Multiset(m) => bfs::run(m, start, &table, &Config::new(2), &NoProgress),
-                Ranking::CoordClasses(c) => {
-                    bfs::run(c, start, &table, &Config::new(2), &NoProgress)
-                }
-                _ => unreachable!(),
-            };
-            let out = out.unwrap();
-            assert!(out.complete);
-            out.board_histogram().to_vec()
-        };
-        let by_boards = histogram(&boards);
+        let by_boards = histogram(&p, &boards);
         assert_eq!(by_boards.iter().sum::<u64>(), 153_090);
-        assert_eq!(histogram(&space), by_boards);
+        assert_eq!(histogram(&p, &space), by_boards);
         let StateSpace { ranking: Ranking::CoordClasses(c), .. } = space else { unreachable!() };
         c
+    }
+
+    /// The histogram in boards of a search of `space` from solved.
+    fn histogram(p: &Puzzle, space: &StateSpace) -> Vec<u64> {
+        let table = crate::table::DistanceTable::in_memory(space.n_states()).unwrap();
+        let start = space.rank_board(&p.solved()).unwrap();
+        let config = Config::new(2);
+        let out = match &space.ranking {
+            Ranking::Multiset(m) => bfs::run(m, start, &table, &config, &NoProgress),
+            Ranking::Layout(l) => bfs::run(l, start, &table, &config, &NoProgress),
+            Ranking::CoordClasses(c) => bfs::run(c, start, &table, &config, &NoProgress),
+            _ => unreachable!(),
+        };
+        let out = out.unwrap();
+        assert!(out.complete);
+        out.board_histogram().to_vec()
+    }
+
+    /// Two rings with no identical pieces, turned on their own and swapped in both by one
+    /// move: their signs are free of each other, so each ring's permutation (sign included)
+    /// is a digit, 120 x 720 boards, and classes of those digits walk runs of 720 (as the
+    /// 233 sample's do, which `for_search` takes over classes of whole orbits). Histograms
+    /// equal.
+    #[test]
+    fn independent_orbits_take_classes_of_digits() {
+        let text = "Name TwoRings\nSet A 5 1\nSet B 6 1\nSolved\nA\n1 2 3 4 5\nB\n1 2 3 4 5 6\n\
+                    End\nMove R\nA\n2 3 4 5 1\nEnd\nMove S\nB\n2 3 4 5 6 1\nEnd\n\
+                    Move X\nA\n2 1 3 4 5\nB\n2 1 3 4 5 6\nEnd\n";
+        let d = Defined::new("rings.tws", Definition::parse(text).unwrap()).unwrap();
+        let p = Puzzle::new(&PuzzleSpec::Def(Arc::new(d)), Metric::Htm).unwrap();
+        let boards = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
+        assert!(matches!(boards.ranking, Ranking::Layout(_)));
+        let m = Multiset::new(&p, boards.analysis.invariants.clone()).unwrap();
+        let c = CoordClasses::new(&p, m, Symmetries::of(&p), true).unwrap();
+        assert_eq!(c.order(), 4);
+        assert_eq!(c.tables.radices(), [120, 720]);
+        assert_eq!(c.runs.as_ref().map(|r| r.len), Some(720));
+        let by_boards = histogram(&p, &boards);
+        assert_eq!(by_boards.iter().sum::<u64>(), 86_400);
+        let space = StateSpace { ranking: Ranking::CoordClasses(c), ..boards };
+        assert_eq!(histogram(&p, &space), by_boards);
     }
 }

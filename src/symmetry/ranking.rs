@@ -718,6 +718,12 @@ impl ClassRanking {
         if self.compact.is_some() { 1 } else { self.rest_count }
     }
 
+    /// Whether the first part is an arrangement of whole orbits and the rest the others
+    /// ([`Rest::Orbits`]): its neighbours are ranked board by board.
+    pub fn first_part_is_whole_orbits(&self) -> bool {
+        matches!(self.rest, Rest::Orbits(_))
+    }
+
     /// Whether the first part is the whole arrangement with its signs and orientation sums,
     /// the rest the orientation digits ([`Rest::Orientations`]).
     pub fn first_part_is_arrangement(&self) -> bool {
