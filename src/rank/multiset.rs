@@ -10,7 +10,11 @@
 //!    ([`Arrangements`]), all of them, with no sign digit;
 //! 2. the coupling group is `H` projected onto the signs still seen and the sums
 //!    ([`project_coupling`]);
-//! 3. orientation digits are indexed by cell (a piece has no identity to index them by).
+//! 3. orientation digits are indexed by cell (a piece has no identity to index them by);
+//! 4. an orbit without identical pieces whose sign is free of every other coordinate keeps
+//!    it in its own digit (`n!` values), so that orbits no parity ties are digits of their
+//!    own. This is what lets boards without identical pieces use the same coordinates (the
+//!    233 sample's two orbits, [`crate::symmetry::CoordClasses`]).
 //!
 //! Pieces whose orientation is not seen (`?` in a definition's solved state,
 //! [`crate::puzzle::definition::ANY_ORIENTATION`]) carry no orientation digit: in an orbit
