@@ -385,15 +385,15 @@ impl StateSpace {
         if mode == SymmetryMode::Off || (unique && mode == SymmetryMode::Auto) {
             return StateSpace::from_analysis(puzzle, analysis);
         }
-        if puzzle.has_identical_pieces() {
-            return StateSpace::identical_pieces_by_classes(puzzle, analysis, mode);
-        }
         if unique {
             return Err(Error::Unsupported(
                 "unique solutions cannot be counted on a table of symmetry classes: use \
                  --symmetry off with --unique"
                     .into(),
             ));
+        }
+        if puzzle.has_identical_pieces() {
+            return StateSpace::identical_pieces_by_classes(puzzle, analysis, mode);
         }
         let layout = if analysis.invariants_are_exact() {
             Some(Layout::without_runs(puzzle, analysis.invariants.clone()))
