@@ -28,7 +28,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::entry_classes::{EntryClasses, for_each_marked};
+use super::entry_classes::{EntryClasses, for_each_marked, others};
+use super::orbits::ElementSet;
 use super::{Symmetries, move_images};
 use crate::bfs::Level;
 use crate::puzzle::{Board, Puzzle};
@@ -75,7 +76,7 @@ pub struct CoordClasses {
     rest_offsets: Vec<usize>,
     /// Classes whose representative some element besides the identity fixes, with the set
     /// of those that do (bit `e`).
-    twins: Vec<(u32, u64)>,
+    twins: Vec<(u32, ElementSet)>,
     runs: Option<CellRuns>,
     n_states: u64,
 }
@@ -179,11 +180,11 @@ impl CoordClasses {
         let Plan { split, first_count, first_weights, rest_count, rest_offsets, .. } = plan;
         // Every first part's images under every element: the smallest is its class's
         // representative, and the elements fixing a representative its stabilizer.
-        let smallest: Vec<(u32, u8, u64)> = (0..first_count)
+        let smallest: Vec<(u32, u8, ElementSet)> = (0..first_count)
             .into_par_iter()
             .map(|f| {
                 let board = multiset.unrank(f * rest_count);
-                let (mut best, mut by, mut fixed) = (f as u32, 0u8, 1u64);
+                let (mut best, mut by, mut fixed) = (f as u32, 0u8, 1 as ElementSet);
                 for (e, map) in maps.iter().enumerate().skip(1) {
                     let x = (multiset.rank(&map.apply(&board, n)) / rest_count) as u32;
                     if x < best {
@@ -198,7 +199,7 @@ impl CoordClasses {
             .collect();
         let reps: Vec<u32> =
             (0..first_count as u32).filter(|&f| smallest[f as usize].0 == f).collect();
-        let twins: Vec<(u32, u64)> = (reps.iter().enumerate())
+        let twins: Vec<(u32, ElementSet)> = (reps.iter().enumerate())
             .filter(|&(_, &f)| smallest[f as usize].2 != 1)
             .map(|(c, &f)| (c as u32, smallest[f as usize].2))
             .collect();
@@ -371,11 +372,6 @@ impl CoordClasses {
         }
         out
     }
-}
-
-/// The elements of a set besides the identity (bit 0).
-fn others(fixed: u64) -> impl Iterator<Item = usize> {
-    (1..64).filter(move |&e| fixed >> e & 1 == 1)
 }
 
 /// How the digits split into the first part and the rest.

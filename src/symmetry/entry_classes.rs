@@ -3,6 +3,7 @@
 //! step met marked too). [`super::ClassRanking`] (boards ranked by a layout) and
 //! [`super::CoordClasses`] (boards with identical pieces, ranked by coordinates) answer.
 
+use super::orbits::ElementSet;
 use crate::bfs::Level;
 use crate::table::{DistanceTable, mark_of};
 
@@ -44,6 +45,19 @@ pub trait EntryClasses: Sync {
         }
         excess
     }
+}
+
+/// The elements of a set besides the identity (element 0), by their set bits: a class's
+/// few among up to 128 (reading all 128 bits took most of the 2x2x2's twin tables' build).
+pub(crate) fn others(fixed: ElementSet) -> impl Iterator<Item = usize> {
+    let mut rest = fixed & !1;
+    std::iter::from_fn(move || {
+        (rest != 0).then(|| {
+            let h = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            h
+        })
+    })
 }
 
 /// Calls `f` with every rank in `range` that `table` marks `mark`.

@@ -58,7 +58,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::entry_classes::{EntryClasses, for_each_marked};
+use super::entry_classes::{EntryClasses, for_each_marked, others};
 use super::orbits::{self, ElementSet};
 use super::turns::Turns;
 use super::twins::{CompactTwins, MAX_TWIN_RESTS};
@@ -1106,19 +1106,6 @@ impl ClassRanking {
             })
             .sum()
     }
-}
-
-/// The elements of a set besides the identity (element 0), by their set bits: a class's
-/// few among up to 128 (reading all 128 bits took most of the 2x2x2's twin tables' build).
-fn others(fixed: ElementSet) -> impl Iterator<Item = usize> {
-    let mut rest = fixed & !1;
-    std::iter::from_fn(move || {
-        (rest != 0).then(|| {
-            let h = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            h
-        })
-    })
 }
 
 /// `n! / (n - k)!`.
