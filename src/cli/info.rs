@@ -141,17 +141,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                     runs.len
                 )?;
             }
-            let reduced_bytes = table_bytes(c.n_states());
-            writeln!(
-                out,
-                "table with symmetry: {} entries, {} bytes ({}), {:.2}x smaller; {:.3}x the \
-                 boards over the group's order",
-                c.n_states(),
-                reduced_bytes,
-                human(reduced_bytes),
-                bytes as f64 / reduced_bytes as f64,
-                c.n_states() as f64 * c.order() as f64 / c.n_boards() as f64
-            )?;
+            write_reduced_table(&mut out, c.n_states(), c.order(), c.n_boards(), bytes)?;
         }
         Ok(reduced) => {
             let c = reduced.classes().expect("a ranking of classes");
@@ -198,21 +188,34 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             } else if let Some(runs) = StateRanking::cell_runs(c) {
                 writeln!(out, "search with symmetry: {}", describe_runs(runs, puzzle.moves.len()))?;
             }
-            let reduced_bytes = table_bytes(reduced.n_states());
-            writeln!(
-                out,
-                "table with symmetry: {} entries, {} bytes ({}), {:.2}x smaller; {:.3}x the \
-                 boards over the group's order",
-                reduced.n_states(),
-                reduced_bytes,
-                human(reduced_bytes),
-                bytes as f64 / reduced_bytes as f64,
-                reduced.n_states() as f64 * c.order() as f64 / space.n_reachable() as f64
-            )?;
+            let boards = space.n_reachable();
+            write_reduced_table(&mut out, reduced.n_states(), c.order(), boards, bytes)?;
         }
         Err(e) => writeln!(out, "table with symmetry: none: {e}")?,
     }
     Ok(())
+}
+
+/// The table of classes in one line: `entries` under a group of `order` elements, for
+/// `boards` boards whose own table takes `bytes`.
+fn write_reduced_table(
+    out: &mut impl Write,
+    entries: u64,
+    order: u64,
+    boards: u64,
+    bytes: u64,
+) -> std::io::Result<()> {
+    let reduced_bytes = table_bytes(entries);
+    writeln!(
+        out,
+        "table with symmetry: {} entries, {} bytes ({}), {:.2}x smaller; {:.3}x the boards \
+         over the group's order",
+        entries,
+        reduced_bytes,
+        human(reduced_bytes),
+        bytes as f64 / reduced_bytes as f64,
+        entries as f64 * order as f64 / boards as f64
+    )
 }
 
 /// XOR runs of `2^bits` ranks as words.
