@@ -26,6 +26,7 @@ use rayon::prelude::*;
 
 use super::frontier_copy::CopyMemory;
 use super::outbox::{Outboxes, one_piece_each};
+use super::run_wise;
 use super::{
     Budget, Direction, FrontierCopy, Kernel, Level, LevelCount, Mailbox, Session, Step, blocks,
     unique,
@@ -67,7 +68,17 @@ fn expand_groups<S: StateRanking>(
     match (kernel, direction) {
         (Kernel::Unique, Direction::Forward) => unique::expand_frontier(step, groups),
         (Kernel::Unique, Direction::Backward) => unique::expand_unseen(step, groups),
+        (Kernel::Boards(Some(runs)), Direction::Forward)
+            if run_wise::applies(runs, step.part.parts()) =>
+        {
+            run_wise::expand_frontier(step, runs, groups)
+        }
         (Kernel::Boards(runs), Direction::Forward) => super::expand_frontier(step, runs, groups),
+        (Kernel::Boards(Some(runs)), Direction::Backward)
+            if run_wise::applies(runs, step.part.parts()) =>
+        {
+            run_wise::expand_unseen(step, runs, groups)
+        }
         (Kernel::Boards(runs), Direction::Backward) => super::expand_unseen(step, runs, groups),
         (Kernel::Xor(bits), _) => {
             // Runs are whole groups; the table's last run may end in padding.

@@ -42,9 +42,10 @@ mod frontier_copy;
 mod kept;
 mod outbox;
 pub mod processes;
+mod run_wise;
 pub mod unique;
 
-use crate::rank::runs::RunMove;
+use crate::rank::runs::{OffsetTable, RunMove};
 use crate::rank::{CellRuns, Ranking, StateRanking, StateSpace};
 use crate::symmetry::EntryClasses;
 use crate::table::{DistanceTable, RankSet, mark_of};
@@ -1031,7 +1032,7 @@ struct RunImages<'a, S: StateRanking> {
     images: Vec<u64>,
     /// `offsets[class * moves.len() + k]`: the offset table of that image run (which of the
     /// move's tables, [`StateRanking::run_image`]).
-    offsets: Vec<&'a [u32]>,
+    offsets: Vec<&'a OffsetTable>,
     /// Where each image run starts in the tables of the processes: a run lies inside one
     /// unit of the deal, so its boards are found from it by their offsets, without locating
     /// each one.
@@ -1113,13 +1114,13 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
     #[inline(always)]
     fn neighbour(&self, k: usize) -> u64 {
         let run = self.images[self.class_base + k];
-        run * self.runs.len + self.offsets[self.class_base + k][self.offset as usize] as u64
+        run * self.runs.len + self.offsets[self.class_base + k].get(self.offset as usize)
     }
 
     /// Where the current board's neighbour by move `k` is held.
     #[inline(always)]
     fn neighbour_place(&self, k: usize) -> Place {
-        let offset = self.offsets[self.class_base + k][self.offset as usize] as u64;
+        let offset = self.offsets[self.class_base + k].get(self.offset as usize);
         match self.placed[self.class_base + k] {
             Place::Here(i) => Place::Here(i + offset),
             Place::There(owner, j) => Place::There(owner, j + offset),

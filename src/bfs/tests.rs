@@ -77,6 +77,43 @@ fn runs_agree_with_board_by_board() {
     }
 }
 
+/// The run-by-run steps (every move keeps the runs: digit runs of coordinates, with and
+/// without classes) give the board-by-board histogram, forward and backward alike.
+#[test]
+fn run_by_run_steps_agree_with_board_by_board() {
+    use crate::rank::{Ranking, StateRanking, SymmetryMode};
+    // Boards: 8! arrangements; 70 x 1,680 and 70 x 3^7 arrangements of identical pieces.
+    for (file, mode, runs_len, boards) in [
+        ("corners.tws", SymmetryMode::Off, 40_320, 40_320),
+        ("rings.tws", SymmetryMode::Off, 1_680, 117_600),
+        ("cube2_halves.tws", SymmetryMode::Off, 2_187, 153_090),
+        ("cube2_halves.tws", SymmetryMode::On, 2_187, 153_090),
+    ] {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/").to_string() + file;
+        let puzzle = Puzzle::parse(&format!("def:{path}"), None).unwrap();
+        let space = StateSpace::for_search(&puzzle, mode, false).unwrap();
+        let runs = match &space.ranking {
+            Ranking::Layout(l) => l.cell_runs(),
+            Ranking::Multiset(m) => m.coordinate_tables().and_then(|t| t.cell_runs()),
+            Ranking::CoordClasses(c) => c.cell_runs(),
+            _ => None,
+        }
+        .expect("runs");
+        assert!(runs.rest.is_empty() && runs.len == runs_len, "{file}: every move keeps runs");
+        let search = |runs: bool, direction: Option<Direction>| {
+            let table = DistanceTable::in_memory(space.n_states()).unwrap();
+            let config = Config { runs, direction, ..Config::new(2) };
+            let out = search_puzzle(&puzzle, &space, &table, &config, &NoProgress).unwrap();
+            (out.histogram.clone(), out.board_histogram().to_vec())
+        };
+        let by_boards = search(false, None);
+        assert_eq!(by_boards.1.iter().sum::<u64>(), boards, "{file}");
+        for direction in [Direction::Forward, Direction::Backward] {
+            assert_eq!(search(true, Some(direction)), by_boards, "{file} {mode:?} {direction:?}");
+        }
+    }
+}
+
 /// NRP (4,4,3): 8!*8!/2 boards. The histogram was first computed board by board (180 s) and
 /// is now checked against the cell-run search.
 #[test]

@@ -10,7 +10,7 @@
 
 use rayon::prelude::*;
 
-use super::runs::{CellRuns, RunMove};
+use super::runs::{CellRuns, OffsetTable, RunMove};
 use super::{StateRanking, spread_sample};
 
 /// Most digits a state holds.
@@ -102,7 +102,10 @@ impl CoordTables {
         let run_moves = |tables: &[Vec<u32>]| -> Vec<RunMove> {
             let last = &offsets[k - 1];
             (tables.iter().enumerate())
-                .map(|(index, t)| RunMove { index, offsets: vec![t[*last..].to_vec()] })
+                .map(|(index, t)| RunMove {
+                    index,
+                    offsets: vec![OffsetTable::new(t[*last..].to_vec())],
+                })
                 .collect()
         };
         let runs = (k >= 2).then(|| CellRuns {

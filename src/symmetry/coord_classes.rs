@@ -35,7 +35,7 @@ use crate::bfs::Level;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::coord_tables::{CoordTables, Digits, MAX_COORDS};
 use crate::rank::layout::MAX_CELLS;
-use crate::rank::runs::RunMove;
+use crate::rank::runs::{OffsetTable, RunMove};
 use crate::rank::{CellRuns, Cells, Multiset, StateRanking, spread_sample};
 use crate::table::DistanceTable;
 use crate::{Error, Result};
@@ -250,7 +250,9 @@ impl CoordClasses {
                 .map(|m| {
                     let digit = t.digit_table(solve, m, k - 1);
                     let offsets = (0..order)
-                        .map(|e| digit.iter().map(|&x| last[e][x as usize]).collect())
+                        .map(|e| {
+                            OffsetTable::new(digit.iter().map(|&x| last[e][x as usize]).collect())
+                        })
                         .collect();
                     RunMove { index: m, offsets }
                 })

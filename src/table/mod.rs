@@ -79,6 +79,23 @@ pub(crate) fn prefetch_at<T>(ptr: *const T) {
     let _ = ptr;
 }
 
+/// Asks the level-2 cache for the lines holding ranks `ranks` (a hint, as [`prefetch_at`]).
+#[inline]
+pub(crate) fn prefetch_range_l2(table: &DistanceTable, ranks: std::ops::Range<u64>) {
+    let words = table.words();
+    let (first, last) = (ranks.start / CELLS_PER_WORD, ranks.end.div_ceil(CELLS_PER_WORD));
+    for w in (first..last).step_by(8) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint and never faults, even for an out-of-range address.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                words.as_ptr().wrapping_add(w as usize) as *const i8,
+                std::arch::x86_64::_MM_HINT_T1,
+            );
+        }
+    }
+}
+
 /// Every low bit of the 32 cells of a word.
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
@@ -116,6 +133,13 @@ impl RankSet {
     #[inline(always)]
     pub fn empty_of(group: usize) -> RankSet {
         RankSet { first: group as u64 * CELLS_PER_WORD, cells: 0 }
+    }
+
+    /// The ranks of `group` whose cells' low bits `cells` holds.
+    #[inline(always)]
+    pub fn of_cells(group: usize, cells: u64) -> RankSet {
+        debug_assert_eq!(cells & !LOW_BITS, 0);
+        RankSet { first: group as u64 * CELLS_PER_WORD, cells }
     }
 
     /// Whether the set has no rank.
