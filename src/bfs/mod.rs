@@ -1031,8 +1031,9 @@ struct RunImages<'a, S: StateRanking> {
     /// `images[class * moves.len() + k]`: the image run of move `k` for an offset class.
     images: Vec<u64>,
     /// `offsets[class * moves.len() + k]`: the offset table of that image run (which of the
-    /// move's tables, [`StateRanking::run_image`]).
-    offsets: Vec<&'a OffsetTable>,
+    /// move's tables, [`StateRanking::run_image`]), and the map applied after it, if any
+    /// ([`CellRuns::tables`]).
+    offsets: Vec<(&'a OffsetTable, Option<&'a OffsetTable>)>,
     /// Where each image run starts in the tables of the processes: a run lies inside one
     /// unit of the deal, so its boards are found from it by their offsets, without locating
     /// each one.
@@ -1095,7 +1096,7 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
                     let (rank, map) = space.run_image(&image, self.parity);
                     let run = rank / len;
                     self.images.push(run);
-                    self.offsets.push(&rm.offsets[map]);
+                    self.offsets.push(self.runs.tables(rm, map));
                     self.placed.push(part.place(run * len));
                 }
             }
@@ -1114,13 +1115,15 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
     #[inline(always)]
     fn neighbour(&self, k: usize) -> u64 {
         let run = self.images[self.class_base + k];
-        run * self.runs.len + self.offsets[self.class_base + k].get(self.offset as usize)
+        let (table, then) = self.offsets[self.class_base + k];
+        run * self.runs.len + table.get_then(self.offset as usize, then)
     }
 
     /// Where the current board's neighbour by move `k` is held.
     #[inline(always)]
     fn neighbour_place(&self, k: usize) -> Place {
-        let offset = self.offsets[self.class_base + k].get(self.offset as usize);
+        let (table, then) = self.offsets[self.class_base + k];
+        let offset = table.get_then(self.offset as usize, then);
         match self.placed[self.class_base + k] {
             Place::Here(i) => Place::Here(i + offset),
             Place::There(owner, j) => Place::There(owner, j + offset),

@@ -9,8 +9,9 @@
 use super::{Level, LevelCount, Place, RunImages, Step};
 use crate::bfs::Direction;
 use crate::rank::StateRanking;
-use crate::rank::runs::{CellRuns, OffsetTable};
+use crate::rank::runs::{CellRuns, ImageOffsets, OffsetTable};
 use crate::table::{CELLS_PER_WORD, DistanceTable, RankSet, prefetch_range_l2};
+use crate::with_image_offsets;
 
 /// Table indices ahead of the one marked whose words are prefetched: image runs are read
 /// in offset-table order, far apart for sparse levels.
@@ -73,7 +74,7 @@ impl<'a, S: StateRanking> Gathered<'a, S> {
         table: &DistanceTable,
         classes: usize,
         class_offsets: &mut Vec<u32>,
-        mut f: impl FnMut(usize, u64, &OffsetTable, &[u32]),
+        mut f: impl FnMut(usize, u64, (&OffsetTable, Option<&OffsetTable>), &[u32]),
     ) {
         let moves = self.images.n_moves();
         // Every image run into the second-level cache at once: the sweeps then find their
@@ -117,32 +118,26 @@ pub fn expand_frontier<S: StateRanking>(
         let mut class_offsets = Vec::new();
         let of_group = |group| table.marked(group, step.cur);
         Gathered::walk(step, runs, Direction::Forward, task, of_group, |g| {
-            g.sweeps(
-                table,
-                classes,
-                &mut class_offsets,
-                |_, start, images, offsets| match images {
-                    OffsetTable::Narrow(t) => {
-                        mark_images(table, step.next, start, t, offsets, level)
-                    }
-                    OffsetTable::Wide(t) => mark_images(table, step.next, start, t, offsets, level),
-                },
-            );
+            g.sweeps(table, classes, &mut class_offsets, |_, start, (t, then), offsets| {
+                with_image_offsets!(t, then, |m| {
+                    mark_images(table, step.next, start, m, offsets, level)
+                })
+            });
         });
     })
 }
 
 /// Marks `mark` on the unseen images `start + images[o]` of `offsets`.
 #[inline(always)]
-fn mark_images<T: Copy + Into<u64>>(
+fn mark_images(
     table: &DistanceTable,
     mark: u8,
     start: u64,
-    images: &[T],
+    images: impl ImageOffsets,
     offsets: &[u32],
     level: &mut Level,
 ) {
-    let image = |o: u32| start + images[o as usize].into();
+    let image = |o: u32| start + images.at(o);
     for &o in offsets.iter().take(AHEAD) {
         table.prefetch(image(o));
     }
@@ -177,7 +172,7 @@ pub fn expand_unseen<S: StateRanking>(
             let first_group = first / CELLS_PER_WORD;
             found.clear();
             found.resize(((first + len).div_ceil(CELLS_PER_WORD) - first_group) as usize, 0);
-            g.sweeps(table, classes, &mut class_offsets, |k, start, images, offsets| {
+            g.sweeps(table, classes, &mut class_offsets, |k, start, (t, then), offsets| {
                 // The class's first move starts from all its boards.
                 if k == 0 {
                     alive.clear();
@@ -192,14 +187,9 @@ pub fn expand_unseen<S: StateRanking>(
                     found[(j / CELLS_PER_WORD - first_group) as usize] |=
                         1 << (2 * (j % CELLS_PER_WORD));
                 };
-                match images {
-                    OffsetTable::Narrow(t) => {
-                        probe(table, step.cur, start, t, &alive, &mut left, &mut hit)
-                    }
-                    OffsetTable::Wide(t) => {
-                        probe(table, step.cur, start, t, &alive, &mut left, &mut hit)
-                    }
-                }
+                with_image_offsets!(t, then, |m| {
+                    probe(table, step.cur, start, m, &alive, &mut left, &mut hit)
+                });
                 std::mem::swap(&mut alive, &mut left);
             });
             for (n, &cells) in found.iter().enumerate() {
@@ -217,17 +207,17 @@ pub fn expand_unseen<S: StateRanking>(
 /// Sends each of `alive` whose image `start + images[o]` is marked `mark` to `hit`, the
 /// others to `left`.
 #[inline(always)]
-fn probe<T: Copy + Into<u64>>(
+fn probe(
     table: &DistanceTable,
     mark: u8,
     start: u64,
-    images: &[T],
+    images: impl ImageOffsets,
     alive: &[u32],
     left: &mut Vec<u32>,
     hit: &mut impl FnMut(u32),
 ) {
     for &o in alive {
-        if table.get(start + images[o as usize].into()) == mark {
+        if table.get(start + images.at(o)) == mark {
             hit(o);
         } else {
             left.push(o);

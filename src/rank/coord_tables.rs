@@ -109,6 +109,7 @@ impl CoordTables {
                 .collect()
         };
         let runs = (k >= 2).then(|| CellRuns {
+            then: Vec::new(),
             len: radices[k - 1],
             classes: 1,
             solve: run_moves(&solve),
