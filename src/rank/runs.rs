@@ -66,14 +66,6 @@ impl OffsetTable {
         }
     }
 
-    /// Bytes held.
-    pub fn bytes(&self) -> usize {
-        match self {
-            OffsetTable::Narrow(t) => 2 * t.len(),
-            OffsetTable::Wide(t) => 4 * t.len(),
-        }
-    }
-
     /// The image of offset `x` by this table, then by `then` if given.
     #[inline(always)]
     pub fn get_then(&self, x: usize, then: Option<&OffsetTable>) -> u64 {
