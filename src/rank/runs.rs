@@ -81,17 +81,10 @@ pub trait ImageOffsets: Copy {
     fn at(self, x: u32) -> u64;
 }
 
-impl ImageOffsets for &[u16] {
+impl<T: Copy + Into<u64>> ImageOffsets for &[T] {
     #[inline(always)]
     fn at(self, x: u32) -> u64 {
-        self[x as usize] as u64
-    }
-}
-
-impl ImageOffsets for &[u32] {
-    #[inline(always)]
-    fn at(self, x: u32) -> u64 {
-        self[x as usize] as u64
+        self[x as usize].into()
     }
 }
 
