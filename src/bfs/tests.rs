@@ -323,3 +323,82 @@ fn a_small_last_distance_is_kept_whole() {
         }
     }
 }
+
+/// Two orbits moved alike (the group is their common S4: 24 elements, where the
+/// invariants allow 24 x 24 / 2), B's pieces 1 1 2 2: no element but the identity leaves
+/// the solved board as it is, so 24 boards.
+const TWINS: &str = "\
+Set A 4 1
+Set B 4 1
+Solved
+A
+1 2 3 4
+B
+1 1 2 2
+End
+Move X
+A
+2 1 3 4
+B
+2 1 3 4
+End
+Move Y
+A
+1 3 2 4
+B
+1 3 2 4
+End
+Move Z
+A
+1 2 4 3
+B
+1 2 4 3
+End
+";
+
+#[test]
+fn identical_pieces_in_a_smaller_group_are_searched_in_the_invariants_space() {
+    use crate::group::analysis::Analysis;
+    use crate::puzzle::PuzzleSpec;
+    use crate::puzzle::defined::Defined;
+    use crate::puzzle::definition::Definition;
+    use crate::rank::{Enumerated, Multiset, Ranking};
+    let check = |text: &str, boards: u64| {
+        let d = Defined::new("twins.tws", Definition::parse(text).unwrap()).unwrap();
+        let puzzle = Puzzle::new(&PuzzleSpec::Def(std::sync::Arc::new(d)), Metric::Htm).unwrap();
+        let analysis = Analysis::of(&puzzle).unwrap();
+        assert!(!analysis.invariants_are_exact());
+        // Few boards: listed, as before; the count agrees with the list.
+        let listed = StateSpace::build(&puzzle).unwrap();
+        assert!(matches!(listed.ranking, Ranking::Enumerated(_)));
+        assert_eq!(Enumerated::new(&puzzle).unwrap().n_states(), boards);
+        assert_eq!(crate::rank::board_count::exact_boards(&puzzle, &analysis), Some(boards));
+        // The multiset ranks of the invariants' space, searched whole: the same histogram,
+        // the other ranks never reached.
+        let m = Multiset::new(&puzzle, analysis.invariants.clone()).unwrap();
+        assert!(m.n_states() > boards);
+        let wide = StateSpace {
+            ranking: Ranking::Multiset(m.searching_in(boards)),
+            analysis,
+            definition_digest: puzzle.definition_digest(),
+        };
+        let config = Config::new(2);
+        let mut histograms = Vec::new();
+        for space in [&listed, &wide] {
+            let table = DistanceTable::in_memory(space.n_states()).unwrap();
+            let out = search_puzzle(&puzzle, space, &table, &config, &NoProgress).unwrap();
+            assert_eq!(out.states(), boards);
+            let marks = table.count_marks();
+            assert_eq!(marks[UNSEEN as usize], space.n_states() - boards);
+            histograms.push(out.histogram);
+        }
+        assert_eq!(histograms[0], histograms[1]);
+        histograms.pop().unwrap()
+    };
+    assert_eq!(check(TWINS, 24), [1, 3, 5, 6, 5, 3, 1]);
+    // A move that swaps B's alike pieces in pairs, (5 6)(7 8), leaving A: the group is
+    // the diagonal S4 times B's four double swaps (96 elements), two of which leave the
+    // solved board as it is (the identity and that move), so 48 boards.
+    let swaps = format!("{TWINS}Move W\nA\n1 2 3 4\nB\n2 1 4 3\nEnd\n");
+    check(&swaps, 48);
+}

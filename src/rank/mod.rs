@@ -18,6 +18,7 @@
 //! and the other boards are never reached.
 
 pub(crate) mod bit_rank;
+pub(crate) mod board_count;
 pub mod chain;
 pub mod coord_tables;
 mod couplings;
@@ -148,6 +149,10 @@ pub trait CellRanking: Sync {
     fn cell_moves(&self) -> &CellMoves;
     /// Number of ranks.
     fn n_ranks(&self) -> u64;
+    /// Number of ranks a finished search reaches (see [`StateRanking::n_reachable`]).
+    fn n_reachable_ranks(&self) -> u64 {
+        self.n_ranks()
+    }
     /// The rank of a board.
     fn rank_cells(&self, s: &Cells) -> u64;
     /// The board of a rank.
@@ -158,6 +163,9 @@ impl<R: CellRanking> StateRanking for R {
     type State = Cells;
     fn n_states(&self) -> u64 {
         self.n_ranks()
+    }
+    fn n_reachable(&self) -> u64 {
+        self.n_reachable_ranks()
     }
     fn n_moves(&self) -> usize {
         self.cell_moves().len()
@@ -488,9 +496,15 @@ impl StateSpace {
     ) -> Result<StateSpace> {
         let boards = StateSpace::from_analysis(puzzle, analysis)?;
         let classes = match &boards.ranking {
-            Ranking::Multiset(m) => {
+            // Classes count boards by the ranks they hold: every rank must be a board.
+            Ranking::Multiset(m) if m.n_reachable() == m.n_states() => {
                 CoordClasses::new(puzzle, m.clone(), Symmetries::of(puzzle), false)
             }
+            Ranking::Multiset(_) => Err(Error::Unsupported(format!(
+                "no symmetry reduction for {}: its boards are searched in the space their \
+                 invariants allow, larger than the group reaches",
+                puzzle.spec
+            ))),
             _ => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: its identical pieces have no multiset ranking",
                 puzzle.spec
@@ -528,7 +542,7 @@ impl StateSpace {
     pub fn n_boards(&self) -> BigUint {
         match &self.ranking {
             Ranking::Enumerated(e) => BigUint::from(e.n_states()),
-            Ranking::Multiset(m) => BigUint::from(m.n_states()),
+            Ranking::Multiset(m) => BigUint::from(m.n_reachable()),
             Ranking::Chain(c) => BigUint::from(c.n_states()),
             Ranking::CoordClasses(c) => BigUint::from(c.n_boards()),
             _ => self.analysis.group_order.clone(),
@@ -574,6 +588,7 @@ impl StateSpace {
     pub fn n_reachable(&self) -> u64 {
         match &self.ranking {
             Ranking::Layout(l) => l.n_reachable(),
+            Ranking::Multiset(m) => m.n_reachable(),
             _ => self.n_states(),
         }
     }
@@ -589,55 +604,45 @@ impl StateSpace {
     }
 }
 
-/// A lower bound on the boards of a puzzle with identical pieces: `group_order / |K|`, `K`
-/// the maps that leave a board the same (identical pieces exchanged, unseen orientations
-/// turned); the group meets `K` in at most `|K|` elements, each board standing for that many.
-fn fewest_boards(puzzle: &Puzzle, analysis: &Analysis) -> u64 {
-    let solved = puzzle.solved();
-    let mut same = BigUint::from(1u32);
-    let mut labels: Vec<u8> = solved.tiles.clone();
-    labels.sort_unstable();
-    for run in labels.chunk_by(|a, b| a == b) {
-        same *= crate::group::invariants::factorial(run.len());
-    }
-    if let Some(d) = puzzle.defined() {
-        for _ in d.unseen_orientations().iter().filter(|&&u| u) {
-            same *= analysis.invariants.orient_mod;
-        }
-    }
-    u64::try_from(&analysis.group_order / same).unwrap_or(u64::MAX)
-}
-
 impl Ranking {
     /// The ranking of a puzzle with identical pieces, whose boards are not group elements:
-    /// multiset ranks when the invariants describe the group exactly, else a list of the
-    /// boards if they are few enough.
+    /// multiset ranks when the invariants describe the group exactly; else a list of the
+    /// boards if they are few enough; else the multiset ranks of the space the invariants
+    /// allow, searched whole, where the boards the group reaches can be counted
+    /// ([`board_count`]): a search ends when it has found that many, the other ranks never
+    /// reached (as twsearch searches such puzzles).
     pub fn of_identical_pieces(puzzle: &Puzzle, analysis: &Analysis) -> Result<Ranking> {
-        let multiset = if analysis.invariants_are_exact() {
-            Multiset::new(puzzle, analysis.invariants.clone())
-        } else {
-            Err(Error::Unsupported(format!(
-                "the moves generate {} of the {} arrangements their orbits, parities and \
-                 orientation sums allow, so its boards have no multiset ranking",
-                analysis.group_order, analysis.model_order
-            )))
-        };
-        let too_many = || {
-            format!(
-                "{} has identical pieces and more than {} boards to list one by one",
-                puzzle.spec,
-                enumerated::MAX_LISTED
-            )
-        };
-        match multiset {
-            Ok(m) => Ok(Ranking::Multiset(m)),
-            // Listing them would take seconds and gigabytes before failing.
-            Err(e) if fewest_boards(puzzle, analysis) > enumerated::MAX_LISTED => {
-                Err(Error::Unsupported(format!("{}: {e}", too_many())))
-            }
-            Err(e) => Enumerated::new(puzzle)
-                .map(Ranking::Enumerated)
-                .map_err(|_| Error::Unsupported(format!("{}: {e}", too_many()))),
+        let exact = analysis.invariants_are_exact();
+        let multiset = Multiset::new(puzzle, analysis.invariants.clone());
+        if exact && let Ok(m) = multiset {
+            return Ok(Ranking::Multiset(m));
+        }
+        let boards = (!exact).then(|| board_count::exact_boards(puzzle, analysis)).flatten();
+        // Listing them would take seconds and gigabytes before failing.
+        let fewest = boards.unwrap_or_else(|| board_count::fewest_boards(puzzle, analysis));
+        if fewest <= enumerated::MAX_LISTED
+            && let Ok(e) = Enumerated::new(puzzle)
+        {
+            return Ok(Ranking::Enumerated(e));
+        }
+        let too_many = format!(
+            "{} has identical pieces and more than {} boards to list one by one",
+            puzzle.spec,
+            enumerated::MAX_LISTED
+        );
+        let smaller = format!(
+            "the moves generate {} of the {} arrangements their orbits, parities and \
+             orientation sums allow",
+            analysis.group_order, analysis.model_order
+        );
+        match (multiset, boards) {
+            (Ok(m), Some(boards)) => Ok(Ranking::Multiset(m.searching_in(boards))),
+            (Ok(_), None) => Err(Error::Unsupported(format!(
+                "{too_many}: {smaller}, and its boards cannot be counted (too many maps \
+                 exchange its identical pieces to test each against the group)"
+            ))),
+            (Err(e), _) if exact => Err(Error::Unsupported(format!("{too_many}: {e}"))),
+            (Err(e), _) => Err(Error::Unsupported(format!("{too_many}: {smaller}; {e}"))),
         }
     }
 

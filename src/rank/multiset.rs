@@ -284,6 +284,9 @@ pub struct Multiset {
     /// Number of free orientation digit combinations.
     orient_count: u64,
     n_states: u64,
+    /// Ranks a finished search reaches: `n_states`, or the number of boards where the group
+    /// is smaller than its invariants (see [`Multiset::searching_in`]).
+    reachable: u64,
     invariants: Invariants,
     moves: CellMoves,
     /// See [`Multiset::coordinate_tables`]: built by the first call, as only a search
@@ -414,6 +417,7 @@ impl Multiset {
             sums_space,
             orient_count,
             n_states,
+            reachable: n_states,
             invariants,
             moves,
             coordinates: OnceLock::new(),
@@ -450,9 +454,25 @@ impl Multiset {
         Some(arrangements.chain(turns).filter(|&r| r > 1).collect())
     }
 
-    /// Number of ranks: the number of reachable boards.
+    /// Number of ranks: the number of reachable boards, but for a group smaller than its
+    /// invariants ([`Multiset::searching_in`]).
     pub fn n_states(&self) -> u64 {
         self.n_states
+    }
+
+    /// Number of ranks a finished search reaches: the number of boards.
+    pub fn n_reachable(&self) -> u64 {
+        self.reachable
+    }
+
+    /// The ranking of a group smaller than its invariants, which reaches `boards` of the
+    /// ranks (counted by [`super::board_count`]): a search stops when it has found them,
+    /// and the other ranks stay unreached. Its digits are no coordinates a symmetry could
+    /// reduce, as every rank would have to be a board.
+    pub fn searching_in(mut self, boards: u64) -> Multiset {
+        debug_assert!(boards <= self.n_states);
+        self.reachable = boards;
+        self
     }
 
     /// The moves, compiled.
@@ -798,6 +818,9 @@ impl CellRanking for Multiset {
     }
     fn n_ranks(&self) -> u64 {
         self.n_states
+    }
+    fn n_reachable_ranks(&self) -> u64 {
+        self.reachable
     }
     #[inline(always)]
     fn rank_cells(&self, s: &Cells) -> u64 {
