@@ -324,22 +324,27 @@ fn a_small_last_distance_is_kept_whole() {
     }
 }
 
-/// Two orbits moved alike (the group is their common S4: 24 elements, where the
-/// invariants allow 24 x 24 / 2), B's pieces 1 1 2 2: no element but the identity leaves
-/// the solved board as it is, so 24 boards.
+/// Three orbits moved alike (the group is their common S4: 24 elements, where the
+/// invariants allow 24 x 6 x 24 / 2, A's and C's signs tied), B's pieces 1 1 2 2: no element
+/// but the identity leaves the solved board as it is, so 24 boards.
 const TWINS: &str = "\
 Set A 4 1
 Set B 4 1
+Set C 4 1
 Solved
 A
 1 2 3 4
 B
 1 1 2 2
+C
+1 2 3 4
 End
 Move X
 A
 2 1 3 4
 B
+2 1 3 4
+C
 2 1 3 4
 End
 Move Y
@@ -347,11 +352,15 @@ A
 1 3 2 4
 B
 1 3 2 4
+C
+1 3 2 4
 End
 Move Z
 A
 1 2 4 3
 B
+1 2 4 3
+C
 1 2 4 3
 End
 ";
@@ -362,6 +371,7 @@ fn identical_pieces_in_a_smaller_group_are_searched_in_the_invariants_space() {
     use crate::puzzle::PuzzleSpec;
     use crate::puzzle::defined::Defined;
     use crate::puzzle::definition::Definition;
+    use crate::rank::board_count::SameBoard;
     use crate::rank::{Enumerated, Multiset, Ranking};
     let check = |text: &str, boards: u64| {
         let d = Defined::new("twins.tws", Definition::parse(text).unwrap()).unwrap();
@@ -375,30 +385,41 @@ fn identical_pieces_in_a_smaller_group_are_searched_in_the_invariants_space() {
         assert_eq!(crate::rank::board_count::exact_boards(&puzzle, &analysis), Some(boards));
         // The multiset ranks of the invariants' space, searched whole: the same histogram,
         // the other ranks never reached.
-        let m = Multiset::new(&puzzle, analysis.invariants.clone()).unwrap();
-        assert!(m.n_states() > boards);
-        let wide = StateSpace {
+        // Both ways: signs tied as the invariants tie them, and every sign free.
+        let tied = Multiset::new(&puzzle, analysis.invariants.clone()).unwrap();
+        let free = Multiset::with_free_signs(&puzzle, analysis.invariants.clone()).unwrap();
+        assert!(tied.n_states() > boards && free.n_states() > tied.n_states());
+        assert!(free.coordinate_tables().is_some());
+        let wide = |m: Multiset| StateSpace {
             ranking: Ranking::Multiset(m.searching_in(boards)),
-            analysis,
+            analysis: analysis.clone(),
             definition_digest: puzzle.definition_digest(),
         };
         let config = Config::new(2);
         let mut histograms = Vec::new();
-        for space in [&listed, &wide] {
+        for space in [&listed, &wide(tied), &wide(free)] {
             let table = DistanceTable::in_memory(space.n_states()).unwrap();
             let out = search_puzzle(&puzzle, space, &table, &config, &NoProgress).unwrap();
             assert_eq!(out.states(), boards);
             let marks = table.count_marks();
             assert_eq!(marks[UNSEEN as usize], space.n_states() - boards);
             histograms.push(out.histogram);
+            // The group holds exactly the boards the search reached, as `check` decides.
+            let same = SameBoard::of(&puzzle, &space.analysis).unwrap();
+            for r in 0..space.n_states() {
+                let board = space.board(r);
+                let reached = table.get(r) != UNSEEN;
+                assert_eq!(same.reaches(&space.analysis.chain, &board), reached, "{board:?}");
+            }
         }
         assert_eq!(histograms[0], histograms[1]);
+        assert_eq!(histograms[0], histograms[2]);
         histograms.pop().unwrap()
     };
     assert_eq!(check(TWINS, 24), [1, 3, 5, 6, 5, 3, 1]);
-    // A move that swaps B's alike pieces in pairs, (5 6)(7 8), leaving A: the group is
+    // A move that swaps B's alike pieces in pairs, (5 6)(7 8), leaving A and C: the group is
     // the diagonal S4 times B's four double swaps (96 elements), two of which leave the
     // solved board as it is (the identity and that move), so 48 boards.
-    let swaps = format!("{TWINS}Move W\nA\n1 2 3 4\nB\n2 1 4 3\nEnd\n");
+    let swaps = format!("{TWINS}Move W\nA\n1 2 3 4\nB\n2 1 4 3\nC\n1 2 3 4\nEnd\n");
     check(&swaps, 48);
 }

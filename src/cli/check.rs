@@ -131,7 +131,7 @@ pub fn run_order(args: &OrderArgs) -> anyhow::Result<()> {
     if puzzle.has_identical_pieces() {
         writeln!(out, "# {} ({} moves): group order {order}", puzzle.spec, puzzle.moves.len())?;
         let distinct = match twirl::rank::Ranking::of_identical_pieces(&puzzle, &analysis) {
-            Ok(boards) => Ok(boards.n_states().to_string()),
+            Ok(boards) => Ok(boards.n_reachable().to_string()),
             // Too many to list (a 5x5x5's centres): counted from the invariants, as past 255
             // cells.
             Err(e) => super::large_def::distinct_boards(puzzle.defined().expect("a definition"))

@@ -82,6 +82,10 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             "listed board by board (the group is smaller than its invariants allow)"
         }
         Ranking::Enumerated(_) => "listed board by board (the invariant layout cannot index it)",
+        Ranking::Multiset(m) if m.signs_free() => {
+            "multiset layout, every orbit's sign free (identical pieces in a group smaller than \
+             its invariants: orbit arrangement ranks x orientation digits)"
+        }
         Ranking::Multiset(_) => {
             "multiset layout (identical pieces: orbit arrangement ranks x orientation digits)"
         }
@@ -93,10 +97,15 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     };
     writeln!(out, "ranking: {ranking}")?;
     if space.n_reachable() < space.n_states() {
+        let which = match &space.ranking {
+            Ranking::Multiset(m) if m.signs_free() => {
+                "every arrangement of each orbit, its sign free, with the sums the invariants allow"
+            }
+            _ => "the boards the invariants allow",
+        };
         writeln!(
             out,
-            "search: in the {} boards the invariants allow, of which the moves reach {} (too \
-             many to list)",
+            "search: in {} ranks ({which}), of which the moves reach {} (too many to list)",
             space.n_states(),
             space.n_reachable()
         )?;

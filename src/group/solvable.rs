@@ -13,6 +13,7 @@ use super::analysis::Analysis;
 use crate::Error;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::Ranking;
+use crate::rank::board_count::SameBoard;
 
 /// Whether a board is solvable, with the reasons when it is not.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +31,10 @@ pub struct Checker {
     /// The ranking of the boards of a puzzle with identical pieces: they are not group
     /// elements, so membership in the chain does not apply.
     boards: Option<Ranking>,
+    /// For identical pieces searched in the space their invariants allow (a group smaller
+    /// than them): the maps that leave the solved board as it is, which decide whether the
+    /// group holds a board those ranks hold.
+    same: Option<SameBoard>,
 }
 
 impl Checker {
@@ -37,14 +42,19 @@ impl Checker {
     pub fn new(puzzle: &Puzzle) -> crate::Result<Checker> {
         let mut checker = Checker::from_analysis(puzzle, Analysis::of(puzzle)?);
         if puzzle.has_identical_pieces() {
-            checker.boards = Some(Ranking::of_identical_pieces(puzzle, &checker.analysis)?);
+            let boards = Ranking::of_identical_pieces(puzzle, &checker.analysis)?;
+            if boards.n_reachable() < boards.n_states() {
+                // Such a ranking is only built where these are few enough to count boards.
+                checker.same = SameBoard::of(puzzle, &checker.analysis);
+            }
+            checker.boards = Some(boards);
         }
         Ok(checker)
     }
 
     /// A checker from an analysis already made (for puzzles without identical pieces).
     pub fn from_analysis(puzzle: &Puzzle, analysis: Analysis) -> Checker {
-        Checker { analysis, orient_mod: puzzle.orient_mod as usize, boards: None }
+        Checker { analysis, orient_mod: puzzle.orient_mod as usize, boards: None, same: None }
     }
 
     /// The number of reachable boards.
@@ -61,15 +71,23 @@ impl Checker {
     /// The verdict for a board of this puzzle (as parsed by [`Puzzle::parse_board`]).
     pub fn check(&self, board: &Board) -> Verdict {
         if let Some(boards) = &self.boards {
+            let in_group =
+                |b: &Board| self.same.as_ref().is_none_or(|s| s.reaches(&self.analysis.chain, b));
             return match boards.rank_board(board) {
-                Ok(_) => Verdict::Solvable,
+                Ok(_) if in_group(board) => Verdict::Solvable,
+                Ok(_) => Verdict::Unsolvable(vec![format!(
+                    "the moves reach {} boards (identical pieces told apart only by label), \
+                     fewer than the orbits, parities and orientation sums allow, and this is \
+                     not one of them",
+                    boards.n_reachable()
+                )]),
                 Err(Error::InvalidBoard(reason)) if matches!(boards, Ranking::Multiset(_)) => {
                     Verdict::Unsolvable(vec![reason])
                 }
                 Err(_) => Verdict::Unsolvable(vec![format!(
                     "the moves reach {} boards (identical pieces told apart only by label), and \
                      this is not one of them",
-                    boards.n_states()
+                    boards.n_reachable()
                 )]),
             };
         }

@@ -8,7 +8,8 @@
 use num_bigint::BigUint;
 
 use crate::group::analysis::Analysis;
-use crate::puzzle::Puzzle;
+use crate::group::stabchain::StabChain;
+use crate::puzzle::{Board, Puzzle};
 
 /// Most elements of `K` tested one by one (a sift each, a microsecond or so).
 const MAX_SAME: u64 = 1 << 18;
@@ -35,23 +36,31 @@ pub(crate) fn fewest_boards(puzzle: &Puzzle, analysis: &Analysis) -> u64 {
 /// the count passes 64 bits.
 pub(crate) fn exact_boards(puzzle: &Puzzle, analysis: &Analysis) -> Option<u64> {
     let same = SameBoard::of(puzzle, analysis)?;
-    let in_group = same.count_in(|p| analysis.chain.contains(p));
+    let mut in_group = 0u64;
+    same.any(|p| {
+        in_group += u64::from(analysis.chain.contains(p));
+        false
+    });
     u64::try_from(&analysis.group_order / in_group).ok()
 }
 
 /// The maps `K` (see the module docs) as the chain's points `cell * k + orientation` see
 /// them.
-struct SameBoard {
+#[derive(Debug)]
+pub(crate) struct SameBoard {
     /// Cells holding the same piece (label and seen orientation) in one orbit.
     classes: Vec<Vec<usize>>,
     /// Cells whose piece's orientation is not seen: any turn leaves the board as it is.
     unseen: Vec<usize>,
     k: usize,
     n_cells: usize,
+    solved: Board,
+    orbit_of: Vec<u8>,
 }
 
 impl SameBoard {
-    fn of(puzzle: &Puzzle, analysis: &Analysis) -> Option<SameBoard> {
+    /// `K`, or `None` when it has more than [`MAX_SAME`] elements.
+    pub(crate) fn of(puzzle: &Puzzle, analysis: &Analysis) -> Option<SameBoard> {
         let solved = puzzle.solved();
         let k = puzzle.orient_mod as usize;
         let unseen_label = |t: u8| {
@@ -80,16 +89,47 @@ impl SameBoard {
                 size = size.checked_mul(i)?;
             }
         }
-        (size <= MAX_SAME).then_some(SameBoard {
+        (size <= MAX_SAME).then(|| SameBoard {
             classes,
             unseen,
             k,
             n_cells: puzzle.n_positions(),
+            solved,
+            orbit_of: analysis.invariants.orbit_of.clone(),
         })
     }
 
-    /// The number of elements of `K` that `in_group` accepts.
-    fn count_in(&self, in_group: impl Fn(&[u16]) -> bool) -> u64 {
+    /// Whether the moves reach `board`: some naming of its alike pieces makes it an element
+    /// of the group (`chain`). One naming is made; the others are it after an element of
+    /// `K`.
+    pub(crate) fn reaches(&self, chain: &StabChain, board: &Board) -> bool {
+        let k = self.k;
+        let mut homes_left = vec![true; self.n_cells];
+        let mut named = vec![0u16; self.n_cells * k];
+        for (cell, (&label, &turn)) in board.tiles.iter().zip(&board.orient).enumerate() {
+            let home = (0..self.n_cells).find(|&h| {
+                homes_left[h]
+                    && self.solved.tiles[h] == label
+                    && self.orbit_of[h] == self.orbit_of[cell]
+            });
+            let Some(home) = home else { return false };
+            homes_left[home] = false;
+            let twist = (turn as usize + k - self.solved.orient[home] as usize % k) % k;
+            for j in 0..k {
+                named[home * k + j] = (cell * k + (j + twist) % k) as u16;
+            }
+        }
+        let mut product = vec![0u16; named.len()];
+        self.any(|same| {
+            for (x, &y) in product.iter_mut().zip(same) {
+                *x = named[y as usize];
+            }
+            chain.contains(&product)
+        })
+    }
+
+    /// Calls `f` on every element of `K` until it returns true; whether one did.
+    fn any(&self, mut f: impl FnMut(&[u16]) -> bool) -> bool {
         let orders: Vec<Vec<Vec<u8>>> =
             self.classes.iter().map(|c| permutations(c.len())).collect();
         // An odometer over every class's permutations, then every unseen cell's turn.
@@ -101,7 +141,6 @@ impl SameBoard {
         let mut target: Vec<usize> = (0..self.n_cells).collect();
         let mut turn = vec![0usize; self.n_cells];
         let mut point = vec![0u16; self.n_cells * self.k];
-        let mut count = 0;
         loop {
             for (class, (order, &d)) in self.classes.iter().zip(orders.iter().zip(&digits)) {
                 for (i, &c) in class.iter().enumerate() {
@@ -116,10 +155,12 @@ impl SameBoard {
                     point[c * self.k + o] = (target[c] * self.k + (o + turn[c]) % self.k) as u16;
                 }
             }
-            count += u64::from(in_group(&point));
+            if f(&point) {
+                return true;
+            }
             // Next element: the first digit that does not wrap, the ones before it reset.
             let Some(i) = (0..digits.len()).find(|&i| digits[i] + 1 < radix(i)) else {
-                return count;
+                return false;
             };
             digits[i] += 1;
             digits[..i].fill(0);

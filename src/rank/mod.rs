@@ -283,6 +283,13 @@ pub enum Ranking {
     CoordClasses(CoordClasses),
 }
 
+/// A group smaller than its invariants, with identical pieces, is searched in a space where
+/// every orbit's sign is free ([`Multiset::with_free_signs`]) when its digits then move by
+/// per-move tables and it holds at most this many ranks (a 4 GiB table): the 235 cuboid in
+/// 1.15 billion ranks, 2.5 s and 287 MiB, against 14.9 s and 75 MiB board by board in the
+/// 287 million of its tied signs (twsearch: 4.4 s, 281 MiB).
+const FREE_SIGNS_MAX_RANKS: u64 = 1 << 34;
+
 /// Classes of digits are taken over classes of boards without runs when they have at most
 /// this many times their entries ([`StateSpace::classes_of_digits`]).
 const DIGITS_OVER_CLASSES: u64 = 4;
@@ -586,11 +593,7 @@ impl StateSpace {
     /// Number of ranks a finished search reaches: [`StateSpace::n_states`], but for a
     /// group smaller than its invariants searched in the space they allow.
     pub fn n_reachable(&self) -> u64 {
-        match &self.ranking {
-            Ranking::Layout(l) => l.n_reachable(),
-            Ranking::Multiset(m) => m.n_reachable(),
-            _ => self.n_states(),
-        }
+        self.ranking.n_reachable()
     }
 
     /// The rank of a board (of its class's entry), or why it is not reachable.
@@ -636,7 +639,13 @@ impl Ranking {
             analysis.group_order, analysis.model_order
         );
         match (multiset, boards) {
-            (Ok(m), Some(boards)) => Ok(Ranking::Multiset(m.searching_in(boards))),
+            (Ok(m), Some(boards)) => {
+                let free = Multiset::with_free_signs(puzzle, analysis.invariants.clone())
+                    .ok()
+                    .filter(|f| f.n_states() <= FREE_SIGNS_MAX_RANKS)
+                    .filter(|f| f.coordinate_tables().is_some());
+                Ok(Ranking::Multiset(free.unwrap_or(m).searching_in(boards)))
+            }
             (Ok(_), None) => Err(Error::Unsupported(format!(
                 "{too_many}: {smaller}, and its boards cannot be counted (too many maps \
                  exchange its identical pieces to test each against the group)"
@@ -655,6 +664,15 @@ impl Ranking {
             Ranking::Chain(c) => c.n_states(),
             Ranking::Classes(c) => c.n_states(),
             Ranking::CoordClasses(c) => c.n_states(),
+        }
+    }
+
+    /// Number of ranks a finished search reaches ([`StateSpace::n_reachable`]).
+    pub fn n_reachable(&self) -> u64 {
+        match self {
+            Ranking::Layout(l) => l.n_reachable(),
+            Ranking::Multiset(m) => m.n_reachable(),
+            _ => self.n_states(),
         }
     }
 

@@ -287,6 +287,8 @@ pub struct Multiset {
     /// Ranks a finished search reaches: `n_states`, or the number of boards where the group
     /// is smaller than its invariants (see [`Multiset::searching_in`]).
     reachable: u64,
+    /// Every orbit's sign is a digit of its own ([`Multiset::with_free_signs`]).
+    signs_free: bool,
     invariants: Invariants,
     moves: CellMoves,
     /// See [`Multiset::coordinate_tables`]: built by the first call, as only a search
@@ -299,6 +301,18 @@ impl Multiset {
     /// board does not fit the working form, the ranks do not fit 64 bits, or identical pieces
     /// have homes whose orientations the moves tie differently (they would be told apart).
     pub fn new(puzzle: &Puzzle, invariants: Invariants) -> Result<Multiset> {
+        Multiset::build(puzzle, invariants, false)
+    }
+
+    /// [`Multiset::new`] with every orbit's sign a coordinate of its own, whatever parities
+    /// the invariants tie (a larger space, holding every board the invariants allow): for a
+    /// group smaller than its invariants searched in such a space, where the orbits' digits
+    /// then move by themselves ([`Multiset::coordinate_tables`]).
+    pub fn with_free_signs(puzzle: &Puzzle, invariants: Invariants) -> Result<Multiset> {
+        Multiset::build(puzzle, invariants, true)
+    }
+
+    fn build(puzzle: &Puzzle, invariants: Invariants, signs_free: bool) -> Result<Multiset> {
         let n = puzzle.n_positions();
         if n > MAX_CELLS {
             return Err(Error::TooLarge(format!(
@@ -362,7 +376,7 @@ impl Multiset {
                 false if o.cells.len() > 20 => return Err(too_large()),
                 false => None,
             };
-            let free_sign = arrangements.is_none() && free_signs.contains(&j);
+            let free_sign = arrangements.is_none() && (signs_free || free_signs.contains(&j));
             let radix = match &arrangements {
                 Some(a) => a.count(),
                 None if free_sign => 2 * half_factorial(o.cells.len()),
@@ -418,6 +432,7 @@ impl Multiset {
             orient_count,
             n_states,
             reachable: n_states,
+            signs_free,
             invariants,
             moves,
             coordinates: OnceLock::new(),
@@ -463,6 +478,11 @@ impl Multiset {
     /// Number of ranks a finished search reaches: the number of boards.
     pub fn n_reachable(&self) -> u64 {
         self.reachable
+    }
+
+    /// Whether every orbit's sign is a digit of its own ([`Multiset::with_free_signs`]).
+    pub fn signs_free(&self) -> bool {
+        self.signs_free
     }
 
     /// The ranking of a group smaller than its invariants, which reaches `boards` of the

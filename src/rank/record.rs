@@ -103,6 +103,7 @@ impl StateSpace {
                 }
                 Ranking::Layout(_) => "layout".to_string(),
                 Ranking::Enumerated(_) => "enumerated".to_string(),
+                Ranking::Multiset(m) if m.signs_free() => "multiset layout, signs free".to_string(),
                 Ranking::Multiset(_) => "multiset layout".to_string(),
                 Ranking::Chain(_) => "stabilizer chain".to_string(),
                 Ranking::Classes(c) => format!("{CLASSES} of {}", c.describe()),
