@@ -126,6 +126,15 @@ impl Layout {
         Ok(layout)
     }
 
+    /// [`Layout::new`] without the runs' tables: the same ranks (the last orbit ordered as
+    /// the runs would order it), for a space that only ranks and unranks boards (listing a
+    /// search's antipodes), where the tables would be most of a small puzzle's set-up.
+    pub fn ranked_as_new(puzzle: &Puzzle, invariants: Invariants) -> Result<Layout> {
+        let mut layout = Layout::without_runs(puzzle, invariants)?;
+        CellRuns::choose(&mut layout, &puzzle.moves, &[]);
+        Ok(layout)
+    }
+
     /// Adds cell runs ([`CellRuns::build`]) whose cells avoid `fixed`, which must head their
     /// orbit's Lehmer order; the last orbit's other cells may be reordered.
     pub(crate) fn add_runs_around(&mut self, moves: &[Move], fixed: &[u8]) {

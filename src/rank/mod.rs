@@ -323,6 +323,16 @@ impl StateSpace {
 
     /// [`StateSpace::build`] from an analysis already made.
     pub fn from_analysis(puzzle: &Puzzle, analysis: Analysis) -> Result<StateSpace> {
+        StateSpace::from_analysis_with(puzzle, analysis, true)
+    }
+
+    /// [`StateSpace::from_analysis`], with the cell runs' tables only if `run_tables` (the
+    /// ranks are the same either way).
+    fn from_analysis_with(
+        puzzle: &Puzzle,
+        analysis: Analysis,
+        run_tables: bool,
+    ) -> Result<StateSpace> {
         if puzzle.has_identical_pieces() {
             return Ok(StateSpace {
                 ranking: Ranking::of_identical_pieces(puzzle, &analysis)?,
@@ -331,10 +341,10 @@ impl StateSpace {
             });
         }
         let (model_order, group_order) = (&analysis.model_order, &analysis.group_order);
-        let layout = if analysis.invariants_are_exact() {
-            Some(Layout::new(puzzle, analysis.invariants.clone()))
-        } else {
-            None
+        let layout = match (analysis.invariants_are_exact(), run_tables) {
+            (true, true) => Some(Layout::new(puzzle, analysis.invariants.clone())),
+            (true, false) => Some(Layout::ranked_as_new(puzzle, analysis.invariants.clone())),
+            (false, _) => None,
         };
         let ranking = match layout {
             Some(Ok(layout)) => Ranking::Layout(layout),
@@ -541,7 +551,8 @@ impl StateSpace {
                 definition_digest: self.definition_digest.clone(),
             });
         }
-        StateSpace::for_search(puzzle, SymmetryMode::Off, false)
+        // The ranks `--symmetry off` searches, without the tables that search would walk.
+        StateSpace::from_analysis_with(puzzle, analysis.clone(), false)
     }
 
     /// Number of reachable boards: the group order, or with identical pieces (whose boards

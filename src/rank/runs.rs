@@ -176,47 +176,13 @@ impl CellRuns {
     }
 
     /// Picks `Q` among the last orbit's cells to keep as many moves as possible (at least a
-    /// third), reorders that orbit so `Q` comes last, and builds the offset tables. `None` when
-    /// boards carry orientation or no good `Q` exists.
-    ///
-    /// `fixed` cells (the key cells of a ranking of classes) are left out of `Q` and keep their
-    /// place at the head of the orbit; a move keeps `Q` only if it also leaves each of them in
-    /// place, since moving a key tile may change the class.
+    /// third), reorders that orbit so `Q` comes last ([`CellRuns::choose`]), and builds the
+    /// offset tables. `None` when boards carry orientation or no good `Q` exists.
     pub(super) fn build(layout: &mut Layout, moves: &[Move], fixed: &[u8]) -> Option<CellRuns> {
-        if !layout.plain_permutations() {
-            return None;
-        }
-        let orbit = layout.orbit_cells(layout.n_orbits() - 1).to_vec();
-        let (head, last): (Vec<u8>, Vec<u8>) = orbit.iter().partition(|c| fixed.contains(c));
-        let n = last.len();
-        if n < MIN_Q {
-            return None;
-        }
-        let keeps = |q: &[u8], m: &Move| {
-            fixed.iter().all(|&c| m.perm[c as usize] == c)
-                && q.iter().all(|&c| q.contains(&m.perm[c as usize]))
-        };
-        // Most moves kept first; then the largest Q, whose runs amortize the per-run ranks.
-        let mut best: Option<(usize, Vec<u8>)> = None;
-        for size in MIN_Q..=n.min(MAX_Q) {
-            for_each_subset(&last, size, |q| {
-                let count = moves.iter().filter(|m| keeps(q, m)).count();
-                if best.as_ref().is_none_or(|(c, _)| count >= *c) {
-                    best = Some((count, q.to_vec()));
-                }
-            });
-        }
-        let (count, q) = best?;
-        if count * 3 < moves.len() {
-            return None;
-        }
-        let mut order = head;
-        order.extend(last.iter().filter(|c| !q.contains(c)));
-        order.extend(&q);
-        layout.reorder_last_orbit(&order);
-
+        let q = CellRuns::choose(layout, moves, fixed)?;
+        let keeps = |m: &Move| keeps_runs(fixed, &q, m);
         let len = half_factorial(q.len()) * layout.coupling_len() as u64;
-        let rest: Vec<usize> = (0..moves.len()).filter(|&i| !keeps(&q, &moves[i])).collect();
+        let rest: Vec<usize> = (0..moves.len()).filter(|&i| !keeps(&moves[i])).collect();
         // The arrangements on Q of each sign, unranked once for all moves.
         let arrangements: [Vec<[u8; MAX_Q]>; 2] = [0, 1].map(|sign| {
             (0..half_factorial(q.len()))
@@ -232,7 +198,7 @@ impl CellRuns {
         let (layout, arrangements) = (&*layout, &arrangements);
         let small = &SmallPerm::new(q.len()).expect("Q has at most 8 cells");
         let (solve, scramble): (Vec<RunMove>, Vec<RunMove>) = (moves.par_iter().enumerate())
-            .filter(|(_, m)| keeps(&q, m))
+            .filter(|(_, m)| keeps(m))
             .map(|(index, m)| {
                 let inverse = m.inverse(1, String::new());
                 let solve = RunMove {
@@ -249,6 +215,50 @@ impl CellRuns {
         let classes = layout.coupling_len() as u64;
         Some(CellRuns { len, classes, solve, scramble, rest, cells: q, then: Vec::new() })
     }
+
+    /// [`CellRuns::build`]'s choice of `Q`, the layout's last orbit reordered so that `Q`
+    /// comes last: a layout reordered so without the tables ranks as one with them.
+    ///
+    /// `fixed` cells (the key cells of a ranking of classes) are left out of `Q` and keep their
+    /// place at the head of the orbit; a move keeps `Q` only if it also leaves each of them in
+    /// place, since moving a key tile may change the class.
+    pub(super) fn choose(layout: &mut Layout, moves: &[Move], fixed: &[u8]) -> Option<Vec<u8>> {
+        if !layout.plain_permutations() {
+            return None;
+        }
+        let orbit = layout.orbit_cells(layout.n_orbits() - 1).to_vec();
+        let (head, last): (Vec<u8>, Vec<u8>) = orbit.iter().partition(|c| fixed.contains(c));
+        let n = last.len();
+        if n < MIN_Q {
+            return None;
+        }
+        // Most moves kept first; then the largest Q, whose runs amortize the per-run ranks.
+        let mut best: Option<(usize, Vec<u8>)> = None;
+        for size in MIN_Q..=n.min(MAX_Q) {
+            for_each_subset(&last, size, |q| {
+                let count = moves.iter().filter(|m| keeps_runs(fixed, q, m)).count();
+                if best.as_ref().is_none_or(|(c, _)| count >= *c) {
+                    best = Some((count, q.to_vec()));
+                }
+            });
+        }
+        let (count, q) = best?;
+        if count * 3 < moves.len() {
+            return None;
+        }
+        let mut order = head;
+        order.extend(last.iter().filter(|c| !q.contains(c)));
+        order.extend(&q);
+        layout.reorder_last_orbit(&order);
+        Some(q)
+    }
+}
+
+/// Whether move `m` keeps the runs on cells `q`: it maps them among themselves and leaves
+/// every `fixed` cell in place.
+fn keeps_runs(fixed: &[u8], q: &[u8], m: &Move) -> bool {
+    fixed.iter().all(|&c| m.perm[c as usize] == c)
+        && q.iter().all(|&c| q.contains(&m.perm[c as usize]))
 }
 
 /// `offsets[p][x]` for one move (see [`RunMove`]), given `arrangements[sign][r]`, the

@@ -173,13 +173,20 @@ impl Symmetry {
     /// under the moves, `root[p]` the first cell of `p`'s orbit: a tile never leaves its
     /// orbit, and only the offset of its cell less that of its home reaches a board.
     pub fn acts_like_in(&self, other: &Symmetry, orient_mod: u8, root: &[u8]) -> bool {
-        let k = orient_mod.max(1) as u16;
-        let relative = |s: &Symmetry, p: usize| {
-            (s.offsets[p] as u16 % k + k - s.offsets[root[p] as usize] as u16 % k) % k
-        };
         self.cells == other.cells
             && (orient_mod <= 2 || self.reverses == other.reverses)
-            && (0..self.cells.len()).all(|p| relative(self, p) == relative(other, p))
+            && (0..self.cells.len()).all(|p| {
+                relative_offset(self, p, orient_mod, root)
+                    == relative_offset(other, p, orient_mod, root)
+            })
+    }
+
+    /// What [`Symmetry::acts_like_in`] compares, as a key: the cells, whether turns reverse
+    /// (where that shows), and each offset relative to its orbit's root.
+    fn action_in(&self, orient_mod: u8, root: &[u8]) -> (Vec<u8>, bool, Vec<u16>) {
+        let relative = |p: usize| relative_offset(self, p, orient_mod, root);
+        let reverses = orient_mod > 2 && self.reverses;
+        (self.cells.clone(), reverses, (0..self.cells.len()).map(relative).collect())
     }
 
     /// An orientation turn as seen after the map (reversed or not), before offsets.
@@ -369,11 +376,11 @@ impl Symmetries {
         let Some(first) = self.elements.first() else { return false };
         let n = first.cells.len();
         let k = self.orient_mod;
+        let kept: HashSet<_> = self.elements.iter().map(|e| e.action_in(k, &self.root)).collect();
         first.acts_like_in(&Symmetry::identity(n), k, &self.root)
-            && self
-                .elements
-                .iter()
-                .all(|a| self.elements.iter().all(|b| self.position(&a.then(b, k)).is_some()))
+            && self.elements.iter().all(|a| {
+                self.elements.iter().all(|b| kept.contains(&a.then(b, k).action_in(k, &self.root)))
+            })
     }
 
     /// The images of a board under every element (each kept map, then with inversion each
@@ -389,6 +396,12 @@ impl Symmetries {
         }
         out
     }
+}
+
+/// The offset of cell `p` under `s`, less that of its orbit's root, modulo the turns.
+fn relative_offset(s: &Symmetry, p: usize, orient_mod: u8, root: &[u8]) -> u16 {
+    let k = orient_mod.max(1) as u16;
+    (s.offsets[p] as u16 % k + k - s.offsets[root[p] as usize] as u16 % k) % k
 }
 
 /// `root[p]`: the smallest cell of the orbit of `p` under the moves (a cell no move touches is
