@@ -297,8 +297,9 @@ pub struct Multiset {
 }
 
 impl Multiset {
-    /// Builds the ranking from invariants that describe the group exactly. Fails when the
-    /// board does not fit the working form, the ranks do not fit 64 bits, or identical pieces
+    /// Builds the ranking from invariants that describe the group exactly (or, for a group
+    /// smaller than them, ranks of the space they allow: [`Multiset::searching_in`]). Fails when
+    /// the board does not fit the working form, the ranks do not fit 64 bits, or identical pieces
     /// have homes whose orientations the moves tie differently (they would be told apart).
     pub fn new(puzzle: &Puzzle, invariants: Invariants) -> Result<Multiset> {
         Multiset::build(puzzle, invariants, false)
@@ -487,8 +488,8 @@ impl Multiset {
 
     /// The ranking of a group smaller than its invariants, which reaches `boards` of the
     /// ranks (counted by [`super::board_count`]): a search stops when it has found them,
-    /// and the other ranks stay unreached. Its digits are no coordinates a symmetry could
-    /// reduce, as every rank would have to be a board.
+    /// and the other ranks stay unreached. No classes are taken on such ranks: they would
+    /// count every rank a board.
     pub fn searching_in(mut self, boards: u64) -> Multiset {
         debug_assert!(boards <= self.n_states);
         self.reachable = boards;
