@@ -16,7 +16,7 @@
 //! Every way the table has exactly one entry per reachable board; where the chain cannot
 //! rank either (a board it cannot hold), the layout searches the space the invariants allow
 //! and the other boards are never reached, as the multiset does for identical pieces in a
-//! group smaller than its invariants, its boards counted first ([`board_count`]).
+//! group smaller than its invariants, its boards counted first (`board_count.rs`).
 
 pub(crate) mod bit_rank;
 pub(crate) mod board_count;

@@ -487,7 +487,7 @@ impl Multiset {
     }
 
     /// The ranking of a group smaller than its invariants, which reaches `boards` of the
-    /// ranks (counted by [`super::board_count`]): a search stops when it has found them,
+    /// ranks (counted by `board_count.rs`): a search stops when it has found them,
     /// and the other ranks stay unreached. No classes are taken on such ranks: they would
     /// count every rank a board.
     pub fn searching_in(mut self, boards: u64) -> Multiset {
