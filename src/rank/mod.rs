@@ -624,7 +624,7 @@ impl Ranking {
     /// multiset ranks when the invariants describe the group exactly; else a list of the
     /// boards if they are few enough; else the multiset ranks of the space the invariants
     /// allow, searched whole, where the boards the group reaches can be counted
-    /// ([`board_count`]): a search ends when it has found that many, the other ranks never
+    /// (`board_count.rs`): a search ends when it has found that many, the other ranks never
     /// reached (as twsearch searches such puzzles).
     pub fn of_identical_pieces(puzzle: &Puzzle, analysis: &Analysis) -> Result<Ranking> {
         let exact = analysis.invariants_are_exact();
