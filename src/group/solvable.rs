@@ -148,22 +148,8 @@ mod tests {
     use super::*;
     use crate::bfs::{Config, NoProgress, search_puzzle};
     use crate::rank::StateSpace;
+    use crate::rank::board_count::permutations;
     use crate::table::{DistanceTable, UNSEEN};
-
-    fn permutations(n: usize) -> Vec<Vec<u8>> {
-        if n == 0 {
-            return vec![vec![]];
-        }
-        let mut out = Vec::new();
-        for p in permutations(n - 1) {
-            for i in 0..=p.len() {
-                let mut q = p.clone();
-                q.insert(i, (n - 1) as u8);
-                out.push(q);
-            }
-        }
-        out
-    }
 
     /// Every board of a small NRP: the verdict agrees with a full search, and every
     /// unsolvable board gets a reason.

@@ -168,24 +168,19 @@ impl SameBoard {
     }
 }
 
-/// Every permutation of `0..n`.
-fn permutations(n: usize) -> Vec<Vec<u8>> {
+/// Every permutation of `0..n` (each of `n - 1`'s with `n - 1` put in every place).
+pub(crate) fn permutations(n: usize) -> Vec<Vec<u8>> {
+    if n == 0 {
+        return vec![vec![]];
+    }
     let mut out = Vec::new();
-    let mut current: Vec<u8> = Vec::with_capacity(n);
-    fn extend(n: usize, current: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
-        if current.len() == n {
-            out.push(current.clone());
-            return;
-        }
-        for x in 0..n as u8 {
-            if !current.contains(&x) {
-                current.push(x);
-                extend(n, current, out);
-                current.pop();
-            }
+    for p in permutations(n - 1) {
+        for i in 0..=p.len() {
+            let mut q = p.clone();
+            q.insert(i, (n - 1) as u8);
+            out.push(q);
         }
     }
-    extend(n, &mut current, &mut out);
     out
 }
 
