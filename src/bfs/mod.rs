@@ -342,6 +342,7 @@ impl SearchSpace for StateSpace {
                 None => search(m, starts, table, session, pool, resume),
             },
             Ranking::Chain(c) => search(c, starts, table, session, pool, resume),
+            Ranking::Fibres(f) => search(f, starts, table, session, pool, resume),
             Ranking::Classes(c) => search(c, starts, table, session, pool, resume),
             Ranking::CoordClasses(c) => search(c, starts, table, session, pool, resume),
         }
@@ -357,6 +358,7 @@ impl SearchSpace for StateSpace {
                 None => RankDeal::of(m, parts),
             },
             Ranking::Chain(c) => RankDeal::of(c, parts),
+            Ranking::Fibres(f) => RankDeal::of(f, parts),
             Ranking::Classes(c) => RankDeal::of(c, parts),
             Ranking::CoordClasses(c) => RankDeal::of(c, parts),
         }

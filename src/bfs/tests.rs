@@ -324,58 +324,14 @@ fn a_small_last_distance_is_kept_whole() {
     }
 }
 
-/// Three orbits moved alike (the group is their common S4: 24 elements, where the
-/// invariants allow 24 x 6 x 24 / 2, A's and C's signs tied), B's pieces 1 1 2 2: no element
-/// but the identity leaves the solved board as it is, so 24 boards.
-const TWINS: &str = "\
-Set A 4 1
-Set B 4 1
-Set C 4 1
-Solved
-A
-1 2 3 4
-B
-1 1 2 2
-C
-1 2 3 4
-End
-Move X
-A
-2 1 3 4
-B
-2 1 3 4
-C
-2 1 3 4
-End
-Move Y
-A
-1 3 2 4
-B
-1 3 2 4
-C
-1 3 2 4
-End
-Move Z
-A
-1 2 4 3
-B
-1 2 4 3
-C
-1 2 4 3
-End
-";
-
 #[test]
 fn identical_pieces_in_a_smaller_group_are_searched_in_the_invariants_space() {
     use crate::group::analysis::Analysis;
-    use crate::puzzle::PuzzleSpec;
-    use crate::puzzle::defined::Defined;
-    use crate::puzzle::definition::Definition;
     use crate::rank::board_count::SameBoard;
-    use crate::rank::{Enumerated, Multiset, Ranking};
+    use crate::rank::test_puzzles::{self, TWINS};
+    use crate::rank::{Enumerated, FibreRanking, Multiset, Ranking};
     let check = |text: &str, boards: u64| {
-        let d = Defined::new("twins.tws", Definition::parse(text).unwrap()).unwrap();
-        let puzzle = Puzzle::new(&PuzzleSpec::Def(std::sync::Arc::new(d)), Metric::Htm).unwrap();
+        let puzzle = test_puzzles::defined(text);
         let analysis = Analysis::of(&puzzle).unwrap();
         assert!(!analysis.invariants_are_exact());
         // Few boards: listed, as before; the count agrees with the list.
@@ -396,6 +352,12 @@ fn identical_pieces_in_a_smaller_group_are_searched_in_the_invariants_space() {
             definition_digest: puzzle.definition_digest(),
         };
         let config = Config::new(2);
+        let fibres = FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order);
+        let fibres = StateSpace {
+            ranking: Ranking::Fibres(fibres.unwrap()),
+            analysis: analysis.clone(),
+            definition_digest: puzzle.definition_digest(),
+        };
         let mut histograms = Vec::new();
         for space in [&listed, &wide(tied), &wide(free)] {
             let table = DistanceTable::in_memory(space.n_states()).unwrap();
@@ -405,15 +367,23 @@ fn identical_pieces_in_a_smaller_group_are_searched_in_the_invariants_space() {
             assert_eq!(marks[UNSEEN as usize], space.n_states() - boards);
             histograms.push(out.histogram);
             // The group holds exactly the boards the search reached, as `check` decides.
+            // So do the ranks by projection and fibres, one per board.
             let same = SameBoard::of(&puzzle, &space.analysis).unwrap();
             for r in 0..space.n_states() {
                 let board = space.board(r);
                 let reached = table.get(r) != UNSEEN;
                 assert_eq!(same.reaches(&space.analysis.chain, &board), reached, "{board:?}");
+                assert_eq!(fibres.rank_board(&board).is_ok(), reached, "{board:?}");
             }
         }
+        // Searched in those ranks: the same histogram, every rank reached.
+        let table = DistanceTable::in_memory(fibres.n_states()).unwrap();
+        let out = search_puzzle(&puzzle, &fibres, &table, &config, &NoProgress).unwrap();
+        assert_eq!((out.states(), fibres.n_states()), (boards, boards));
+        histograms.push(out.histogram);
         assert_eq!(histograms[0], histograms[1]);
         assert_eq!(histograms[0], histograms[2]);
+        assert_eq!(histograms[0], histograms[3]);
         histograms.pop().unwrap()
     };
     assert_eq!(check(TWINS, 24), [1, 3, 5, 6, 5, 3, 1]);

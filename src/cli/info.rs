@@ -93,9 +93,18 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             "by the group's stabilizer chain (the images of its base points; the group is \
              smaller than its invariants allow)"
         }
+        Ranking::Fibres(_) => {
+            "by a projection and its fibres (identical pieces in a group smaller than its \
+             invariants: the projections the moves reach, times the boards over each)"
+        }
         Ranking::Classes(_) | Ranking::CoordClasses(_) => "classes of boards under the symmetries",
     };
     writeln!(out, "ranking: {ranking}")?;
+    if let Ranking::Fibres(f) = &space.ranking {
+        let (projection, fibre) = f.describe();
+        writeln!(out, "projection: {projection}")?;
+        writeln!(out, "fibre over each projection: {fibre}")?;
+    }
     if space.n_reachable() < space.n_states() {
         let which = match &space.ranking {
             Ranking::Multiset(m) if m.signs_free() => {

@@ -81,7 +81,9 @@ impl Checker {
                      not one of them",
                     boards.n_reachable()
                 )]),
-                Err(Error::InvalidBoard(reason)) if matches!(boards, Ranking::Multiset(_)) => {
+                Err(Error::InvalidBoard(reason))
+                    if matches!(boards, Ranking::Multiset(_) | Ranking::Fibres(_)) =>
+                {
                     Verdict::Unsolvable(vec![reason])
                 }
                 Err(_) => Verdict::Unsolvable(vec![format!(

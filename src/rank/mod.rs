@@ -11,12 +11,16 @@
 //!   are not group elements: the layout's ranks with multiset permutations;
 //! - [`ChainRanking`], for groups smaller than their invariants and too many to list whose
 //!   layout cannot count only the arrangements and sums the moves reach
-//!   ([`Layout::searching_in`]): ranks by the group's stabilizer chain.
+//!   ([`Layout::searching_in`]): ranks by the group's stabilizer chain;
+//! - [`FibreRanking`], for identical pieces in a group smaller than its invariants, too many
+//!   to list: the projections onto some orbits that the moves reach, times the boards over
+//!   each (any number of cells).
 //!
 //! Every way the table has exactly one entry per reachable board; where the chain cannot
 //! rank either (a board it cannot hold), the layout searches the space the invariants allow
 //! and the other boards are never reached, as the multiset does for identical pieces in a
-//! group smaller than its invariants, its boards counted first (`board_count.rs`).
+//! group smaller than its invariants that no split into fibres fits, its boards counted
+//! first (`board_count.rs`).
 
 pub(crate) mod bit_rank;
 pub(crate) mod board_count;
@@ -24,6 +28,7 @@ pub mod chain;
 pub mod coord_tables;
 mod couplings;
 pub mod enumerated;
+pub mod fibres;
 pub mod layout;
 pub mod multiset;
 pub mod orbit_split;
@@ -40,6 +45,7 @@ use num_bigint::BigUint;
 pub use crate::group::analysis::point_generators;
 pub use chain::ChainRanking;
 pub use enumerated::Enumerated;
+pub use fibres::FibreRanking;
 pub use layout::{CellMoves, Cells, Layout};
 pub use multiset::Multiset;
 pub use orbit_split::OrbitSplit;
@@ -53,8 +59,8 @@ use crate::table::OffsetMap;
 use crate::{Error, Result};
 
 /// A ranking as the search engine walks it: ranks and unranks working states, and applies
-/// moves to them: [`Layout`], [`Enumerated`], [`Multiset`], [`ChainRanking`] and
-/// [`ClassRanking`]; a puzzle's [`StateSpace`] holds
+/// moves to them: [`Layout`], [`Enumerated`], [`Multiset`], [`ChainRanking`],
+/// [`FibreRanking`] and [`ClassRanking`]; a puzzle's [`StateSpace`] holds
 /// one of them ([`Ranking`]) and is searched through it.
 pub trait StateRanking: Sync {
     /// A board in the ranking's working form.
@@ -277,6 +283,9 @@ pub enum Ranking {
     Multiset(Multiset),
     /// Ranks by a stabilizer chain, for a group smaller than its invariants.
     Chain(ChainRanking),
+    /// Ranks by a projection and its fibres, for identical pieces in a group smaller than
+    /// its invariants.
+    Fibres(FibreRanking),
     /// One entry per class of boards under the puzzle's symmetries.
     Classes(ClassRanking),
     /// One entry per class of boards with identical pieces under the puzzle's symmetries,
@@ -523,6 +532,11 @@ impl StateSpace {
                  its invariants are searched in ranks that hold more than its boards",
                 puzzle.spec
             ))),
+            Ranking::Fibres(_) => Err(Error::Unsupported(format!(
+                "no symmetry reduction for {}: its identical pieces in a group smaller than \
+                 its invariants are ranked by a projection and its fibres, which have no classes",
+                puzzle.spec
+            ))),
             _ => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: its identical pieces have no multiset ranking",
                 puzzle.spec
@@ -563,6 +577,7 @@ impl StateSpace {
             Ranking::Enumerated(e) => BigUint::from(e.n_states()),
             Ranking::Multiset(m) => BigUint::from(m.n_reachable()),
             Ranking::Chain(c) => BigUint::from(c.n_states()),
+            Ranking::Fibres(f) => BigUint::from(f.n_states()),
             Ranking::CoordClasses(c) => BigUint::from(c.n_boards()),
             _ => self.analysis.group_order.clone(),
         }
@@ -621,17 +636,34 @@ impl StateSpace {
 
 impl Ranking {
     /// The ranking of a puzzle with identical pieces, whose boards are not group elements:
-    /// multiset ranks when the invariants describe the group exactly; else a list of the
-    /// boards if they are few enough; else the multiset ranks of the space the invariants
-    /// allow, searched whole, where the boards the group reaches can be counted
-    /// (`board_count.rs`): a search ends when it has found that many, the other ranks never
-    /// reached (as twsearch searches such puzzles).
+    /// multiset ranks when the invariants describe the group exactly; else ranks by a
+    /// projection and its fibres ([`FibreRanking`], one per board) past the boards a list
+    /// holds; else a list of the boards if they are few enough; else the multiset ranks of
+    /// the space the invariants allow, searched whole, where the boards the group reaches can
+    /// be counted (`board_count.rs`): a search ends when it has found that many, the other
+    /// ranks never reached (as twsearch searches such puzzles).
     pub fn of_identical_pieces(puzzle: &Puzzle, analysis: &Analysis) -> Result<Ranking> {
         let exact = analysis.invariants_are_exact();
         let multiset = Multiset::new(puzzle, analysis.invariants.clone());
         if exact && let Ok(m) = multiset {
             return Ok(Ranking::Multiset(m));
         }
+        // Dense: one rank per board, however the group ties its pieces.
+        let fibres = match exact {
+            true => None,
+            false => Some(FibreRanking::new(puzzle, &analysis.invariants, &analysis.group_order)),
+        };
+        let fibres = match fibres {
+            Some(Ok(f)) if f.n_states() > enumerated::MAX_LISTED => {
+                return Ok(Ranking::Fibres(f));
+            }
+            Some(Err(e)) => Some(e),
+            _ => None,
+        };
+        let by_fibres = |e: Option<Error>| match e {
+            Some(e) => format!("; by a projection and its fibres: {e}"),
+            None => String::new(),
+        };
         let boards = (!exact).then(|| board_count::exact_boards(puzzle, analysis)).flatten();
         // Listing them would take seconds and gigabytes before failing.
         let fewest = boards.unwrap_or_else(|| board_count::fewest_boards(puzzle, analysis));
@@ -660,10 +692,13 @@ impl Ranking {
             }
             (Ok(_), None) => Err(Error::Unsupported(format!(
                 "{too_many}: {smaller}, and its boards cannot be counted (too many maps \
-                 exchange its identical pieces to test each against the group)"
+                 exchange its identical pieces to test each against the group){}",
+                by_fibres(fibres)
             ))),
             (Err(e), _) if exact => Err(Error::Unsupported(format!("{too_many}: {e}"))),
-            (Err(e), _) => Err(Error::Unsupported(format!("{too_many}: {smaller}; {e}"))),
+            (Err(e), _) => {
+                Err(Error::Unsupported(format!("{too_many}: {smaller}; {e}{}", by_fibres(fibres))))
+            }
         }
     }
 
@@ -674,6 +709,7 @@ impl Ranking {
             Ranking::Enumerated(e) => e.n_states(),
             Ranking::Multiset(m) => m.n_states(),
             Ranking::Chain(c) => c.n_states(),
+            Ranking::Fibres(f) => f.n_states(),
             Ranking::Classes(c) => c.n_states(),
             Ranking::CoordClasses(c) => c.n_states(),
         }
@@ -697,6 +733,7 @@ impl Ranking {
             }),
             Ranking::Multiset(m) => Ok(m.rank(&m.cells_of(board)?)),
             Ranking::Chain(c) => Ok(c.rank(&c.cells_of(board)?)),
+            Ranking::Fibres(f) => Ok(f.rank(&f.state_of(board)?)),
             Ranking::Classes(c) => c.entry_of_board(board),
             Ranking::CoordClasses(c) => c.entry_of_board(board),
         }
@@ -709,6 +746,7 @@ impl Ranking {
             Ranking::Enumerated(e) => e.board(rank as u32).clone(),
             Ranking::Multiset(m) => m.board_of(&m.unrank(rank)),
             Ranking::Chain(c) => c.board_of(&c.unrank(rank)),
+            Ranking::Fibres(f) => f.board_of(&f.unrank(rank)),
             Ranking::Classes(c) => c.board(rank),
             Ranking::CoordClasses(c) => c.board(rank),
         }

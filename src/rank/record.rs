@@ -106,6 +106,7 @@ impl StateSpace {
                 Ranking::Multiset(m) if m.signs_free() => "multiset layout, signs free".to_string(),
                 Ranking::Multiset(_) => "multiset layout".to_string(),
                 Ranking::Chain(_) => "stabilizer chain".to_string(),
+                Ranking::Fibres(_) => "projection and fibres".to_string(),
                 Ranking::Classes(c) => format!("{CLASSES} of {}", c.describe()),
                 Ranking::CoordClasses(c) => format!("{CLASSES} of {}", c.describe()),
             }),

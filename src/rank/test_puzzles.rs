@@ -167,3 +167,52 @@ pub(crate) fn symmetric_row() -> Puzzle {
     let moves = moves.iter().flat_map(|m| [m.clone(), m.inverse(3, format!("{}'", m.name))]);
     one_row(6, 3, moves.collect())
 }
+
+/// Three orbits moved alike (the group is their common S4: 24 elements, where the
+/// invariants allow 24 x 6 x 24 / 2, A's and C's signs tied), B's pieces 1 1 2 2: no element
+/// but the identity leaves the solved board as it is, so 24 boards.
+pub(crate) const TWINS: &str = "\
+Set A 4 1
+Set B 4 1
+Set C 4 1
+Solved
+A
+1 2 3 4
+B
+1 1 2 2
+C
+1 2 3 4
+End
+Move X
+A
+2 1 3 4
+B
+2 1 3 4
+C
+2 1 3 4
+End
+Move Y
+A
+1 3 2 4
+B
+1 3 2 4
+C
+1 3 2 4
+End
+Move Z
+A
+1 2 4 3
+B
+1 2 4 3
+C
+1 2 4 3
+End
+";
+
+/// A puzzle read from definition text.
+pub(crate) fn defined(text: &str) -> Puzzle {
+    use crate::puzzle::defined::Defined;
+    use crate::puzzle::definition::Definition;
+    let d = Defined::new("test.tws", Definition::parse(text).unwrap()).unwrap();
+    Puzzle::new(&PuzzleSpec::Def(std::sync::Arc::new(d)), Metric::Htm).unwrap()
+}

@@ -1,0 +1,1183 @@
+//! Dense ranks of the boards of a group smaller than its invariants, by a projection and
+//! its fibres: for identical pieces in such a group (the trapentrix, 38 cells, where the
+//! working form holds 32; the 235 cuboid), whose boards are not group elements, so that
+//! neither the invariants' layout nor the stabilizer chain counts them.
+//!
+//! Every orbit of cells has a coordinate: the arrangement of its labels (a multiset
+//! permutation) and each cell's reduced orientation. The orbits are split in two: the
+//! *outer* ones, whose coordinates together are the projection `π`, and the *inner* ones.
+//! The boards `B` are one orbit of the group `G`, so
+//! - the projections the moves reach, `π(B)`, are found by a search over the outer
+//!   coordinates alone, which also gives, for each reached `a`, an element `t_a` of `G` (a
+//!   word of moves) taking the solved projection `a_0` to `a`;
+//! - the fibre over `a_0`, `F_0 = {c : (a_0, c) ∈ B}`, is the orbit of the solved inner
+//!   coordinates under `H`, the elements of `G` that keep `a_0`. Schreier's lemma gives
+//!   `H`'s generators, `t_a m t_{a m}^-1` for every reached `a` and move `m`, of which a
+//!   stabilizer chain keeps the few that generate the rest;
+//! - `(a, c)` is a board exactly when `c t_a^-1 ∈ F_0` (`t_a^-1` takes the board to one
+//!   over `a_0`, and `G` keeps `B`), so `|B| = |π(B)| |F_0|` and the rank of `(a, c)` is
+//!   `index(a) |F_0| + position of c t_a^-1 in F_0`.
+//!
+//! Moves change a state's outer index and inner coordinates by per-move tables; a rank maps
+//! the inner coordinates through the stored `t_a^-1`. `|B|` divides `|G|` (orbit-stabilizer),
+//! which the build checks.
+
+use std::collections::HashMap;
+
+use num_bigint::BigUint;
+use rayon::prelude::*;
+
+use super::StateRanking;
+use super::multiset::Arrangements;
+use crate::group::invariants::{Invariants, cell_list, orient_sum};
+use crate::group::stabchain::{Perm, StabChain};
+use crate::puzzle::{Board, Puzzle};
+use crate::{Error, Result};
+
+/// Most cells an orbit may have: a piece is a byte, its value below 32 and its turn below 8.
+const MAX_ORBIT_CELLS: usize = 32;
+const VALUE_BITS: u32 = 5;
+const VALUE_MASK: u8 = (1 << VALUE_BITS) - 1;
+/// Most inner orbits (a state holds their coordinates inline).
+pub const MAX_INNER: usize = 4;
+/// Most entries of one orbit's per-move tables ([`OrbitCoord::tabulate`]): orbits past it
+/// move by computing (outer orbits only: inner ones must have tables).
+const MAX_MOVE_TABLE: u64 = 1 << 24;
+/// Most entries of one inner orbit's table of maps ([`MapTable`]).
+const MAX_MAP_TABLE: u64 = 1 << 25;
+/// Splits whose projections are searched to choose between them.
+const SPLITS_EVALUATED: usize = 12;
+/// Most projections the moves may reach (each keeps its moves and two maps of the inner
+/// cells).
+const MAX_OUTER: usize = 1 << 22;
+/// Outer spaces of at most this many values are searched with a dense index (64 MiB).
+const MAX_DENSE_INDEX: u64 = 1 << 24;
+/// Most boards over the solved projection.
+const MAX_FIBRE: usize = 1 << 26;
+/// Inner spaces of at most this many values mark the fibre in a bitmap (a rank counts its
+/// bits); larger ones search a sorted list.
+const MAX_BITMAP: u64 = 1 << 30;
+
+/// One orbit's pieces: `value | turn << VALUE_BITS` per cell, in the orbit's cell order.
+type Pieces = [u8; MAX_ORBIT_CELLS];
+
+/// One orbit's coordinate.
+#[derive(Clone, Debug)]
+struct OrbitCoord {
+    /// The cells, increasing.
+    cells: Vec<u8>,
+    /// `value_of[label]`: the label's value in this orbit (`u8::MAX`: not one of its labels).
+    value_of: Vec<u8>,
+    /// `labels[value]`.
+    labels: Vec<u8>,
+    /// `counts[value]`: how many pieces carry it.
+    counts: Vec<u8>,
+    arrangements: Arrangements,
+    free_mod: u8,
+    tied_mod: u8,
+    /// `potential[value]`: the orientation potential of the label's first home (a reduced
+    /// orientation is counted from it, as [`super::Multiset`] counts).
+    potential: Vec<u8>,
+    /// `unseen[value]`: the label's orientation is not seen (its turn stays 0).
+    unseen: Vec<bool>,
+    /// `free_mod^cells`: the orientation digits, one per cell.
+    orient_space: u64,
+    size: u64,
+    /// `moves[value * maps + m]`: the value moved by the `m`-th of the puzzle's moves, then
+    /// undone ones ([`OrbitCoord::tabulate`]); empty past [`MAX_MOVE_TABLE`] entries.
+    moves: Vec<u32>,
+    /// The moves restricted to the orbit (local `perm`, `twist`), for values past the table.
+    local_moves: Vec<(Vec<u8>, Vec<u8>)>,
+    /// `decoded[value]`, up to [`MAX_DECODED`] values: unranking walks the arrangements'
+    /// table place by place, which the set-up's maps would do for every value.
+    decoded: Vec<Pieces>,
+}
+
+/// Most values of an orbit whose pieces are kept decoded (2 MiB).
+const MAX_DECODED: u64 = 1 << 16;
+
+impl OrbitCoord {
+    fn new(puzzle: &Puzzle, inv: &Invariants, j: usize) -> Result<OrbitCoord> {
+        let o = &inv.orbits[j];
+        let n = o.cells.len();
+        let solved = puzzle.solved();
+        let refuse = |why: String| {
+            Err(Error::Unsupported(format!("the orbit of cells {}: {why}", cell_list(&o.cells))))
+        };
+        if n > MAX_ORBIT_CELLS {
+            return refuse(format!("{n} cells, more than {MAX_ORBIT_CELLS}"));
+        }
+        if o.free_mod > 8 {
+            return refuse(format!("orientations free modulo {}, more than 8", o.free_mod));
+        }
+        let mut labels: Vec<u8> = o.cells.iter().map(|&c| solved.tiles[c as usize]).collect();
+        labels.sort_unstable();
+        labels.dedup();
+        if labels.len() > 1 << VALUE_BITS {
+            return refuse(format!("{} distinct labels, more than 32", labels.len()));
+        }
+        let mut value_of = vec![u8::MAX; 256];
+        for (v, &l) in labels.iter().enumerate() {
+            value_of[l as usize] = v as u8;
+        }
+        let mut counts = vec![0u8; labels.len()];
+        let mut potential = vec![0u8; labels.len()];
+        let mut homed = vec![false; labels.len()];
+        for &c in &o.cells {
+            let v = value_of[solved.tiles[c as usize] as usize] as usize;
+            counts[v] += 1;
+            if !homed[v] {
+                (homed[v], potential[v]) = (true, inv.potential[c as usize]);
+            }
+        }
+        let unseen_of = puzzle.defined().map(|d| d.unseen_orientations());
+        let unseen = labels
+            .iter()
+            .map(|&l| unseen_of.is_some_and(|u| u.get(l as usize).copied().unwrap_or(false)))
+            .collect();
+        let too_large = || refuse("more arrangements than 64-bit ranks count".into());
+        let Some(arrangements) = Arrangements::new(&counts) else { return too_large() };
+        let orient_space = (o.free_mod as u64).checked_pow(n as u32);
+        let Some(size) = orient_space.and_then(|s| s.checked_mul(arrangements.count())) else {
+            return too_large();
+        };
+        Ok(OrbitCoord {
+            cells: o.cells.clone(),
+            value_of,
+            labels,
+            counts,
+            arrangements,
+            free_mod: o.free_mod,
+            tied_mod: o.tied_mod,
+            potential,
+            unseen,
+            orient_space: orient_space.unwrap_or(1),
+            size,
+            moves: Vec::new(),
+            local_moves: Vec::new(),
+            decoded: Vec::new(),
+        })
+        .map(|mut o: OrbitCoord| {
+            if o.size <= MAX_DECODED {
+                o.decoded = (0..o.size).map(|v| o.unrank(v)).collect();
+            }
+            o
+        })
+    }
+
+    /// Tabulates the moves (maps of every cell) on this orbit's values, where they are few.
+    fn tabulate(&mut self, moves: &[CellMap], local: &[u8]) {
+        self.local_moves = moves
+            .iter()
+            .map(|m| {
+                let perm = self.cells.iter().map(|&c| local[m.perm[c as usize] as usize]);
+                (perm.collect(), self.cells.iter().map(|&c| m.twist[c as usize]).collect())
+            })
+            .collect();
+        let n = self.local_moves.len();
+        if self.size.saturating_mul(n as u64) > MAX_MOVE_TABLE {
+            return;
+        }
+        let mut table = vec![0u32; self.size as usize * n];
+        for (v, row) in table.chunks_mut(n).enumerate() {
+            let p = self.unrank(v as u64);
+            for (out, (perm, twist)) in row.iter_mut().zip(&self.local_moves) {
+                *out = self.rank(&self.apply(&p, perm, twist)) as u32;
+            }
+        }
+        self.moves = table;
+    }
+
+    /// A value moved by the `m`-th move of [`OrbitCoord::tabulate`].
+    #[inline]
+    fn step(&self, value: u64, m: usize) -> u64 {
+        match self.moves.is_empty() {
+            false => self.moves[value as usize * self.local_moves.len() + m] as u64,
+            true => {
+                let (perm, twist) = &self.local_moves[m];
+                self.rank(&self.apply(&self.unrank(value), perm, twist))
+            }
+        }
+    }
+
+    #[inline]
+    fn rank(&self, p: &Pieces) -> u64 {
+        let n = self.cells.len();
+        let arrangement = self.arrangements.rank(|i| (p[i] & VALUE_MASK) as usize);
+        let e = self.free_mod as u64;
+        let turns = p[..n].iter().fold(0u64, |acc, &x| acc * e + (x >> VALUE_BITS) as u64);
+        arrangement * self.orient_space + turns
+    }
+
+    #[inline]
+    fn unrank(&self, value: u64) -> Pieces {
+        if let Some(p) = self.decoded.get(value as usize) {
+            return *p;
+        }
+        let mut p = [0u8; MAX_ORBIT_CELLS];
+        let (arrangement, mut turns) = (value / self.orient_space, value % self.orient_space);
+        self.arrangements.unrank(arrangement, |i, x| p[i] = x as u8);
+        let e = self.free_mod as u64;
+        for x in p[..self.cells.len()].iter_mut().rev() {
+            *x |= ((turns % e) as u8) << VALUE_BITS;
+            turns /= e;
+        }
+        p
+    }
+
+    /// The pieces moved by a map of this orbit's cells: the piece on local cell `i` goes to
+    /// `perm[i]`, turned by `twist[i]`.
+    #[inline]
+    fn apply(&self, p: &Pieces, perm: &[u8], twist: &[u8]) -> Pieces {
+        let mut out = [0u8; MAX_ORBIT_CELLS];
+        let e = self.free_mod;
+        for i in 0..self.cells.len() {
+            let value = p[i] & VALUE_MASK;
+            let turn = match self.unseen[value as usize] {
+                true => 0,
+                false => ((p[i] >> VALUE_BITS) + twist[i]) % e,
+            };
+            out[perm[i] as usize] = value | (turn << VALUE_BITS);
+        }
+        out
+    }
+
+    /// The orbit's pieces on a board, or why the board cannot be one of the puzzle's.
+    fn pieces_of(&self, inv: &Invariants, board: &Board) -> Result<Pieces> {
+        let k = inv.orient_mod;
+        let bad = |reason: String| Err(Error::InvalidBoard(reason));
+        let mut p = [0u8; MAX_ORBIT_CELLS];
+        let mut counts = vec![0u8; self.labels.len()];
+        for (i, &c) in self.cells.iter().enumerate() {
+            let cell = c as usize;
+            let label = board.tiles[cell];
+            let v = self.value_of[label as usize];
+            if v == u8::MAX {
+                return bad(format!(
+                    "the piece solved on cell {} cannot reach cell {}: the cells {} hold the \
+                     pieces solved on cells {} only",
+                    label as usize + 1,
+                    cell + 1,
+                    cell_list(&self.cells),
+                    cell_list(&self.labels)
+                ));
+            }
+            counts[v as usize] += 1;
+            if self.unseen[v as usize] {
+                p[i] = v;
+                continue;
+            }
+            let raw = orient_sum(
+                k,
+                board.orient[cell] % k,
+                self.potential[v as usize],
+                inv.potential[cell],
+            );
+            if !raw.is_multiple_of(self.tied_mod) {
+                return bad(format!(
+                    "the piece solved on cell {} cannot stand on cell {} with that orientation: \
+                     orientation mod {} is fixed by the cell",
+                    label as usize + 1,
+                    cell + 1,
+                    self.tied_mod
+                ));
+            }
+            p[i] = v | ((raw / self.tied_mod) << VALUE_BITS);
+        }
+        if let Some(v) = (0..counts.len()).find(|&v| counts[v] != self.counts[v]) {
+            return bad(format!(
+                "the cells {} hold {} pieces like the one solved on cell {}, and every \
+                 reachable board has {}",
+                cell_list(&self.cells),
+                counts[v],
+                self.labels[v] as usize + 1,
+                self.counts[v]
+            ));
+        }
+        Ok(p)
+    }
+
+    /// Writes the orbit's pieces onto a board.
+    fn put_on(&self, inv: &Invariants, p: &Pieces, board: &mut Board) {
+        for (i, &c) in self.cells.iter().enumerate() {
+            let (v, turn) = ((p[i] & VALUE_MASK) as usize, p[i] >> VALUE_BITS);
+            let cell = c as usize;
+            board.tiles[cell] = self.labels[v];
+            board.orient[cell] = match self.unseen[v] {
+                true => 0,
+                false => orient_sum(
+                    inv.orient_mod,
+                    turn * self.tied_mod,
+                    inv.potential[cell],
+                    self.potential[v],
+                ),
+            };
+        }
+    }
+}
+
+/// A map of some cells (every orbit's cells onto themselves): the piece on the `i`-th cell
+/// goes to the `perm[i]`-th, turned by `twist[i]` (reduced orientations).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct CellMap {
+    perm: Vec<u8>,
+    twist: Vec<u8>,
+}
+
+impl CellMap {
+    fn identity(n: usize) -> CellMap {
+        CellMap { perm: (0..n as u8).collect(), twist: vec![0; n] }
+    }
+
+    /// First `self`, then `next`; `modulus[i]` the free orientations of the `i`-th cell.
+    fn then(&self, next: &CellMap, modulus: &[u8]) -> CellMap {
+        let at = self.perm.iter().map(|&j| j as usize);
+        CellMap {
+            perm: at.clone().map(|j| next.perm[j]).collect(),
+            twist: (at.zip(&self.twist).zip(modulus))
+                .map(|((j, &t), &e)| (t + next.twist[j]) % e)
+                .collect(),
+        }
+    }
+
+    fn inverse(&self, modulus: &[u8]) -> CellMap {
+        let n = self.perm.len();
+        let mut out = CellMap { perm: vec![0; n], twist: vec![0; n] };
+        for (i, ((&j, &t), &e)) in self.perm.iter().zip(&self.twist).zip(modulus).enumerate() {
+            out.perm[j as usize] = i as u8;
+            out.twist[j as usize] = (e - t % e) % e;
+        }
+        out
+    }
+
+    fn is_identity(&self) -> bool {
+        self.twist.iter().all(|&t| t == 0)
+            && self.perm.iter().enumerate().all(|(i, &p)| p as usize == i)
+    }
+}
+
+/// Some orbits taken together: their coordinates as one mixed-radix key, the first most
+/// significant.
+#[derive(Clone, Debug)]
+struct Side {
+    /// Indices into the ranking's orbits.
+    orbits: Vec<usize>,
+    /// `offset[k]`: where the `k`-th orbit's cells start among the side's cells.
+    offset: Vec<usize>,
+    /// The cells of the side, orbit by orbit.
+    cells: Vec<u8>,
+    /// `modulus[i]`: the free orientations of the side's `i`-th cell.
+    modulus: Vec<u8>,
+    space: u64,
+}
+
+impl Side {
+    fn new(coords: &[OrbitCoord], orbits: Vec<usize>) -> Option<Side> {
+        let (mut offset, mut cells, mut modulus, mut space) = (vec![], vec![], vec![], 1u64);
+        for &j in &orbits {
+            offset.push(cells.len());
+            cells.extend(&coords[j].cells);
+            modulus.extend(std::iter::repeat_n(coords[j].free_mod, coords[j].cells.len()));
+            space = space.checked_mul(coords[j].size)?;
+        }
+        Some(Side { orbits, offset, cells, modulus, space })
+    }
+
+    /// A puzzle move restricted to the side's cells (orbits are kept by every move).
+    fn restrict(&self, perm: &[u8], twist: &[u8], local: &[u8]) -> CellMap {
+        let (mut p, mut t) = (Vec::new(), Vec::new());
+        for (k, _) in self.orbits.iter().enumerate() {
+            let end = self.offset.get(k + 1).copied().unwrap_or(self.cells.len());
+            for &c in &self.cells[self.offset[k]..end] {
+                let to = perm[c as usize] as usize;
+                p.push((self.offset[k] + local[to] as usize) as u8);
+                t.push(twist[c as usize]);
+            }
+        }
+        CellMap { perm: p, twist: t }
+    }
+
+    /// The key of per-orbit values.
+    fn key(&self, coords: &[OrbitCoord], values: impl Iterator<Item = u64>) -> u64 {
+        values.zip(&self.orbits).fold(0, |acc, (v, &j)| acc * coords[j].size + v)
+    }
+
+    /// The per-orbit values of a key, into `out` (one per orbit of the side).
+    #[inline]
+    fn values_into(&self, coords: &[OrbitCoord], mut key: u64, out: &mut [u64]) {
+        for k in (0..self.orbits.len()).rev() {
+            let size = coords[self.orbits[k]].size;
+            out[k] = key % size;
+            key /= size;
+        }
+    }
+
+    /// The key moved by the `m`-th move of [`OrbitCoord::tabulate`].
+    #[inline]
+    fn step(&self, coords: &[OrbitCoord], mut key: u64, m: usize) -> u64 {
+        let (mut out, mut weight) = (0u64, 1u64);
+        for &j in self.orbits.iter().rev() {
+            let o = &coords[j];
+            out += o.step(key % o.size, m) * weight;
+            (key, weight) = (key / o.size, weight * o.size);
+        }
+        out
+    }
+
+    /// The key of a state moved by a map of the side's cells.
+    fn mapped(&self, coords: &[OrbitCoord], key: u64, map: &CellMap) -> u64 {
+        let mut values = vec![0u64; self.orbits.len()];
+        self.values_into(coords, key, &mut values);
+        let mut out = 0u64;
+        for (k, &j) in self.orbits.iter().enumerate() {
+            let o = &coords[j];
+            let (start, n) = (self.offset[k], o.cells.len());
+            let mut perm = [0u8; MAX_ORBIT_CELLS];
+            for (i, &p) in map.perm[start..start + n].iter().enumerate() {
+                perm[i] = p - start as u8;
+            }
+            let moved = o.apply(&o.unrank(values[k]), &perm[..n], &map.twist[start..start + n]);
+            out = out * o.size + o.rank(&moved);
+        }
+        out
+    }
+}
+
+/// A board in the ranking's working form: the index of its projection among those the moves
+/// reach, and its inner orbits' coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FibreState {
+    outer: u32,
+    inner: [u32; MAX_INNER],
+}
+
+/// The fibre over the solved projection: its keys, and a way to find a key's place.
+#[derive(Clone, Debug)]
+struct Fibre {
+    /// The keys, increasing.
+    keys: Vec<u64>,
+    /// For inner spaces up to [`MAX_BITMAP`]: a bit per key, and per 512 bits the keys
+    /// before them.
+    bits: Vec<u64>,
+    before: Vec<u64>,
+}
+
+impl Fibre {
+    fn new(mut keys: Vec<u64>, space: u64) -> Fibre {
+        keys.sort_unstable();
+        let (mut bits, mut before) = (Vec::new(), Vec::new());
+        if space <= MAX_BITMAP {
+            bits = vec![0u64; space.div_ceil(64) as usize];
+            for &k in &keys {
+                bits[(k / 64) as usize] |= 1 << (k % 64);
+            }
+            let mut count = 0u64;
+            for block in bits.chunks(8) {
+                before.push(count);
+                count += block.iter().map(|w| w.count_ones() as u64).sum::<u64>();
+            }
+        }
+        Fibre { keys, bits, before }
+    }
+
+    fn len(&self) -> u64 {
+        self.keys.len() as u64
+    }
+
+    /// The place of a key in the fibre, if it is one of its keys.
+    #[inline]
+    fn position(&self, key: u64) -> Option<u64> {
+        if self.bits.is_empty() {
+            return self.keys.binary_search(&key).ok().map(|i| i as u64);
+        }
+        let word = (key / 64) as usize;
+        let bit = 1u64 << (key % 64);
+        if self.bits.get(word)? & bit == 0 {
+            return None;
+        }
+        let block = word / 8;
+        let mut count = self.before[block];
+        for w in &self.bits[block * 8..word] {
+            count += w.count_ones() as u64;
+        }
+        Some(count + (self.bits[word] & (bit - 1)).count_ones() as u64)
+    }
+}
+
+/// The projections the moves reach, found by a search over the outer coordinates.
+struct Projections {
+    /// Their keys, in the order found (the solved one first).
+    keys: Vec<u64>,
+    /// `moves[a * maps + m]`: the index of projection `a` moved by the `m`-th map.
+    moves: Vec<u32>,
+    /// `parent[b] = (a, m)`: `b` was first found as `a` moved by the `m`-th map.
+    parent: Vec<(u32, u32)>,
+}
+
+impl Projections {
+    fn search(coords: &[OrbitCoord], outer: &Side, a0: u64, maps: usize) -> Result<Projections> {
+        let mut p = Projections { keys: vec![a0], moves: Vec::new(), parent: vec![(0, 0)] };
+        // Found so far, by key: a dense index where the outer space is small (this search
+        // runs for several splits), else a map.
+        let mut dense = match outer.space <= MAX_DENSE_INDEX {
+            true => vec![u32::MAX; outer.space as usize],
+            false => Vec::new(),
+        };
+        let mut sparse = HashMap::new();
+        let mut index_of = |key: u64, next: u32| match dense.get_mut(key as usize) {
+            Some(i) if *i == u32::MAX => {
+                *i = next;
+                next
+            }
+            Some(i) => *i,
+            None => *sparse.entry(key).or_insert(next),
+        };
+        index_of(a0, 0);
+        let mut i = 0;
+        while i < p.keys.len() {
+            for m in 0..maps {
+                let b = outer.step(coords, p.keys[i], m);
+                let next = p.keys.len() as u32;
+                let index = index_of(b, next);
+                if index == next {
+                    if p.keys.len() >= MAX_OUTER {
+                        return Err(Error::TooLarge(format!(
+                            "the moves reach more than {MAX_OUTER} projections on cells {}",
+                            cell_list(&outer.cells)
+                        )));
+                    }
+                    p.keys.push(b);
+                    p.parent.push((i as u32, m as u32));
+                }
+                p.moves.push(index);
+            }
+            i += 1;
+        }
+        Ok(p)
+    }
+}
+
+/// `t_a^-1` and `t_a` on one inner orbit as a table, where their distinct restrictions to
+/// it are few enough: a rank then maps that orbit's value by one read.
+#[derive(Clone, Debug)]
+struct MapTable {
+    /// `table[id * size + value]`: the value moved by the map `id`; `u16` where values fit.
+    narrow: Vec<u16>,
+    wide: Vec<u32>,
+    size: usize,
+    /// `ids[2 a]`: the id of `t_a^-1`; `ids[2 a + 1]`: of `t_a`.
+    ids: Vec<u32>,
+}
+
+impl MapTable {
+    #[inline(always)]
+    fn map(&self, a: usize, toward: usize, value: u32) -> u32 {
+        let i = self.ids[2 * a + toward] as usize * self.size + value as usize;
+        match self.narrow.is_empty() {
+            false => self.narrow[i] as u32,
+            true => self.wide[i],
+        }
+    }
+}
+
+/// Which of a projection's maps: `t_a^-1`, to the fibre over the solved projection...
+const TO_SOLVED: usize = 0;
+/// ... or `t_a`, from it.
+const TO_REACHED: usize = 1;
+
+/// Dense ranks by a projection and its fibres (see the module docs).
+#[derive(Clone, Debug)]
+pub struct FibreRanking {
+    n_cells: usize,
+    invariants: Invariants,
+    coords: Vec<OrbitCoord>,
+    outer: Side,
+    inner: Side,
+    /// The reached projections' keys, in the order the search found them.
+    outer_keys: Vec<u64>,
+    outer_index: HashMap<u64, u32>,
+    /// `outer_moves[a * 2M + m]`: the index of projection `a` moved by move `m` (solving
+    /// direction), then by move `m` undone (`M + m`).
+    outer_moves: Vec<u32>,
+    /// Per inner orbit, its maps as a table where it fits.
+    map_tables: Vec<Option<MapTable>>,
+    /// Per reached projection `a`, [`TO_SOLVED`] then [`TO_REACHED`]: the map on the inner
+    /// cells, `perm` then `twist` (`inner.cells.len()` bytes each), for orbits without a
+    /// table.
+    maps: Vec<u8>,
+    fibre: Fibre,
+    /// The inner values of the fibre's keys, in order.
+    fibre_values: Vec<[u32; MAX_INNER]>,
+    n_moves: usize,
+    n_states: u64,
+}
+
+impl FibreRanking {
+    /// The ranking of the boards the puzzle's moves reach, `group_order` being their group's
+    /// order. Fails with the reason when no split of the orbits fits the limits above.
+    pub fn new(puzzle: &Puzzle, invariants: &Invariants, group_order: &BigUint) -> Result<Self> {
+        let mut coords = (0..invariants.orbits.len())
+            .map(|j| OrbitCoord::new(puzzle, invariants, j))
+            .collect::<Result<Vec<_>>>()?;
+        // Every move, then every move undone, as maps of all cells (reduced twists).
+        let modulus: Vec<u8> = (0..puzzle.n_positions())
+            .map(|c| invariants.orbits[invariants.orbit_of[c] as usize].free_mod)
+            .collect();
+        let solve = puzzle
+            .moves
+            .iter()
+            .zip(&invariants.reduced_twist)
+            .map(|(m, t)| CellMap { perm: m.perm.clone(), twist: t.clone() });
+        let solve: Vec<CellMap> = solve.collect();
+        let moves: Vec<CellMap> =
+            solve.iter().cloned().chain(solve.iter().map(|m| m.inverse(&modulus))).collect();
+        let solved = puzzle.solved();
+        let mut solved_values = Vec::with_capacity(coords.len());
+        for o in coords.iter_mut() {
+            o.tabulate(&moves, &invariants.local);
+            solved_values.push(o.rank(&o.pieces_of(invariants, &solved)?));
+        }
+        let splits = candidate_splits(&coords);
+        let mut why = Vec::new();
+        // The projections of the cheapest splits, then the split whose maps tabulate best.
+        let mut evaluated = Vec::new();
+        for (outer, inner) in splits.into_iter().take(SPLITS_EVALUATED) {
+            let a0 = outer.key(&coords, outer.orbits.iter().map(|&j| solved_values[j]));
+            match Projections::search(&coords, &outer, a0, moves.len()) {
+                Ok(p) => {
+                    let reached = p.keys.len() as u64;
+                    let (mut untabled, mut entries) = (0, 0u64);
+                    for &j in &inner.orbits {
+                        match reached.saturating_mul(coords[j].size) {
+                            e if e <= MAX_MAP_TABLE => entries += e,
+                            _ => untabled += 1,
+                        }
+                    }
+                    evaluated.push(((untabled, entries), outer, inner, p));
+                }
+                Err(e) => why.push(e.to_string()),
+            }
+        }
+        evaluated.sort_by_key(|(score, ..)| *score);
+        let parts = (invariants, &coords[..], &moves[..], &solved_values[..]);
+        for (_, outer, inner, projections) in evaluated {
+            match FibreRanking::build(puzzle, parts, outer, inner, projections, group_order) {
+                Ok(r) => return Ok(r),
+                Err(e) => why.push(e.to_string()),
+            }
+        }
+        if why.is_empty() {
+            why.push(format!(
+                "no split of its orbits into a projection and at most {MAX_INNER} orbits over \
+                 it whose moves fit tables of {MAX_MOVE_TABLE} entries"
+            ));
+        }
+        why.dedup();
+        Err(Error::Unsupported(why.join("; ")))
+    }
+
+    fn build(
+        puzzle: &Puzzle,
+        (invariants, coords, moves, solved_values): (
+            &Invariants,
+            &[OrbitCoord],
+            &[CellMap],
+            &[u64],
+        ),
+        outer: Side,
+        inner: Side,
+        projections: Projections,
+        group_order: &BigUint,
+    ) -> Result<FibreRanking> {
+        let n_moves = puzzle.moves.len();
+        let inner_maps: Vec<CellMap> =
+            moves.iter().map(|m| inner.restrict(&m.perm, &m.twist, &invariants.local)).collect();
+        // `t_a` on the inner cells, along the search's first paths.
+        let ni = inner.cells.len();
+        let mut reached = vec![CellMap::identity(ni)];
+        for &(a, m) in &projections.parent[1..] {
+            reached.push(reached[a as usize].then(&inner_maps[m as usize], &inner.modulus));
+        }
+
+        // Generators of the maps that keep the solved projection, on the inner cells.
+        let degree: usize = inner.modulus.iter().map(|&e| e as usize).sum();
+        let points = |m: &CellMap| points_of(m, &inner.modulus, degree);
+        let (mut kept, mut chain): (Vec<CellMap>, Option<StabChain>) = (Vec::new(), None);
+        for (a, t) in reached.iter().enumerate() {
+            for (m, map) in inner_maps.iter().enumerate().take(n_moves) {
+                let b = projections.moves[a * moves.len() + m] as usize;
+                let s = t
+                    .then(map, &inner.modulus)
+                    .then(&reached[b].inverse(&inner.modulus), &inner.modulus);
+                if s.is_identity() || chain.as_ref().is_some_and(|c| c.contains(&points(&s))) {
+                    continue;
+                }
+                kept.push(s);
+                let gens: Vec<Perm> = kept.iter().map(points).collect();
+                chain = Some(StabChain::new(degree, &gens));
+            }
+        }
+
+        // The fibre over the solved projection: the orbit of the solved inner coordinates.
+        let c0 = inner.key(coords, inner.orbits.iter().map(|&j| solved_values[j]));
+        let fibre = orbit_of(coords, &inner, c0, &kept)?;
+        let fibre = Fibre::new(fibre, inner.space);
+
+        let n_states = (projections.keys.len() as u64)
+            .checked_mul(fibre.len())
+            .ok_or_else(|| Error::TooLarge("more boards than 64-bit ranks count".into()))?;
+        // Orbit-stabilizer: the boards are the group's orbit of the solved board.
+        if (group_order % BigUint::from(n_states)) != BigUint::ZERO {
+            return Err(Error::Unsupported(format!(
+                "internal check failed: {n_states} boards found by projection and fibres do not \
+                 divide the group order {group_order}"
+            )));
+        }
+
+        let mut maps = Vec::with_capacity(reached.len() * 4 * ni);
+        for t in &reached {
+            for m in [t.inverse(&inner.modulus), t.clone()] {
+                maps.extend(&m.perm);
+                maps.extend(&m.twist);
+            }
+        }
+        let map_tables =
+            (0..inner.orbits.len()).map(|k| map_table(coords, &inner, k, &maps)).collect();
+        let fibre_values = fibre
+            .keys
+            .iter()
+            .map(|&key| {
+                let mut values = [0u64; MAX_INNER];
+                inner.values_into(coords, key, &mut values);
+                values.map(|v| v as u32)
+            })
+            .collect();
+        Ok(FibreRanking {
+            n_cells: puzzle.n_positions(),
+            invariants: invariants.clone(),
+            coords: coords.to_vec(),
+            outer,
+            inner,
+            outer_index: projections.keys.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect(),
+            outer_keys: projections.keys,
+            outer_moves: projections.moves,
+            map_tables,
+            maps,
+            fibre,
+            fibre_values,
+            n_moves,
+            n_states,
+        })
+    }
+
+    /// Number of projections the moves reach.
+    pub fn n_projections(&self) -> u64 {
+        self.outer_keys.len() as u64
+    }
+
+    /// Number of boards over each projection.
+    pub fn fibre_len(&self) -> u64 {
+        self.fibre.len()
+    }
+
+    /// `"cells 1 2 3 ... (N of M values)"` for the projection, and the fibre's cells.
+    pub fn describe(&self) -> (String, String) {
+        (
+            format!(
+                "cells {} ({} of {} values)",
+                cell_list(&self.outer.cells),
+                self.outer_keys.len(),
+                self.outer.space
+            ),
+            format!(
+                "cells {} ({} of {} values)",
+                cell_list(&self.inner.cells),
+                self.fibre.len(),
+                self.inner.space
+            ),
+        )
+    }
+
+    /// Inner values mapped by projection `a`'s `t_a^-1` ([`TO_SOLVED`]) or `t_a`
+    /// ([`TO_REACHED`]).
+    #[inline]
+    fn map_inner(&self, a: usize, inner: &[u32; MAX_INNER], toward: usize) -> [u32; MAX_INNER] {
+        let ni = self.inner.cells.len();
+        let mut out = [0u32; MAX_INNER];
+        for (k, &j) in self.inner.orbits.iter().enumerate() {
+            out[k] = match &self.map_tables[k] {
+                Some(t) => t.map(a, toward, inner[k]),
+                None => {
+                    let o = &self.coords[j];
+                    let at = (2 * a + toward) * 2 * ni;
+                    let (perm, twist) = self.maps[at..at + 2 * ni].split_at(ni);
+                    let (start, n) = (self.inner.offset[k], o.cells.len());
+                    let mut local = [0u8; MAX_ORBIT_CELLS];
+                    for (i, &p) in perm[start..start + n].iter().enumerate() {
+                        local[i] = p - start as u8;
+                    }
+                    let p = o.unrank(inner[k] as u64);
+                    o.rank(&o.apply(&p, &local[..n], &twist[start..start + n])) as u32
+                }
+            };
+        }
+        out
+    }
+
+    /// The inner key of inner values.
+    #[inline]
+    fn inner_key(&self, values: &[u32; MAX_INNER]) -> u64 {
+        let sizes = self.inner.orbits.iter().map(|&j| self.coords[j].size);
+        sizes.zip(values).fold(0, |key, (size, &v)| key * size + v as u64)
+    }
+
+    /// The working form of a board, or why no board the moves reach is this one.
+    pub fn state_of(&self, board: &Board) -> Result<FibreState> {
+        if board.tiles.len() != self.n_cells || board.orient.len() != self.n_cells {
+            return Err(Error::InvalidBoard(format!(
+                "expected {} pieces, found {}",
+                self.n_cells,
+                board.tiles.len()
+            )));
+        }
+        let mut values = vec![0u64; self.coords.len()];
+        for (j, o) in self.coords.iter().enumerate() {
+            values[j] = o.rank(&o.pieces_of(&self.invariants, board)?);
+        }
+        let outer = self.outer.key(&self.coords, self.outer.orbits.iter().map(|&j| values[j]));
+        let unreachable = || {
+            Error::InvalidBoard(format!(
+                "the moves reach {} boards (identical pieces told apart only by label), fewer \
+                 than the orbits, parities and orientation sums allow, and this is not one of \
+                 them",
+                self.n_states
+            ))
+        };
+        let a = *self.outer_index.get(&outer).ok_or_else(unreachable)?;
+        let mut inner = [0u32; MAX_INNER];
+        for (k, &j) in self.inner.orbits.iter().enumerate() {
+            inner[k] = values[j] as u32;
+        }
+        let state = FibreState { outer: a, inner };
+        self.fibre
+            .position(self.inner_key(&self.map_inner(a as usize, &inner, TO_SOLVED)))
+            .map(|_| state)
+            .ok_or_else(unreachable)
+    }
+
+    /// The board of a working form.
+    pub fn board_of(&self, s: &FibreState) -> Board {
+        let mut board = Board { tiles: vec![0; self.n_cells], orient: vec![0; self.n_cells] };
+        let mut outer = vec![0u64; self.outer.orbits.len()];
+        self.outer.values_into(&self.coords, self.outer_keys[s.outer as usize], &mut outer);
+        for (k, &j) in self.outer.orbits.iter().enumerate() {
+            let o = &self.coords[j];
+            o.put_on(&self.invariants, &o.unrank(outer[k]), &mut board);
+        }
+        for (k, &j) in self.inner.orbits.iter().enumerate() {
+            let o = &self.coords[j];
+            o.put_on(&self.invariants, &o.unrank(s.inner[k] as u64), &mut board);
+        }
+        board
+    }
+
+    #[inline(always)]
+    fn step(&self, s: &FibreState, m: usize) -> FibreState {
+        let moves = 2 * self.n_moves;
+        let mut out = *s;
+        out.outer = self.outer_moves[s.outer as usize * moves + m];
+        for (k, &j) in self.inner.orbits.iter().enumerate() {
+            out.inner[k] = self.coords[j].moves[s.inner[k] as usize * moves + m];
+        }
+        out
+    }
+}
+
+/// The orbit of an inner key under maps of the inner cells: each orbit's values move by a
+/// table per map where they are few, the keys found are marked in a bitmap where the inner
+/// space is small.
+fn orbit_of(coords: &[OrbitCoord], inner: &Side, start: u64, maps: &[CellMap]) -> Result<Vec<u64>> {
+    // `tables[k][g * size + v]`, or empty for an orbit whose values are computed.
+    let tables: Vec<Vec<u32>> = (inner.orbits.iter().enumerate())
+        .map(|(k, &j)| {
+            let o = &coords[j];
+            if o.size.saturating_mul(maps.len() as u64) > MAX_MAP_TABLE {
+                return Vec::new();
+            }
+            let (start, n) = (inner.offset[k], o.cells.len());
+            let mut table = Vec::with_capacity(o.size as usize * maps.len());
+            for g in maps {
+                let perm: Vec<u8> =
+                    g.perm[start..start + n].iter().map(|&p| p - start as u8).collect();
+                let twist = &g.twist[start..start + n];
+                table.extend(
+                    (0..o.size).map(|v| o.rank(&o.apply(&o.unrank(v), &perm, twist)) as u32),
+                );
+            }
+            table
+        })
+        .collect();
+    let image = |key: u64, g: usize| -> u64 {
+        if tables.iter().any(|t| t.is_empty()) {
+            return inner.mapped(coords, key, &maps[g]);
+        }
+        let (mut rest, mut out, mut weight) = (key, 0u64, 1u64);
+        for (k, &j) in inner.orbits.iter().enumerate().rev() {
+            let size = coords[j].size;
+            let v = rest % size;
+            out += tables[k][g * size as usize + v as usize] as u64 * weight;
+            (rest, weight) = (rest / size, weight * size);
+        }
+        out
+    };
+    let mut marks = match inner.space <= MAX_BITMAP {
+        true => vec![0u64; inner.space.div_ceil(64) as usize],
+        false => Vec::new(),
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut first_time = |key: u64| match marks.is_empty() {
+        false => {
+            let (word, bit) = ((key / 64) as usize, 1u64 << (key % 64));
+            let new = marks[word] & bit == 0;
+            marks[word] |= bit;
+            new
+        }
+        true => seen.insert(key),
+    };
+    first_time(start);
+    let mut found = vec![start];
+    let mut i = 0;
+    while i < found.len() {
+        for g in 0..maps.len() {
+            let c = image(found[i], g);
+            if first_time(c) {
+                if found.len() >= MAX_FIBRE {
+                    return Err(Error::TooLarge(format!(
+                        "more than {MAX_FIBRE} boards of cells {} go with one projection",
+                        cell_list(&inner.cells)
+                    )));
+                }
+                found.push(c);
+            }
+        }
+        i += 1;
+    }
+    Ok(found)
+}
+
+/// The table of the `k`-th inner orbit's maps ([`MapTable`]), if their distinct restrictions
+/// to it are few enough; `maps` as [`FibreRanking`] keeps them.
+fn map_table(coords: &[OrbitCoord], inner: &Side, k: usize, maps: &[u8]) -> Option<MapTable> {
+    let o = &coords[inner.orbits[k]];
+    let (ni, start, n) = (inner.cells.len(), inner.offset[k], o.cells.len());
+    let mut ids = Vec::with_capacity(maps.len() / ni);
+    let mut distinct: HashMap<Vec<u8>, u32> = HashMap::new();
+    let mut locals: Vec<Vec<u8>> = Vec::new();
+    for map in maps.chunks(2 * ni) {
+        let (perm, twist) = map.split_at(ni);
+        let mut local: Vec<u8> = perm[start..start + n].iter().map(|&p| p - start as u8).collect();
+        local.extend(&twist[start..start + n]);
+        let next = distinct.len() as u32;
+        let id = *distinct.entry(local.clone()).or_insert(next);
+        if id == next {
+            locals.push(local);
+        }
+        ids.push(id);
+    }
+    if (locals.len() as u64).saturating_mul(o.size) > MAX_MAP_TABLE {
+        return None;
+    }
+    let size = o.size as usize;
+    let mut wide = vec![0u32; locals.len() * size];
+    wide.par_chunks_mut(size).zip(&locals).for_each(|(row, local)| {
+        let (perm, twist) = local.split_at(n);
+        for (v, out) in row.iter_mut().enumerate() {
+            *out = o.rank(&o.apply(&o.unrank(v as u64), perm, twist)) as u32;
+        }
+    });
+    let narrow = match o.size <= 1 << 16 {
+        true => std::mem::take(&mut wide).into_iter().map(|v| v as u16).collect(),
+        false => Vec::new(),
+    };
+    Some(MapTable { narrow, wide, size, ids })
+}
+
+/// A map of cells as a permutation of points, one point per cell and reduced orientation.
+fn points_of(m: &CellMap, modulus: &[u8], degree: usize) -> Perm {
+    let mut first = Vec::with_capacity(modulus.len());
+    let mut at = 0u16;
+    for &e in modulus {
+        first.push(at);
+        at += e as u16;
+    }
+    let mut out = vec![0u16; degree];
+    for i in 0..modulus.len() {
+        let (to, e) = (m.perm[i] as usize, modulus[i]);
+        for u in 0..e {
+            out[(first[i] + u as u16) as usize] = first[to] + ((u + m.twist[i]) % e) as u16;
+        }
+    }
+    out
+}
+
+/// The ways to split the orbits into outer and inner, cheapest first: by the bytes a dense
+/// index of the outer space and a bitmap of the inner space would take (their reached
+/// parts are what the build keeps, and are not known before it runs).
+fn candidate_splits(coords: &[OrbitCoord]) -> Vec<(Side, Side)> {
+    let k = coords.len();
+    if k < 2 {
+        return Vec::new();
+    }
+    let masks: Box<dyn Iterator<Item = u64>> = match k <= 16 {
+        true => Box::new(1..(1u64 << k) - 1),
+        // Too many subsets: the last orbits inner, a few at a time.
+        false => Box::new((1..=MAX_INNER).map(move |n| ((1u64 << n) - 1) << (k - n))),
+    };
+    let mut out: Vec<(u128, Side, Side)> = Vec::new();
+    for mask in masks {
+        let inner: Vec<usize> = (0..k).filter(|j| mask >> j & 1 == 1).collect();
+        let outer: Vec<usize> = (0..k).filter(|j| mask >> j & 1 == 0).collect();
+        if inner.len() > MAX_INNER || inner.iter().any(|&j| coords[j].moves.is_empty()) {
+            continue;
+        }
+        let (Some(o), Some(i)) = (Side::new(coords, outer), Side::new(coords, inner)) else {
+            continue;
+        };
+        let cost = o.space as u128 * 4 + i.space as u128 / 8;
+        out.push((cost, o, i));
+    }
+    out.sort_by_key(|(cost, _, _)| *cost);
+    out.into_iter().map(|(_, o, i)| (o, i)).collect()
+}
+
+impl StateRanking for FibreRanking {
+    type State = FibreState;
+    fn n_states(&self) -> u64 {
+        self.n_states
+    }
+    fn n_moves(&self) -> usize {
+        self.n_moves
+    }
+    #[inline]
+    fn rank(&self, s: &FibreState) -> u64 {
+        let a = s.outer as usize;
+        let key = self.inner_key(&self.map_inner(a, &s.inner, TO_SOLVED));
+        let place = self.fibre.position(key);
+        debug_assert!(place.is_some(), "a state off the fibre");
+        a as u64 * self.fibre.len() + place.unwrap_or(0)
+    }
+    #[inline]
+    fn unrank(&self, rank: u64) -> FibreState {
+        let (a, f) = ((rank / self.fibre.len()) as usize, rank % self.fibre.len());
+        let inner = self.map_inner(a, &self.fibre_values[f as usize], TO_REACHED);
+        FibreState { outer: a as u32, inner }
+    }
+    #[inline(always)]
+    fn solve_step(&self, s: &FibreState, m: usize) -> FibreState {
+        self.step(s, m)
+    }
+    #[inline(always)]
+    fn scramble_step(&self, s: &FibreState, m: usize) -> FibreState {
+        self.step(s, self.n_moves + m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::group::analysis::Analysis;
+    use crate::rank::Enumerated;
+    use crate::rank::test_puzzles::{TWINS, defined};
+    use std::collections::HashSet;
+
+    /// Two orbits moved alike, the first of pieces that turn (mod 3), the second of pieces
+    /// 1 1 2 2: a group smaller than its invariants, with identical pieces and twists (T
+    /// turns two of A's pieces alone).
+    const TURNING_TWINS: &str = "\
+Set A 4 3
+Set B 4 1
+Solved
+A
+1 2 3 4
+0 0 0 0
+B
+1 1 2 2
+End
+Move X
+A
+2 1 3 4
+1 2 0 0
+B
+2 1 3 4
+End
+Move Y
+A
+1 3 2 4
+0 1 2 0
+B
+1 3 2 4
+End
+Move Z
+A
+1 2 4 3
+0 0 2 1
+B
+1 2 4 3
+End
+Move T
+A
+1 2 3 4
+1 2 0 0
+B
+1 2 3 4
+End
+";
+
+    /// Every rank is a distinct board of the listing, ranks back, and each move (and its
+    /// undoing) agrees with the puzzle's; a board of the invariants' space that the moves do
+    /// not reach is refused.
+    #[test]
+    fn fibres_rank_exactly_the_listed_boards() {
+        for (text, boards) in [(TWINS, 24u64), (TURNING_TWINS, 648)] {
+            let puzzle = defined(text);
+            let analysis = Analysis::of(&puzzle).unwrap();
+            assert!(!analysis.invariants_are_exact());
+            let listed = Enumerated::new(&puzzle).unwrap();
+            let f =
+                FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order).unwrap();
+            assert_eq!((f.n_states(), listed.n_states()), (boards, boards));
+            assert_eq!(f.n_projections() * f.fibre_len(), boards);
+            // Without the maps' tables (maps computed) and without the fibre's bitmap (a
+            // sorted list searched): the same ranks.
+            let mut computed = f.clone();
+            computed.map_tables.iter_mut().for_each(|t| *t = None);
+            (computed.fibre.bits, computed.fibre.before) = (Vec::new(), Vec::new());
+            assert!(f.map_tables.iter().all(|t| t.is_some()) && !f.fibre.bits.is_empty());
+            let mut seen = HashSet::new();
+            for r in 0..f.n_states() {
+                assert_eq!(computed.unrank(r), f.unrank(r));
+                assert_eq!(computed.rank(&f.unrank(r)), r);
+                let s = f.unrank(r);
+                assert_eq!(f.rank(&s), r);
+                let b = f.board_of(&s);
+                assert!(listed.rank_of(&b).is_some(), "{b:?}");
+                assert_eq!(f.state_of(&b).unwrap(), s);
+                assert!(seen.insert(b.clone()));
+                for (m, mv) in puzzle.moves.iter().enumerate() {
+                    let moved = f.solve_step(&s, m);
+                    assert_eq!(f.board_of(&moved), puzzle.apply(&b, mv));
+                    assert_eq!(f.scramble_step(&moved, m), s);
+                }
+            }
+            // B's alike pieces alone exchanged with A's: in the invariants' space, not reached.
+            let mut b = puzzle.solved();
+            b.tiles.swap(4, 6);
+            b.tiles.swap(5, 7);
+            let err = f.state_of(&b).unwrap_err().to_string();
+            assert!(listed.rank_of(&b).is_none() && err.contains("not one of them"), "{err}");
+            // A piece on the wrong orbit.
+            b.tiles.swap(0, 4);
+            assert!(f.state_of(&b).unwrap_err().to_string().contains("cannot reach cell"));
+        }
+    }
+}
