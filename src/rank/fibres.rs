@@ -26,6 +26,7 @@ use std::collections::HashMap;
 
 use num_bigint::BigUint;
 use rayon::prelude::*;
+use strength_reduce::StrengthReducedU64;
 
 use super::StateRanking;
 use super::multiset::Arrangements;
@@ -580,6 +581,39 @@ impl MapTable {
     }
 }
 
+/// Every inner orbit's [`MapTable`] in one array, where each is narrow: a map of an orbit's
+/// value is then one read of its row's start and one of the value.
+#[derive(Clone, Debug)]
+struct FlatMaps {
+    /// `start[(2 a + toward) * inner orbits + k]`: where the row of projection `a`'s map
+    /// (`toward`: [`TO_SOLVED`] or [`TO_REACHED`]) for the `k`-th inner orbit begins.
+    start: Vec<u32>,
+    values: Vec<u16>,
+}
+
+impl FlatMaps {
+    fn new(tables: &[Option<MapTable>]) -> Option<FlatMaps> {
+        let mut bases = Vec::with_capacity(tables.len());
+        let mut values = Vec::new();
+        for t in tables {
+            let t = t.as_ref().filter(|t| !t.narrow.is_empty())?;
+            bases.push(values.len());
+            values.extend(&t.narrow);
+        }
+        if values.len() > u32::MAX as usize {
+            return None;
+        }
+        let maps = tables[0].as_ref()?.ids.len();
+        let mut start = Vec::with_capacity(maps * tables.len());
+        for i in 0..maps {
+            for (t, base) in tables.iter().flatten().zip(&bases) {
+                start.push((base + t.ids[i] as usize * t.size) as u32);
+            }
+        }
+        Some(FlatMaps { start, values })
+    }
+}
+
 /// Which of a projection's maps: `t_a^-1`, to the fibre over the solved projection...
 const TO_SOLVED: usize = 0;
 /// ... or `t_a`, from it.
@@ -599,8 +633,18 @@ pub struct FibreRanking {
     /// `outer_moves[a * 2M + m]`: the index of projection `a` moved by move `m` (solving
     /// direction), then by move `m` undone (`M + m`).
     outer_moves: Vec<u32>,
-    /// Per inner orbit, its maps as a table where it fits.
+    /// Per inner orbit, its maps as a table where it fits, unless `flat_maps` holds them.
     map_tables: Vec<Option<MapTable>>,
+    /// The same, in one array, where every table is narrow.
+    flat_maps: Option<FlatMaps>,
+    /// The place values of the inner orbits' values in an inner key.
+    inner_weights: [u64; MAX_INNER],
+    /// The inner orbits' per-move tables ([`OrbitCoord::tabulate`]) in one array, each
+    /// starting at its `inner_move_base` (past the inner orbits: a one-entry table of 0).
+    inner_moves: Vec<u32>,
+    inner_move_base: [usize; MAX_INNER],
+    /// Divides a rank by the fibre's size.
+    fibre_divisor: StrengthReducedU64,
     /// Per reached projection `a`, [`TO_SOLVED`] then [`TO_REACHED`]: the map on the inner
     /// cells, `perm` then `twist` (`inner.cells.len()` bytes each), for orbits without a
     /// table.
@@ -741,8 +785,13 @@ impl FibreRanking {
                 maps.extend(&m.twist);
             }
         }
-        let map_tables =
+        let mut map_tables: Vec<Option<MapTable>> =
             (0..inner.orbits.len()).map(|k| map_table(coords, &inner, k, &maps)).collect();
+        // The flat copy serves every rank: the tables need not be kept twice.
+        let flat_maps = FlatMaps::new(&map_tables);
+        if flat_maps.is_some() {
+            map_tables.iter_mut().for_each(|t| *t = None);
+        }
         let fibre_values = fibre
             .keys
             .iter()
@@ -752,6 +801,20 @@ impl FibreRanking {
                 values.map(|v| v as u32)
             })
             .collect();
+        let mut inner_weights = [0u64; MAX_INNER];
+        let mut weight = 1u64;
+        for (k, &j) in inner.orbits.iter().enumerate().rev() {
+            inner_weights[k] = weight;
+            weight *= coords[j].size;
+        }
+        // Unused slots read entry 0 of a table of zeros: their values stay 0.
+        let mut inner_moves = vec![0u32; 2 * n_moves];
+        let mut inner_move_base = [0usize; MAX_INNER];
+        for (k, &j) in inner.orbits.iter().enumerate() {
+            inner_move_base[k] = inner_moves.len();
+            inner_moves.extend(&coords[j].moves);
+        }
+        let fibre_divisor = StrengthReducedU64::new(fibre.len());
         Ok(FibreRanking {
             n_cells: puzzle.n_positions(),
             invariants: invariants.clone(),
@@ -761,7 +824,12 @@ impl FibreRanking {
             outer_index: projections.keys.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect(),
             outer_keys: projections.keys,
             outer_moves: projections.moves,
+            flat_maps,
             map_tables,
+            inner_weights,
+            inner_moves,
+            inner_move_base,
+            fibre_divisor,
             maps,
             fibre,
             fibre_values,
@@ -802,8 +870,16 @@ impl FibreRanking {
     /// ([`TO_REACHED`]).
     #[inline]
     fn map_inner(&self, a: usize, inner: &[u32; MAX_INNER], toward: usize) -> [u32; MAX_INNER] {
-        let ni = self.inner.cells.len();
         let mut out = [0u32; MAX_INNER];
+        let n = self.inner.orbits.len();
+        if let Some(flat) = &self.flat_maps {
+            let row = &flat.start[(2 * a + toward) * n..(2 * a + toward + 1) * n];
+            for ((out, &start), &v) in out.iter_mut().zip(row).zip(inner) {
+                *out = flat.values[start as usize + v as usize] as u32;
+            }
+            return out;
+        }
+        let ni = self.inner.cells.len();
         for (k, &j) in self.inner.orbits.iter().enumerate() {
             out[k] = match &self.map_tables[k] {
                 Some(t) => t.map(a, toward, inner[k]),
@@ -827,8 +903,8 @@ impl FibreRanking {
     /// The inner key of inner values.
     #[inline]
     fn inner_key(&self, values: &[u32; MAX_INNER]) -> u64 {
-        let sizes = self.inner.orbits.iter().map(|&j| self.coords[j].size);
-        sizes.zip(values).fold(0, |key, (size, &v)| key * size + v as u64)
+        // Weights past the inner orbits are 0.
+        values.iter().zip(&self.inner_weights).map(|(&v, &w)| v as u64 * w).sum()
     }
 
     /// The working form of a board, or why no board the moves reach is this one.
@@ -886,8 +962,8 @@ impl FibreRanking {
         let moves = 2 * self.n_moves;
         let mut out = *s;
         out.outer = self.outer_moves[s.outer as usize * moves + m];
-        for (k, &j) in self.inner.orbits.iter().enumerate() {
-            out.inner[k] = self.coords[j].moves[s.inner[k] as usize * moves + m];
+        for ((out, &v), &base) in out.inner.iter_mut().zip(&s.inner).zip(&self.inner_move_base) {
+            *out = self.inner_moves[base + v as usize * moves + m];
         }
         out
     }
@@ -1068,7 +1144,8 @@ impl StateRanking for FibreRanking {
     }
     #[inline]
     fn unrank(&self, rank: u64) -> FibreState {
-        let (a, f) = ((rank / self.fibre.len()) as usize, rank % self.fibre.len());
+        let (a, f) = StrengthReducedU64::div_rem(rank, self.fibre_divisor);
+        let a = a as usize;
         let inner = self.map_inner(a, &self.fibre_values[f as usize], TO_REACHED);
         FibreState { outer: a as u32, inner }
     }
@@ -1151,8 +1228,10 @@ End
             // sorted list searched): the same ranks.
             let mut computed = f.clone();
             computed.map_tables.iter_mut().for_each(|t| *t = None);
+            computed.flat_maps = None;
+            assert!(f.flat_maps.is_some());
             (computed.fibre.bits, computed.fibre.before) = (Vec::new(), Vec::new());
-            assert!(f.map_tables.iter().all(|t| t.is_some()) && !f.fibre.bits.is_empty());
+            assert!(!f.fibre.bits.is_empty());
             let mut seen = HashSet::new();
             for r in 0..f.n_states() {
                 assert_eq!(computed.unrank(r), f.unrank(r));
