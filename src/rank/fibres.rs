@@ -46,6 +46,8 @@ pub const MAX_INNER: usize = 4;
 const MAX_MOVE_TABLE: u64 = 1 << 24;
 /// Most entries of one inner orbit's table of maps ([`MapTable`]).
 const MAX_MAP_TABLE: u64 = 1 << 25;
+/// Orbits considered for the inner side (subsets of them are tried).
+const MAX_ELIGIBLE: usize = 12;
 /// Splits whose projections are searched to choose between them.
 const SPLITS_EVALUATED: usize = 12;
 /// Most projections the moves may reach (each keeps its moves and two maps of the inner
@@ -455,7 +457,8 @@ pub struct FibreState {
 /// The fibre over the solved projection: its keys, and a way to find a key's place.
 #[derive(Clone, Debug)]
 struct Fibre {
-    /// The keys, increasing.
+    len: u64,
+    /// The keys, increasing, where there is no bitmap.
     keys: Vec<u64>,
     /// For inner spaces up to [`MAX_BITMAP`]: a bit per key, and per 512 bits the keys
     /// before them.
@@ -464,8 +467,9 @@ struct Fibre {
 }
 
 impl Fibre {
+    /// The fibre of sorted keys.
     fn new(mut keys: Vec<u64>, space: u64) -> Fibre {
-        keys.sort_unstable();
+        let len = keys.len() as u64;
         let (mut bits, mut before) = (Vec::new(), Vec::new());
         if space <= MAX_BITMAP {
             bits = vec![0u64; space.div_ceil(64) as usize];
@@ -477,12 +481,13 @@ impl Fibre {
                 before.push(count);
                 count += block.iter().map(|w| w.count_ones() as u64).sum::<u64>();
             }
+            keys = Vec::new();
         }
-        Fibre { keys, bits, before }
+        Fibre { len, keys, bits, before }
     }
 
     fn len(&self) -> u64 {
-        self.keys.len() as u64
+        self.len
     }
 
     /// The place of a key in the fibre, if it is one of its keys.
@@ -640,7 +645,8 @@ pub struct FibreRanking {
     /// The place values of the inner orbits' values in an inner key.
     inner_weights: [u64; MAX_INNER],
     /// The inner orbits' per-move tables ([`OrbitCoord::tabulate`]) in one array, each
-    /// starting at its `inner_move_base` (past the inner orbits: a one-entry table of 0).
+    /// starting at its `inner_move_base` (past the inner orbits: base 0, where the array
+    /// starts with one row of zeros, so their values stay 0).
     inner_moves: Vec<u32>,
     inner_move_base: [usize; MAX_INNER],
     /// Divides a rank by the fibre's size.
@@ -683,11 +689,13 @@ impl FibreRanking {
         }
         let splits = candidate_splits(&coords);
         let mut why = Vec::new();
-        // The projections of the cheapest splits, then the split whose maps tabulate best.
-        let mut evaluated = Vec::new();
-        for (outer, inner) in splits.into_iter().take(SPLITS_EVALUATED) {
-            let a0 = outer.key(&coords, outer.orbits.iter().map(|&j| solved_values[j]));
-            match Projections::search(&coords, &outer, a0, moves.len()) {
+        // The projections of the cheapest splits, scored by how their maps would tabulate;
+        // the best one's search is kept, the others are searched again if it fails.
+        let key_of = |side: &Side| side.key(&coords, side.orbits.iter().map(|&j| solved_values[j]));
+        let mut scored = Vec::new();
+        let mut best: Option<((usize, u64), Projections)> = None;
+        for (i, (outer, inner)) in splits.iter().take(SPLITS_EVALUATED).enumerate() {
+            match Projections::search(&coords, outer, key_of(outer), moves.len()) {
                 Ok(p) => {
                     let reached = p.keys.len() as u64;
                     let (mut untabled, mut entries) = (0, 0u64);
@@ -697,25 +705,44 @@ impl FibreRanking {
                             _ => untabled += 1,
                         }
                     }
-                    evaluated.push(((untabled, entries), outer, inner, p));
+                    let score = (untabled, entries);
+                    scored.push((score, i));
+                    if best.as_ref().is_none_or(|(s, _)| score < *s) {
+                        best = Some((score, p));
+                    }
                 }
                 Err(e) => why.push(e.to_string()),
             }
         }
-        evaluated.sort_by_key(|(score, ..)| *score);
+        scored.sort();
         let parts = (invariants, &coords[..], &moves[..], &solved_values[..]);
-        for (_, outer, inner, projections) in evaluated {
+        for (rank, (_, i)) in scored.into_iter().enumerate() {
+            let (outer, inner) = splits[i].clone();
+            let projections = match (rank, best.take()) {
+                (0, Some((_, p))) => p,
+                _ => match Projections::search(&coords, &outer, key_of(&outer), moves.len()) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        why.push(e.to_string());
+                        continue;
+                    }
+                },
+            };
             match FibreRanking::build(puzzle, parts, outer, inner, projections, group_order) {
                 Ok(r) => return Ok(r),
                 Err(e) => why.push(e.to_string()),
             }
         }
         if why.is_empty() {
-            why.push(format!(
-                "no split of its orbits into a projection and at most {MAX_INNER} orbits over \
-                 it whose moves fit tables of {MAX_MOVE_TABLE} entries"
-            ));
+            why.push(match coords.len() {
+                1 => "its cells form one orbit: there is nothing to split".to_string(),
+                _ => format!(
+                    "no split of its orbits into a projection and at most {MAX_INNER} orbits \
+                     over it whose moves fit tables of {MAX_MOVE_TABLE} entries"
+                ),
+            });
         }
+        why.sort();
         why.dedup();
         Err(Error::Unsupported(why.join("; ")))
     }
@@ -765,6 +792,16 @@ impl FibreRanking {
         // The fibre over the solved projection: the orbit of the solved inner coordinates.
         let c0 = inner.key(coords, inner.orbits.iter().map(|&j| solved_values[j]));
         let fibre = orbit_of(coords, &inner, c0, &kept)?;
+        let mut fibre = fibre;
+        fibre.sort_unstable();
+        let fibre_values = fibre
+            .iter()
+            .map(|&key| {
+                let mut values = [0u64; MAX_INNER];
+                inner.values_into(coords, key, &mut values);
+                values.map(|v| v as u32)
+            })
+            .collect();
         let fibre = Fibre::new(fibre, inner.space);
 
         let n_states = (projections.keys.len() as u64)
@@ -792,22 +829,19 @@ impl FibreRanking {
         if flat_maps.is_some() {
             map_tables.iter_mut().for_each(|t| *t = None);
         }
-        let fibre_values = fibre
-            .keys
-            .iter()
-            .map(|&key| {
-                let mut values = [0u64; MAX_INNER];
-                inner.values_into(coords, key, &mut values);
-                values.map(|v| v as u32)
-            })
-            .collect();
+        // The maps' bytes serve only orbits without a table (tests keep them, to check the
+        // tables against them).
+        let tabled = flat_maps.is_some() || map_tables.iter().all(|t| t.is_some());
+        if tabled && !cfg!(test) {
+            maps = Vec::new();
+        }
         let mut inner_weights = [0u64; MAX_INNER];
         let mut weight = 1u64;
         for (k, &j) in inner.orbits.iter().enumerate().rev() {
             inner_weights[k] = weight;
             weight *= coords[j].size;
         }
-        // Unused slots read entry 0 of a table of zeros: their values stay 0.
+        // Unused slots read value 0's row, all zeros: their values stay 0.
         let mut inner_moves = vec![0u32; 2 * n_moves];
         let mut inner_move_base = [0usize; MAX_INNER];
         for (k, &j) in inner.orbits.iter().enumerate() {
@@ -911,9 +945,10 @@ impl FibreRanking {
     pub fn state_of(&self, board: &Board) -> Result<FibreState> {
         if board.tiles.len() != self.n_cells || board.orient.len() != self.n_cells {
             return Err(Error::InvalidBoard(format!(
-                "expected {} pieces, found {}",
+                "expected {} pieces and orientations, found {} and {}",
                 self.n_cells,
-                board.tiles.len()
+                board.tiles.len(),
+                board.orient.len()
             )));
         }
         let mut values = vec![0u64; self.coords.len()];
@@ -1057,6 +1092,9 @@ fn map_table(coords: &[OrbitCoord], inner: &Side, k: usize, maps: &[u8]) -> Opti
         let id = *distinct.entry(local.clone()).or_insert(next);
         if id == next {
             locals.push(local);
+            if (locals.len() as u64).saturating_mul(o.size) > MAX_MAP_TABLE {
+                return None;
+            }
         }
         ids.push(id);
     }
@@ -1100,20 +1138,24 @@ fn points_of(m: &CellMap, modulus: &[u8], degree: usize) -> Perm {
 /// index of the outer space and a bitmap of the inner space would take (their reached
 /// parts are what the build keeps, and are not known before it runs).
 fn candidate_splits(coords: &[OrbitCoord]) -> Vec<(Side, Side)> {
-    let k = coords.len();
-    if k < 2 {
-        return Vec::new();
-    }
-    let masks: Box<dyn Iterator<Item = u64>> = match k <= 16 {
-        true => Box::new(1..(1u64 << k) - 1),
-        // Too many subsets: the last orbits inner, a few at a time.
-        false => Box::new((1..=MAX_INNER).map(move |n| ((1u64 << n) - 1) << (k - n))),
-    };
+    // Inner orbits move by tables and have more than one value (others only fill slots);
+    // past a dozen such orbits, the largest dozen.
+    let mut eligible: Vec<usize> =
+        (0..coords.len()).filter(|&j| !coords[j].moves.is_empty() && coords[j].size > 1).collect();
+    eligible.sort_by_key(|&j| std::cmp::Reverse(coords[j].size));
+    eligible.truncate(MAX_ELIGIBLE);
+    eligible.sort_unstable();
     let mut out: Vec<(u128, Side, Side)> = Vec::new();
-    for mask in masks {
-        let inner: Vec<usize> = (0..k).filter(|j| mask >> j & 1 == 1).collect();
-        let outer: Vec<usize> = (0..k).filter(|j| mask >> j & 1 == 0).collect();
-        if inner.len() > MAX_INNER || inner.iter().any(|&j| coords[j].moves.is_empty()) {
+    for mask in 1u32..1 << eligible.len() {
+        if mask.count_ones() as usize > MAX_INNER {
+            continue;
+        }
+        let inner: Vec<usize> = (eligible.iter().enumerate())
+            .filter(|(i, _)| mask >> i & 1 == 1)
+            .map(|(_, &j)| j)
+            .collect();
+        let outer: Vec<usize> = (0..coords.len()).filter(|j| !inner.contains(j)).collect();
+        if outer.is_empty() {
             continue;
         }
         let (Some(o), Some(i)) = (Side::new(coords, outer), Side::new(coords, inner)) else {
@@ -1230,7 +1272,9 @@ End
             computed.map_tables.iter_mut().for_each(|t| *t = None);
             computed.flat_maps = None;
             assert!(f.flat_maps.is_some());
-            (computed.fibre.bits, computed.fibre.before) = (Vec::new(), Vec::new());
+            let keys: Vec<u64> = f.fibre_values.iter().map(|v| f.inner_key(v)).collect();
+            assert!(keys.is_sorted() && f.fibre.keys.is_empty());
+            computed.fibre = Fibre { len: f.fibre.len, keys, bits: Vec::new(), before: Vec::new() };
             assert!(!f.fibre.bits.is_empty());
             let mut seen = HashSet::new();
             for r in 0..f.n_states() {

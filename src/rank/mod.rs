@@ -653,24 +653,25 @@ impl Ranking {
             true => None,
             false => Some(FibreRanking::new(puzzle, &analysis.invariants, &analysis.group_order)),
         };
-        let fibres = match fibres {
+        let mut fibres = match fibres {
             Some(Ok(f)) if f.n_states() > enumerated::MAX_LISTED => {
                 return Ok(Ranking::Fibres(f));
             }
-            Some(Err(e)) => Some(e),
-            _ => None,
+            other => other,
         };
-        let by_fibres = |e: Option<Error>| match e {
-            Some(e) => format!("; by a projection and its fibres: {e}"),
-            None => String::new(),
+        let by_fibres = |f: Option<Result<FibreRanking>>| match f {
+            Some(Err(e)) => format!("; by a projection and its fibres: {e}"),
+            _ => String::new(),
         };
         let boards = (!exact).then(|| board_count::exact_boards(puzzle, analysis)).flatten();
         // Listing them would take seconds and gigabytes before failing.
         let fewest = boards.unwrap_or_else(|| board_count::fewest_boards(puzzle, analysis));
-        if fewest <= enumerated::MAX_LISTED
-            && let Ok(e) = Enumerated::new(puzzle)
-        {
-            return Ok(Ranking::Enumerated(e));
+        if fewest <= enumerated::MAX_LISTED {
+            match (Enumerated::new(puzzle), fibres) {
+                (Ok(e), _) => return Ok(Ranking::Enumerated(e)),
+                (Err(_), Some(Ok(f))) => return Ok(Ranking::Fibres(f)),
+                (Err(_), other) => fibres = other,
+            }
         }
         let too_many = format!(
             "{} has identical pieces and more than {} boards to list one by one",
