@@ -266,6 +266,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
     // Catch signals from the start: one that arrives while the table is being made stops the
     // search at its first durable point instead of killing the process mid-creation.
     stop_flag(args.session.quiet);
+    super::bound_setup_threads(args.session.threads);
     let puzzle = args.puzzle.searchable_puzzle()?;
     if args.session.force && args.resume {
         bail!(
@@ -304,6 +305,7 @@ pub fn run(args: &BfsArgs) -> anyhow::Result<i32> {
 /// Runs `twirl resume`.
 pub fn run_resume(args: &ResumeArgs) -> anyhow::Result<i32> {
     stop_flag(args.session.quiet);
+    super::bound_setup_threads(args.session.threads);
     args.session.check_outputs(Some(&args.table), None)?;
     let plan = Plan::Resume {
         path: &args.table,

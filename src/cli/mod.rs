@@ -432,6 +432,16 @@ pub fn report_out() -> Box<dyn Write> {
     }
 }
 
+/// Bounds the global thread pool, on which set-up work runs (classifying placements,
+/// tabulating maps), to `--threads` where it was given: set-up used to take every core
+/// whatever the flag said. A pool already built is left as it is.
+pub fn bound_setup_threads(threads: Option<usize>) {
+    if let Some(n) = threads.filter(|&n| n > 0) {
+        // Fails only where the pool was built already.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(n).build_global();
+    }
+}
+
 /// Worker threads when none are asked for: one per core.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)

@@ -48,6 +48,7 @@ pub struct PhaseArgs {
 
 /// Runs `twirl phase`.
 pub fn run(args: &PhaseArgs) -> anyhow::Result<()> {
+    super::bound_setup_threads(args.threads);
     args.json.check(&as_paths(&files_named([args.puzzle.puzzle.as_str()])))?;
     let puzzle = args.puzzle.puzzle()?;
     let goal = (!args.goal.is_empty()).then_some(args.goal.as_slice());

@@ -181,6 +181,7 @@ const LISTED: usize = 10;
 
 /// Runs `twirl sample`; returns the exit code.
 pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
+    super::bound_setup_threads(args.patterns.threads);
     if args.count > MAX_COUNT {
         bail!(
             "-n: expected at most {} boards (2^40: more would take years), found {}",

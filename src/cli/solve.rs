@@ -295,6 +295,7 @@ pub struct SolveArgs {
 
 /// Runs `twirl solve`; returns the exit code.
 pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
+    super::bound_setup_threads(args.patterns.threads);
     let is_puzzle =
         ["nrp:", "twiddle:", "spin:", "def:"].iter().any(|p| args.source.starts_with(p));
     let started = Instant::now();
