@@ -101,6 +101,25 @@ pub fn orient_sum(k: u8, a: u8, b: u8, c: u8) -> u8 {
 const MAX_COUPLING_SPACE: u64 = 1 << 22;
 
 impl Invariants {
+    /// The reduced orientation of a piece standing on `cell` with orientation `orient`,
+    /// counted from `home`, the potential of its (label's first) home, in steps of the
+    /// cell's `tied_mod`; `None` where the cell fixes the orientation modulo `tied_mod` to
+    /// another value. [`Invariants::shown_orientation`] undoes it.
+    #[inline]
+    pub fn reduced_orientation(&self, cell: usize, orient: u8, home: u8) -> Option<u8> {
+        let (k, tied) = (self.orient_mod, self.orbits[self.orbit_of[cell] as usize].tied_mod);
+        let raw = orient_sum(k, orient % k, home, self.potential[cell]);
+        raw.is_multiple_of(tied).then(|| raw / tied)
+    }
+
+    /// The orientation a board shows for a piece on `cell` with reduced orientation `turn`
+    /// (see [`Invariants::reduced_orientation`]).
+    #[inline]
+    pub fn shown_orientation(&self, cell: usize, turn: u8, home: u8) -> u8 {
+        let tied = self.orbits[self.orbit_of[cell] as usize].tied_mod;
+        orient_sum(self.orient_mod, turn * tied, self.potential[cell], home)
+    }
+
     /// Works out the invariants of the puzzle's moves.
     pub fn of(puzzle: &Puzzle) -> crate::Result<Invariants> {
         let n = puzzle.n_positions();

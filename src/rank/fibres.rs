@@ -30,7 +30,7 @@ use strength_reduce::StrengthReducedU64;
 
 use super::StateRanking;
 use super::multiset::Arrangements;
-use crate::group::invariants::{Invariants, cell_list, orient_sum};
+use crate::group::invariants::{Invariants, cell_list};
 use crate::group::stabchain::{Perm, StabChain};
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
@@ -191,6 +191,12 @@ impl OrbitCoord {
         self.moves = table;
     }
 
+    /// The coordinate without its moves ([`OrbitCoord::tabulate`]), for a ranking that no
+    /// longer steps it.
+    fn without_moves(&self) -> OrbitCoord {
+        OrbitCoord { moves: Vec::new(), local_moves: Vec::new(), ..self.clone() }
+    }
+
     /// A value moved by the `m`-th move of [`OrbitCoord::tabulate`].
     #[inline]
     fn step(&self, value: u64, m: usize) -> u64 {
@@ -247,7 +253,6 @@ impl OrbitCoord {
 
     /// The orbit's pieces on a board, or why the board cannot be one of the puzzle's.
     fn pieces_of(&self, inv: &Invariants, board: &Board) -> Result<Pieces> {
-        let k = inv.orient_mod;
         let bad = |reason: String| Err(Error::InvalidBoard(reason));
         let mut p = [0u8; MAX_ORBIT_CELLS];
         let mut counts = vec![0u8; self.labels.len()];
@@ -270,13 +275,8 @@ impl OrbitCoord {
                 p[i] = v;
                 continue;
             }
-            let raw = orient_sum(
-                k,
-                board.orient[cell] % k,
-                self.potential[v as usize],
-                inv.potential[cell],
-            );
-            if !raw.is_multiple_of(self.tied_mod) {
+            let home = self.potential[v as usize];
+            let Some(turn) = inv.reduced_orientation(cell, board.orient[cell], home) else {
                 return bad(format!(
                     "the piece solved on cell {} cannot stand on cell {} with that orientation: \
                      orientation mod {} is fixed by the cell",
@@ -284,8 +284,8 @@ impl OrbitCoord {
                     cell + 1,
                     self.tied_mod
                 ));
-            }
-            p[i] = v | ((raw / self.tied_mod) << VALUE_BITS);
+            };
+            p[i] = v | (turn << VALUE_BITS);
         }
         if let Some(v) = (0..counts.len()).find(|&v| counts[v] != self.counts[v]) {
             return bad(format!(
@@ -308,12 +308,7 @@ impl OrbitCoord {
             board.tiles[cell] = self.labels[v];
             board.orient[cell] = match self.unseen[v] {
                 true => 0,
-                false => orient_sum(
-                    inv.orient_mod,
-                    turn * self.tied_mod,
-                    inv.potential[cell],
-                    self.potential[v],
-                ),
+                false => inv.shown_orientation(cell, turn, self.potential[v]),
             };
         }
     }
@@ -852,7 +847,8 @@ impl FibreRanking {
         Ok(FibreRanking {
             n_cells: puzzle.n_positions(),
             invariants: invariants.clone(),
-            coords: coords.to_vec(),
+            // Their move tables served the set-up: `inner_moves` holds the inner ones.
+            coords: coords.iter().map(OrbitCoord::without_moves).collect(),
             outer,
             inner,
             outer_index: projections.keys.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect(),

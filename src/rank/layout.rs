@@ -24,7 +24,7 @@ use super::simd::{self, apply_compiled, extract_bits};
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 pub(crate) use super::simd::{load32, shuffle32, store32};
 use super::small_perm::SmallPerm;
-use crate::group::invariants::{Coord, Invariants, Orbit, orient_sum};
+use crate::group::invariants::{Coord, Invariants, Orbit};
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::{Error, Result};
 pub(crate) use upper_maps::UpperMaps;
@@ -703,7 +703,6 @@ impl Layout {
 /// A board in working form (tiles with their reduced orientations), or why a tile cannot
 /// stand where it does; the invariants' parities and sums are not checked here.
 pub(super) fn cells_of_board(inv: &Invariants, n_cells: usize, board: &Board) -> Result<Cells> {
-    let k = inv.orient_mod;
     let mut out = [0u8; MAX_CELLS];
     for (p, &tile) in board.tiles.iter().enumerate().take(n_cells) {
         let t = tile as usize;
@@ -714,31 +713,26 @@ pub(super) fn cells_of_board(inv: &Invariants, n_cells: usize, board: &Board) ->
                 p + 1
             )));
         }
-        let orbit = &inv.orbits[inv.orbit_of[p] as usize];
-        let raw = orient_sum(k, board.orient[p] % k, inv.potential[t], inv.potential[p]);
-        if !raw.is_multiple_of(orbit.tied_mod) {
+        let Some(turn) = inv.reduced_orientation(p, board.orient[p], inv.potential[t]) else {
             return Err(Error::InvalidBoard(format!(
                 "tile {} cannot stand on cell {} with that orientation: orientation mod {} is fixed by the cell",
                 t + 1,
                 p + 1,
-                orbit.tied_mod
+                inv.orbits[inv.orbit_of[p] as usize].tied_mod
             )));
-        }
-        out[p] = t as u8 | ((raw / orbit.tied_mod) << TILE_BITS);
+        };
+        out[p] = t as u8 | (turn << TILE_BITS);
     }
     Ok(Cells(out))
 }
 
 /// The board a working form stands for (see [`cells_of_board`]).
 pub(super) fn board_of_cells(inv: &Invariants, n_cells: usize, s: &Cells) -> Board {
-    let k = inv.orient_mod;
     let mut board = Board::solved(1, n_cells);
     for p in 0..n_cells {
         let t = (s.0[p] & TILE_MASK) as usize;
-        let d = inv.orbits[inv.orbit_of[p] as usize].tied_mod;
-        let u = s.0[p] >> TILE_BITS;
         board.tiles[p] = t as u8;
-        board.orient[p] = orient_sum(k, u * d, inv.potential[p], inv.potential[t]);
+        board.orient[p] = inv.shown_orientation(p, s.0[p] >> TILE_BITS, inv.potential[t]);
     }
     board
 }

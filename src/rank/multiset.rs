@@ -33,7 +33,7 @@ use super::coord_tables::CoordTables;
 use super::layout::{CellMoves, MAX_CELLS, TILE_BITS, TILE_MASK, check_free_mod};
 use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
 use super::{CellRanking, Cells};
-use crate::group::invariants::{Coord, Invariants, cell_list, orient_sum};
+use crate::group::invariants::{Coord, Invariants, cell_list};
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
 
@@ -644,8 +644,6 @@ impl Multiset {
     /// orientation `orient`, or `None` when no reachable board has it there. Callers that
     /// build working forms in a hot loop (pattern lookups) tabulate it once.
     pub fn working_byte(&self, cell: usize, label: u8, orient: u8) -> Option<u8> {
-        let inv = &self.invariants;
-        let k = inv.orient_mod;
         let o = self.orbits.iter().find(|o| o.cells.contains(&(cell as u8)))?;
         if o.index.get(label as usize).is_none_or(|&v| v == NO_INDEX) {
             return None;
@@ -653,8 +651,9 @@ impl Multiset {
         if o.unseen[label as usize] {
             return Some(label);
         }
-        let raw = orient_sum(k, orient % k, o.potential[label as usize], inv.potential[cell]);
-        raw.is_multiple_of(o.tied_mod).then(|| label | ((raw / o.tied_mod) << TILE_BITS))
+        let turn =
+            self.invariants.reduced_orientation(cell, orient, o.potential[label as usize])?;
+        Some(label | (turn << TILE_BITS))
     }
 
     /// Converts working form back to a board.
@@ -690,12 +689,7 @@ impl Multiset {
         let u = byte >> TILE_BITS;
         let orient = match o.unseen[label as usize] {
             true => 0,
-            false => orient_sum(
-                inv.orient_mod,
-                u * o.tied_mod,
-                inv.potential[cell],
-                o.potential[label as usize],
-            ),
+            false => inv.shown_orientation(cell, u, o.potential[label as usize]),
         };
         (label, orient)
     }
@@ -725,7 +719,6 @@ fn free_signs(inv: &Invariants) -> Vec<usize> {
 /// A board in working form, or why it has none: a piece on an orbit whose labels it does
 /// not carry, an orientation its cell forbids, or an orbit holding the wrong pieces.
 fn working_form(orbits: &[OrbitPlan], inv: &Invariants, board: &Board) -> Result<Cells> {
-    let k = inv.orient_mod;
     let n: usize = orbits.iter().map(|o| o.cells.len()).sum();
     let bad = |reason: String| Err(Error::InvalidBoard(reason));
     if board.tiles.len() != n || board.orient.len() != n {
@@ -752,9 +745,8 @@ fn working_form(orbits: &[OrbitPlan], inv: &Invariants, board: &Board) -> Result
                 out[p] = label;
                 continue;
             }
-            let raw =
-                orient_sum(k, board.orient[p] % k, o.potential[label as usize], inv.potential[p]);
-            if !raw.is_multiple_of(o.tied_mod) {
+            let home = o.potential[label as usize];
+            let Some(turn) = inv.reduced_orientation(p, board.orient[p], home) else {
                 return bad(format!(
                     "piece {} cannot stand on cell {} with that orientation: orientation mod {} is \
                      fixed by the cell",
@@ -762,8 +754,8 @@ fn working_form(orbits: &[OrbitPlan], inv: &Invariants, board: &Board) -> Result
                     p + 1,
                     o.tied_mod
                 ));
-            }
-            out[p] = label | ((raw / o.tied_mod) << TILE_BITS);
+            };
+            out[p] = label | (turn << TILE_BITS);
         }
         if let Some(v) = (0..counts.len()).find(|&v| counts[v] != o.counts[v]) {
             return bad(format!(
