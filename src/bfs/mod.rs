@@ -1098,7 +1098,7 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
                     let (rank, map) = space.run_image(&image, self.parity);
                     let run = rank / len;
                     self.images.push(run);
-                    self.offsets.push(self.runs.tables(rm, map));
+                    self.offsets.push(self.runs.tables(rm, map, self.start / len));
                     self.placed.push(part.place(run * len));
                 }
             }

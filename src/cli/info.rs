@@ -104,6 +104,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         let (projection, fibre) = f.describe();
         writeln!(out, "projection: {projection}")?;
         writeln!(out, "fibre over each projection: {fibre}")?;
+        writeln!(out, "search: {}", f.describe_search())?;
     }
     if space.n_reachable() < space.n_states() {
         let which = match &space.ranking {

@@ -105,11 +105,13 @@ impl CoordTables {
                 .map(|(index, t)| RunMove {
                     index,
                     offsets: vec![OffsetTable::new(t[*last..].to_vec())],
+                    by_run: Vec::new(),
                 })
                 .collect()
         };
         let runs = (k >= 2).then(|| CellRuns {
             then: Vec::new(),
+            shared: Vec::new(),
             len: radices[k - 1],
             classes: 1,
             solve: run_moves(&solve),

@@ -30,6 +30,7 @@ use strength_reduce::StrengthReducedU64;
 
 use super::StateRanking;
 use super::multiset::Arrangements;
+use super::runs::{CellRuns, OffsetTable, RunMove};
 use crate::group::invariants::{Invariants, cell_list};
 use crate::group::stabchain::{Perm, StabChain};
 use crate::puzzle::{Board, Puzzle};
@@ -60,6 +61,17 @@ const MAX_FIBRE: usize = 1 << 26;
 /// Inner spaces of at most this many values mark the fibre in a bitmap (a rank counts its
 /// bits); larger ones search a sorted list.
 const MAX_BITMAP: u64 = 1 << 30;
+
+/// Most bytes of the offset tables that walk the fibres as runs ([`fibre_runs`]), and at
+/// most a quarter of the memory available (256 MiB where the system does not tell): the
+/// trapentrix's take 1.5 GB (its search 8.6 s against 36 s board by board; its table 137
+/// MB), the 235's 30 MB.
+const MAX_RUN_TABLES: u64 = 1 << 31;
+
+/// The bytes the offset tables of runs may take here (see [`MAX_RUN_TABLES`]).
+fn run_tables_bound() -> u64 {
+    crate::table::available_memory().map_or(1 << 28, |m| (m / 4).min(MAX_RUN_TABLES))
+}
 
 /// One orbit's pieces: `value | turn << VALUE_BITS` per cell, in the orbit's cell order.
 type Pieces = [u8; MAX_ORBIT_CELLS];
@@ -653,6 +665,9 @@ pub struct FibreRanking {
     fibre: Fibre,
     /// The inner values of the fibre's keys, in order.
     fibre_values: Vec<[u32; MAX_INNER]>,
+    /// The ranks over each projection as a run, where their tables fit ([`fibre_runs`]);
+    /// else the bound they pass.
+    runs: std::result::Result<CellRuns, u64>,
     n_moves: usize,
     n_states: u64,
 }
@@ -789,7 +804,7 @@ impl FibreRanking {
         let fibre = orbit_of(coords, &inner, c0, &kept)?;
         let mut fibre = fibre;
         fibre.sort_unstable();
-        let fibre_values = fibre
+        let fibre_values: Vec<[u32; MAX_INNER]> = fibre
             .iter()
             .map(|&key| {
                 let mut values = [0u64; MAX_INNER];
@@ -809,6 +824,14 @@ impl FibreRanking {
                  divide the group order {group_order}"
             )));
         }
+
+        let runs = fibre_runs(
+            coords,
+            &inner,
+            (&reached, &inner_maps, &projections.moves),
+            (&fibre, &fibre_values),
+            run_tables_bound(),
+        );
 
         let mut maps = Vec::with_capacity(reached.len() * 4 * ni);
         for t in &reached {
@@ -863,6 +886,7 @@ impl FibreRanking {
             maps,
             fibre,
             fibre_values,
+            runs,
             n_moves,
             n_states,
         })
@@ -894,6 +918,24 @@ impl FibreRanking {
                 self.inner.space
             ),
         )
+    }
+
+    /// How a search walks the ranks: `"runs of N ranks (the boards over each projection), K
+    /// offset tables"`, or why board by board.
+    pub fn describe_search(&self) -> String {
+        match &self.runs {
+            Ok(runs) => format!(
+                "runs of {} ranks (the boards over each projection), moved by {} offset tables",
+                runs.len,
+                runs.shared.len()
+            ),
+            Err(bound) => format!(
+                "board by board (the offset tables of runs over each projection would take \
+                 more than {} MiB: a quarter of the memory available, at most {} MiB)",
+                bound >> 20,
+                MAX_RUN_TABLES >> 20
+            ),
+        }
     }
 
     /// Inner values mapped by projection `a`'s `t_a^-1` ([`TO_SOLVED`]) or `t_a`
@@ -1112,6 +1154,111 @@ fn map_table(coords: &[OrbitCoord], inner: &Side, k: usize, maps: &[u8]) -> Opti
     Some(MapTable { narrow, wide, size, ids })
 }
 
+/// The ranks over each projection as a run of `|F_0|` ranks: a move `m` takes the run of `a`
+/// onto the run of `a m`, and offset `x` (the board `F_0[x] t_a`) to the place in `F_0` of
+/// `F_0[x] s`, where `s = t_a m t_{a m}^-1` keeps the solved projection and so maps the
+/// fibre onto itself. One offset table per distinct `s` on the inner cells (134 for the
+/// 235's 576 projections and 16 moves and undoings), shared by every move; `Err(bound)`
+/// when they would take more than `bound` bytes. `moves` as the set-up holds them: the maps
+/// `t_a` on the inner cells, the moves and then the moves undone on them, and the
+/// projections' moves by those.
+fn fibre_runs(
+    coords: &[OrbitCoord],
+    inner: &Side,
+    (reached, inner_maps, projection_moves): (&[CellMap], &[CellMap], &[u32]),
+    (fibre, fibre_values): (&Fibre, &[[u32; MAX_INNER]]),
+    bound: u64,
+) -> std::result::Result<CellRuns, u64> {
+    let len = fibre.len();
+    let n_maps = inner_maps.len();
+    let width = if len <= 1 << 16 { 2 } else { 4 };
+    let most_tables = bound / (len * width).max(1);
+    let inverses: Vec<CellMap> = reached.iter().map(|t| t.inverse(&inner.modulus)).collect();
+    let mut distinct: HashMap<CellMap, u32> = HashMap::new();
+    let mut by_run = vec![Vec::with_capacity(reached.len()); n_maps];
+    for (a, t) in reached.iter().enumerate() {
+        for (m, map) in inner_maps.iter().enumerate() {
+            let b = projection_moves[a * n_maps + m] as usize;
+            let s = t.then(map, &inner.modulus).then(&inverses[b], &inner.modulus);
+            let next = distinct.len() as u32;
+            by_run[m].push(*distinct.entry(s).or_insert(next));
+            if distinct.len() as u64 > most_tables {
+                return Err(bound);
+            }
+        }
+    }
+    let mut elements: Vec<(CellMap, u32)> = distinct.into_iter().collect();
+    elements.sort_unstable_by_key(|&(_, id)| id);
+    // An element whose inverse came first gets the inverse of that one's table: no fibre
+    // places to look up (the moves' undoings make most of them).
+    let ids: HashMap<&CellMap, u32> = elements.iter().map(|(s, id)| (s, *id)).collect();
+    let inverse_of: Vec<Option<u32>> = (elements.iter())
+        .map(|(s, id)| ids.get(&s.inverse(&inner.modulus)).copied().filter(|i| i < id))
+        .collect();
+    let mut shared: Vec<Option<OffsetTable>> = (elements.par_iter().zip(&inverse_of))
+        .map(|((s, _), inverse)| match inverse {
+            Some(_) => None,
+            None => Some(OffsetTable::new(offsets_by(coords, inner, s, fibre, fibre_values))),
+        })
+        .collect();
+    for (id, inverse) in inverse_of.iter().enumerate() {
+        if let Some(Some(table)) = inverse.map(|i| &shared[i as usize]) {
+            let mut back = vec![0u32; len as usize];
+            for x in 0..len as usize {
+                back[table.get(x) as usize] = x as u32;
+            }
+            shared[id] = Some(OffsetTable::new(back));
+        }
+    }
+    let shared = shared.into_iter().map(|t| t.expect("every table built")).collect();
+    // Moves in solving direction are the first half of the maps, their undoings the second.
+    let half = n_maps / 2;
+    let run_moves = |range: std::ops::Range<usize>| -> Vec<RunMove> {
+        range
+            .map(|m| RunMove { index: m % half, offsets: Vec::new(), by_run: by_run[m].clone() })
+            .collect()
+    };
+    Ok(CellRuns {
+        len,
+        classes: 1,
+        solve: run_moves(0..half),
+        scramble: run_moves(half..n_maps),
+        rest: Vec::new(),
+        cells: Vec::new(),
+        then: Vec::new(),
+        shared,
+    })
+}
+
+/// The places in the fibre of its boards moved by `s`, an element that keeps the solved
+/// projection (see [`fibre_runs`]).
+fn offsets_by(
+    coords: &[OrbitCoord],
+    inner: &Side,
+    s: &CellMap,
+    fibre: &Fibre,
+    fibre_values: &[[u32; MAX_INNER]],
+) -> Vec<u32> {
+    // Each inner orbit's values moved by `s`, as a table (an inner orbit has move tables, so
+    // few values).
+    let moved: Vec<Vec<u32>> = (inner.orbits.iter().enumerate())
+        .map(|(k, &j)| {
+            let o = &coords[j];
+            let (start, n) = (inner.offset[k], o.cells.len());
+            let perm: Vec<u8> = s.perm[start..start + n].iter().map(|&p| p - start as u8).collect();
+            let twist = &s.twist[start..start + n];
+            (0..o.size).map(|v| o.rank(&o.apply(&o.unrank(v), &perm, twist)) as u32).collect()
+        })
+        .collect();
+    (fibre_values.iter())
+        .map(|values| {
+            let key = (moved.iter().zip(values).zip(&inner.orbits))
+                .fold(0u64, |acc, ((t, &v), &j)| acc * coords[j].size + t[v as usize] as u64);
+            fibre.position(key).expect("the fibre's group maps the fibre onto itself") as u32
+        })
+        .collect()
+}
+
 /// A map of cells as a permutation of points, one point per cell and reduced orientation.
 fn points_of(m: &CellMap, modulus: &[u8], degree: usize) -> Perm {
     let mut first = Vec::with_capacity(modulus.len());
@@ -1195,6 +1342,16 @@ impl StateRanking for FibreRanking {
     fn scramble_step(&self, s: &FibreState, m: usize) -> FibreState {
         self.step(s, self.n_moves + m)
     }
+    fn cell_runs(&self) -> Option<&CellRuns> {
+        self.runs.as_ref().ok()
+    }
+    fn unrank_in_run(&self, bases: &[FibreState], _parity: usize, offset: u64) -> FibreState {
+        let a = bases[0].outer;
+        FibreState {
+            outer: a,
+            inner: self.map_inner(a as usize, &self.fibre_values[offset as usize], TO_REACHED),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1248,12 +1405,97 @@ B
 End
 ";
 
+    /// Twins (A, and B of pieces 1 1 2 2, moved alike) with two more orbits that some of
+    /// their moves turn too: the fibres over B's projections hold many boards, and the
+    /// fibre's group many elements.
+    const TWINS_AND_RINGS: &str = "\
+Set A 4 1
+Set B 4 1
+Set C 4 1
+Set D 4 1
+Solved
+A
+1 2 3 4
+B
+1 1 2 2
+C
+1 2 3 4
+D
+1 2 3 4
+End
+Move X
+A
+2 1 3 4
+B
+2 1 3 4
+End
+Move Y
+A
+1 3 2 4
+B
+1 3 2 4
+C
+2 1 3 4
+End
+Move Z
+A
+1 2 4 3
+B
+1 2 4 3
+D
+2 3 4 1
+End
+Move W
+C
+1 3 2 4
+D
+2 1 3 4
+End
+Move V
+C
+1 2 4 3
+End
+";
+
+    /// The ranks over each projection walked as runs: each move's offset tables give the
+    /// ranks of its images, and a search by runs, forward and backward, finds the histogram
+    /// found board by board.
+    #[test]
+    fn fibres_walked_as_runs_agree_with_their_boards() {
+        use crate::bfs::{self, Config, Direction, NoProgress};
+        use crate::table::DistanceTable;
+        for (text, projections, fibre, tables) in
+            [(TWINS, 24, 1, 1), (TWINS_AND_RINGS, 6, 2304, 15)]
+        {
+            let puzzle = defined(text);
+            let analysis = Analysis::of(&puzzle).unwrap();
+            let f =
+                FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order).unwrap();
+            let runs = f.cell_runs().expect("runs");
+            assert_eq!(
+                (f.n_projections(), runs.len, runs.shared.len()),
+                (projections, fibre, tables)
+            );
+            crate::rank::runs::check_against_direct_ranks(&f, puzzle.moves.len(), "fibres");
+            let search = |runs: bool, direction: Option<Direction>| {
+                let table = DistanceTable::in_memory(f.n_states()).unwrap();
+                let config = Config { runs, direction, ..Config::new(2) };
+                bfs::run(&f, 0, &table, &config, &NoProgress).unwrap().histogram
+            };
+            let by_boards = search(false, None);
+            assert_eq!(by_boards.iter().sum::<u64>(), f.n_states());
+            for direction in [Direction::Forward, Direction::Backward] {
+                assert_eq!(search(true, Some(direction)), by_boards, "{direction:?}");
+            }
+        }
+    }
+
     /// Every rank is a distinct board of the listing, ranks back, and each move (and its
     /// undoing) agrees with the puzzle's; a board of the invariants' space that the moves do
     /// not reach is refused.
     #[test]
     fn fibres_rank_exactly_the_listed_boards() {
-        for (text, boards) in [(TWINS, 24u64), (TURNING_TWINS, 648)] {
+        for (text, boards) in [(TWINS, 24u64), (TURNING_TWINS, 648), (TWINS_AND_RINGS, 13_824)] {
             let puzzle = defined(text);
             let analysis = Analysis::of(&puzzle).unwrap();
             assert!(!analysis.invariants_are_exact());

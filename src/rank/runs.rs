@@ -35,6 +35,11 @@ pub struct RunMove {
     /// for a layout's cell runs, the symmetry taking the image to its class for classes of
     /// digits.
     pub offsets: Vec<OffsetTable>,
+    /// `by_run[run]`: the index in [`CellRuns::shared`] of the table that carries that run's
+    /// offsets onto its image run's, where the map depends on the run itself (ranks by a
+    /// projection and its fibres: the element of the fibre's group that the move and the
+    /// run's projection make); empty where `offsets` serve every run.
+    pub by_run: Vec<u32>,
 }
 
 /// One table of image offsets within a run. Runs of at most 65,536 ranks keep them in `u16`:
@@ -157,18 +162,24 @@ pub struct CellRuns {
     /// symmetry would take `|G|` times the memory (the 233's 16 symmetries: 26 MB against
     /// 3). Empty where each map has tables of its own (a layout's parities).
     pub then: Vec<OffsetTable>,
+    /// The tables that moves choose run by run ([`RunMove::by_run`]), one per distinct map
+    /// of offsets, shared by every move and both directions.
+    pub shared: Vec<OffsetTable>,
 }
 
 impl CellRuns {
-    /// The offset table of move `rm` into an image run naming `map`, and the map applied
-    /// after it, if any.
+    /// The offset table of move `rm` from run `run` into an image run naming `map`, and the
+    /// map applied after it, if any.
     #[inline]
     pub fn tables<'a>(
         &'a self,
         rm: &'a RunMove,
         map: usize,
+        run: u64,
     ) -> (&'a OffsetTable, Option<&'a OffsetTable>) {
-        if self.then.is_empty() {
+        if !rm.by_run.is_empty() {
+            (&self.shared[rm.by_run[run as usize] as usize], None)
+        } else if self.then.is_empty() {
             (&rm.offsets[map], None)
         } else {
             (&rm.offsets[0], Some(&self.then[map]))
@@ -204,16 +215,27 @@ impl CellRuns {
                 let solve = RunMove {
                     index,
                     offsets: offset_tables(layout, arrangements, small, &q, m, len),
+                    by_run: Vec::new(),
                 };
                 let scramble = RunMove {
                     index,
                     offsets: offset_tables(layout, arrangements, small, &q, &inverse, len),
+                    by_run: Vec::new(),
                 };
                 (solve, scramble)
             })
             .unzip();
         let classes = layout.coupling_len() as u64;
-        Some(CellRuns { len, classes, solve, scramble, rest, cells: q, then: Vec::new() })
+        Some(CellRuns {
+            len,
+            classes,
+            solve,
+            scramble,
+            rest,
+            cells: q,
+            then: Vec::new(),
+            shared: Vec::new(),
+        })
     }
 
     /// [`CellRuns::build`]'s choice of `Q`, the layout's last orbit reordered so that `Q`
@@ -356,7 +378,7 @@ where
             for rm in moves {
                 let (image, map) = space.run_image(&step(&class_base, rm.index), p);
                 let expected = space.rank(&step(&s, rm.index));
-                let (table, then) = runs.tables(rm, map);
+                let (table, then) = runs.tables(rm, map, run);
                 assert_eq!(
                     image / runs.len * runs.len + table.get_then(off as usize, then),
                     expected,

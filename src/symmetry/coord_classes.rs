@@ -272,7 +272,7 @@ impl CoordClasses {
                     } else {
                         vec![OffsetTable::new(digit.to_vec())]
                     };
-                    RunMove { index: m, offsets }
+                    RunMove { index: m, offsets, by_run: Vec::new() }
                 })
                 .collect()
         };
@@ -288,6 +288,7 @@ impl CoordClasses {
             rest: Vec::new(),
             cells: Vec::new(),
             then,
+            shared: Vec::new(),
         })
     }
 
