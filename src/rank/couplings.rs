@@ -123,9 +123,14 @@ impl ReachableUpper {
                     a
                 });
         }
-        let found = BitRank::from_words(words.into_iter().map(AtomicU64::into_inner).collect());
+        Some(ReachableUpper::from_bits(words.into_iter().map(AtomicU64::into_inner).collect()))
+    }
+
+    /// The values whose bits are set in `words` (bit `u % 64` of word `u / 64`).
+    pub(crate) fn from_bits(words: Vec<u64>) -> ReachableUpper {
+        let found = BitRank::from_words(words);
         let upper_of = found.members().collect();
-        Some(ReachableUpper { found, upper_of })
+        ReachableUpper { found, upper_of }
     }
 
     /// Number of reachable values.

@@ -430,7 +430,8 @@ impl Layout {
         let space = self.n_states / self.orient_count;
         let first = self.upper_and_orientation(&self.solved()).0;
         let found = match (space <= MAX_UPPER_SPACE).then(|| self.upper_moves()).flatten() {
-            Some(tables) => ReachableUpper::search(space, first, &tables),
+            Some(tables) => (tables.reach_by_chain(first, space))
+                .or_else(|| ReachableUpper::search(space, first, &tables)),
             None => ReachableUpper::search(
                 space,
                 first,
@@ -902,6 +903,35 @@ mod tests {
             for a in (0..100_000).chain([u32::MAX - 1, u32::MAX]) {
                 assert_eq!(mod_by_magic(a, magic, d), a % d, "{a} mod {d}");
             }
+        }
+    }
+
+    /// The upper values the moves reach, found by enumerating their group through its
+    /// stabilizer chain, are those a search over the values finds (fewer than the space
+    /// where the group hides couplings: the smaller group's). An orbit of 8 cells would
+    /// make 40,320 points: the 2x2x2's values are searched.
+    #[test]
+    fn upper_values_enumerated_by_the_chain_are_those_searched() {
+        let path =
+            |file: &str| format!("def:{}/data/definitions/{file}", env!("CARGO_MANIFEST_DIR"));
+        let cube = Puzzle::parse(&path("cube2.tws"), None).unwrap();
+        let space = StateSpace::build(&cube).unwrap();
+        let Ranking::Layout(layout) = &space.ranking else { panic!("a layout") };
+        let (values, first) = (layout.upper_space(), 0);
+        assert!(layout.upper_moves().unwrap().reach_by_chain(first, values).is_none());
+        for (spec, hidden) in [(path("smaller_group.tws"), true), (path("hexagon.tws"), false)] {
+            let spec = &spec;
+            let puzzle = Puzzle::parse(spec, None).unwrap();
+            let space = StateSpace::build(&puzzle).unwrap();
+            let Ranking::Layout(layout) = &space.ranking else { panic!("{spec}: a layout") };
+            let tables = layout.upper_moves().expect("the moves act orbit by orbit");
+            let values = layout.upper_space();
+            let first = layout.upper_and_orientation(&layout.solved()).0;
+            let by_chain = tables.reach_by_chain(first, values).expect(spec);
+            let searched = ReachableUpper::search(values, first, &tables).unwrap();
+            assert_eq!(by_chain.len(), searched.len(), "{spec}");
+            assert_eq!(by_chain.len() < values, hidden, "{spec}");
+            assert!((0..by_chain.len()).all(|i| by_chain.upper(i) == searched.upper(i)));
         }
     }
 

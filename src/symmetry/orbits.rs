@@ -53,7 +53,6 @@ pub(crate) fn reduce(
     let found: Vec<(Vec<u32>, Twins)> = rayon::broadcast(|_| {
         let (mut smallest, mut twins) = (Vec::new(), Vec::new());
         let mut out = vec![0u32; undo.len()];
-        let mut orbit: Vec<(u32, u32)> = Vec::with_capacity(undo.len());
         loop {
             let start = next.fetch_add(BLOCK, Relaxed);
             if start >= n {
@@ -67,13 +66,14 @@ pub(crate) fn reduce(
                 if out.iter().any(|&q| (q as usize) < p) {
                     continue;
                 }
-                // Of the elements taking `q` back to `p`, the first.
-                orbit.clear();
-                orbit.extend(out.iter().zip(undo).map(|(&q, &back)| (q, back)));
-                orbit.sort_unstable();
-                orbit.dedup_by_key(|x| x.0);
-                for &(q, back) in &orbit {
-                    code[q as usize].store((p as u32) << sym_bits | back, Relaxed);
+                // Of the elements taking `q` back to `p`, the first: the smallest code. This
+                // thread alone writes the orbit's codes (the others skip it, its smallest
+                // member being below theirs), so a load then a store keeps the least.
+                for (&q, &back) in out.iter().zip(undo) {
+                    let (slot, c) = (&code[q as usize], (p as u32) << sym_bits | back);
+                    if c < slot.load(Relaxed) {
+                        slot.store(c, Relaxed);
+                    }
                 }
                 let fixed = (out.iter().enumerate())
                     .fold(0, |f, (e, &q)| f | ((q as usize == p) as u128) << e);

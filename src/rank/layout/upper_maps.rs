@@ -18,7 +18,8 @@ use rayon::prelude::*;
 use strength_reduce::StrengthReducedU32;
 
 use super::{Cells, Layout, TILE_BITS};
-use crate::rank::couplings::UpperSteps;
+use crate::group::stabchain::StabChain;
+use crate::rank::couplings::{ReachableUpper, UpperSteps};
 use crate::rank::perm::unrank_in_sign_class;
 use crate::rank::spread_sample;
 
@@ -34,6 +35,8 @@ struct OrbitDigit {
     sign_shift: u32,
     /// Where its table starts within a map's.
     offset: usize,
+    /// Its place value in an upper value.
+    place: u32,
 }
 
 /// Per-map tables on a layout's upper values (see the module docs).
@@ -80,15 +83,6 @@ impl UpperMaps {
             return None;
         }
         let solved = layout.solved();
-        let mut orbits = Vec::new();
-        let mut offset = 0;
-        for (i, &j) in signed.iter().enumerate() {
-            let o = &layout.orbits[j];
-            let radix = StrengthReducedU32::new(o.perm_radix as u32);
-            let sign_shift = (signed.len() - 1 - i) as u32;
-            orbits.push(OrbitDigit { radix, sign_shift, offset });
-            offset += 2 * o.perm_radix as usize;
-        }
         let c = layout.coupling.len() as u64;
         // Place values: the last orbit's permutation digit is the least significant, above
         // the coupling index.
@@ -97,6 +91,15 @@ impl UpperMaps {
         for (k, &j) in signed.iter().enumerate().rev() {
             place[k] = p;
             p *= layout.orbits[j].perm_radix;
+        }
+        let mut orbits = Vec::new();
+        let mut offset = 0;
+        for (i, &j) in signed.iter().enumerate() {
+            let o = &layout.orbits[j];
+            let radix = StrengthReducedU32::new(o.perm_radix as u32);
+            let sign_shift = (signed.len() - 1 - i) as u32;
+            orbits.push(OrbitDigit { radix, sign_shift, offset, place: place[i] as u32 });
+            offset += 2 * o.perm_radix as usize;
         }
         // Each signed orbit's digits in a board.
         let digits = |s: &Cells| -> Vec<(u64, u32)> {
@@ -195,6 +198,195 @@ impl UpperMaps {
             // A code outside the group (tables that disagree) fails the check.
             let h = self.coupling_index.get(code as usize).copied().unwrap_or(u32::MAX);
             visit(acc as u32 as u64 + h as u64);
+        }
+    }
+}
+
+impl UpperMaps {
+    /// The upper values the maps reach from `first` (below `space`), by enumerating the group
+    /// they generate through its stabilizer chain instead of searching: one table read per
+    /// orbit and element, where a search reads every map's image of every value and marks
+    /// each (the mastermorphix's 5,308,416 values: ms). The group acts on points: each orbit's
+    /// `(r, sign)` values and the sums' codes, moved as the tables move them. Every element
+    /// is a product of one coset representative per level of the chain, so the images of
+    /// `first`'s points under every product are the values reached (each once where the
+    /// action on values is faithful, as it is here). For maps that keep each orbit, as moves
+    /// do; `None` where the points or the group are too many, or a map's tables do not move
+    /// each orbit's points among themselves as a permutation (then search).
+    pub(crate) fn reach_by_chain(&self, first: u64, space: u64) -> Option<ReachableUpper> {
+        let (orbits, sums_space) = (&self.orbits, self.sums_space as usize);
+        // Where each orbit's points start, then the sums' points.
+        let mut start = Vec::with_capacity(orbits.len() + 1);
+        let mut degree = 0usize;
+        for o in orbits {
+            start.push(degree);
+            degree += 2 * o.radix.get() as usize;
+        }
+        start.push(degree);
+        degree += sums_space;
+        if degree > MAX_CHAIN_POINTS || orbits.len() + 1 > MAX_POINTS_TRACKED {
+            return None;
+        }
+        // What each orbit's point adds to an upper value: low half its permutation digit's
+        // place value, high half its sign code (as the tables' entries).
+        let mut worth = vec![0u64; start[orbits.len()]];
+        for (k, o) in orbits.iter().enumerate() {
+            for x in 0..2 * o.radix.get() as usize {
+                worth[start[k] + x] =
+                    (x as u64 / 2 * o.place as u64) | ((x as u64 % 2) << (32 + o.sign_shift));
+            }
+        }
+        let mut gens = Vec::with_capacity(self.n_maps);
+        for m in 0..self.n_maps {
+            let table = &self.perm[m * self.per_map..(m + 1) * self.per_map];
+            let mut g = vec![u16::MAX; degree];
+            for (k, o) in orbits.iter().enumerate() {
+                for x in 0..2 * o.radix.get() as usize {
+                    // The entry must be a value of this orbit (maps that keep each orbit, as
+                    // moves do): its encoding again, from the digits read.
+                    let entry = table[o.offset + x];
+                    let (r, sign) = (entry as u32 / o.place, (entry >> (32 + o.sign_shift)) & 1);
+                    let again = (r as u64 * o.place as u64) | (sign << (32 + o.sign_shift));
+                    if entry != again || r >= o.radix.get() {
+                        return None;
+                    }
+                    g[start[k] + x] = (start[k] + 2 * r as usize + sign as usize) as u16;
+                }
+            }
+            for code in 0..sums_space {
+                let image = self.sums[m * sums_space + code] as usize;
+                g[start[orbits.len()] + code] = (start[orbits.len()] + image) as u16;
+            }
+            let mut hit = vec![false; degree];
+            for &p in &g {
+                if p as usize >= degree || std::mem::replace(&mut hit[p as usize], true) {
+                    return None;
+                }
+            }
+            gens.push(g);
+        }
+        let chain = StabChain::new(degree, &gens);
+        let lengths = chain.orbit_lengths();
+        let order: u64 = lengths.iter().try_fold(1u64, |a, &l| a.checked_mul(l as u64))?;
+        let reps: usize = lengths.iter().sum();
+        if order > 2 * space || reps.saturating_mul(degree) > MAX_CHAIN_ENTRIES {
+            return None;
+        }
+        // Each level's coset representatives, whole (the chain keeps their inverses).
+        let mut levels: Vec<Vec<u16>> = Vec::with_capacity(lengths.len());
+        let mut inv = vec![0u16; degree];
+        for (i, &len) in lengths.iter().enumerate() {
+            let mut level = vec![0u16; len * degree];
+            for (k, rep) in level.chunks_mut(degree).enumerate() {
+                chain.rep_inv_into(i, k, &mut inv);
+                for (p, &q) in inv.iter().enumerate() {
+                    rep[q as usize] = p as u16;
+                }
+            }
+            levels.push(level);
+        }
+        // `first`'s points: each orbit's value, and the sums' code.
+        let (mut p, h) = StrengthReducedU32::div_rem(first as u32, self.coupling_divisor);
+        let (signs, sums) =
+            StrengthReducedU32::div_rem(self.coupling[h as usize], self.sums_divisor);
+        let mut points = vec![0u16; orbits.len() + 1];
+        for (k, o) in orbits.iter().enumerate().rev() {
+            let r;
+            (p, r) = StrengthReducedU32::div_rem(p, o.radix);
+            points[k] = (start[k] + 2 * r as usize + (signs >> o.sign_shift & 1) as usize) as u16;
+        }
+        points[orbits.len()] = (start[orbits.len()] + sums as usize) as u16;
+
+        // An element is `r_last ... r_1 r_0` (the deepest level's representative first):
+        // tasks take the representatives of the deeper levels, then walk the first ones.
+        let n_points = points.len();
+        let mut first_points = [0u16; MAX_POINTS_TRACKED];
+        first_points[..n_points].copy_from_slice(&points);
+        let mut tasks = vec![first_points];
+        let mut depth = levels.len();
+        while depth > 0 && tasks.len() < 256 {
+            depth -= 1;
+            tasks = (tasks.iter())
+                .flat_map(|t| levels[depth].chunks(degree).map(|rep| moved(t, rep, n_points)))
+                .collect();
+        }
+        // A bitmap per thread, joined after: the values land all over the space, and
+        // atomic writes there would wait for each line in turn.
+        let sums_start = start[orbits.len()] as u32;
+        let per_thread = tasks.len().div_ceil(rayon::current_num_threads().max(1));
+        let parts: Vec<Option<Vec<u64>>> = (tasks.par_chunks(per_thread))
+            .map(|tasks| {
+                let mut words = vec![0u64; space.div_ceil(64) as usize];
+                let mut failed = false;
+                for t in tasks {
+                    walk(&levels, degree, depth, t, n_points, &mut |q, last| {
+                        let acc: u64 = q[..n_points - 1]
+                            .iter()
+                            .map(|&p| worth[last[p as usize] as usize])
+                            .sum();
+                        let sums = last[q[n_points - 1] as usize] as u32 - sums_start;
+                        let code = ((acc >> 32) as u32) * self.sums_space + sums;
+                        let h = self.coupling_index.get(code as usize).copied().unwrap_or(u32::MAX);
+                        let u = acc as u32 as u64 + h as u64;
+                        match h != u32::MAX && u < space {
+                            true => words[(u / 64) as usize] |= 1 << (u % 64),
+                            false => failed = true,
+                        }
+                    });
+                }
+                (!failed).then_some(words)
+            })
+            .collect();
+        let mut parts = parts.into_iter().collect::<Option<Vec<_>>>()?.into_iter();
+        let mut words = parts.next()?;
+        for part in parts {
+            words.iter_mut().zip(&part).for_each(|(w, p)| *w |= p);
+        }
+        Some(ReachableUpper::from_bits(words))
+    }
+}
+
+/// Most points the group of upper values acts on in [`UpperMaps::reach_by_chain`].
+const MAX_CHAIN_POINTS: usize = 1 << 13;
+/// Most entries of the coset representatives kept whole (2 bytes each).
+const MAX_CHAIN_ENTRIES: usize = 1 << 24;
+/// Points followed through a product: one per orbit (at most 16), and the sums.
+const MAX_POINTS_TRACKED: usize = 17;
+
+/// Points moved by a permutation.
+#[inline(always)]
+fn moved(points: &[u16; MAX_POINTS_TRACKED], rep: &[u16], n: usize) -> [u16; MAX_POINTS_TRACKED] {
+    let mut out = [0u16; MAX_POINTS_TRACKED];
+    for (o, &p) in out[..n].iter_mut().zip(&points[..n]) {
+        *o = rep[p as usize];
+    }
+    out
+}
+
+/// Calls `leaf(points, last)` for every product of one representative of each of the first
+/// `depth` levels, the deepest of them first: the product moves `points` as `last` moves
+/// the points given.
+fn walk(
+    levels: &[Vec<u16>],
+    degree: usize,
+    depth: usize,
+    points: &[u16; MAX_POINTS_TRACKED],
+    n: usize,
+    leaf: &mut impl FnMut(&[u16], &[u16]),
+) {
+    match depth {
+        0 => leaf(&points[..n], &crate::group::stabchain::identity(degree)),
+        // The leaves read their points through the last representative themselves: an
+        // array of moved points, written point by point and read whole, would stall.
+        1 => {
+            for rep in levels[0].chunks(degree) {
+                leaf(&points[..n], rep);
+            }
+        }
+        _ => {
+            for rep in levels[depth - 1].chunks(degree) {
+                walk(levels, degree, depth - 1, &moved(points, rep, n), n, leaf);
+            }
         }
     }
 }
