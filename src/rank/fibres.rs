@@ -23,6 +23,7 @@
 //! which the build checks.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use num_bigint::BigUint;
 use rayon::prelude::*;
@@ -665,9 +666,14 @@ pub struct FibreRanking {
     fibre: Fibre,
     /// The inner values of the fibre's keys, in order.
     fibre_values: Vec<[u32; MAX_INNER]>,
-    /// The ranks over each projection as a run, where their tables fit ([`fibre_runs`]);
-    /// else the bound they pass.
-    runs: std::result::Result<CellRuns, u64>,
+    /// `t_a` on the inner cells, per reached projection, and the moves then the moves
+    /// undone on them: what the runs' tables are made of.
+    reached: Vec<CellMap>,
+    inner_maps: Vec<CellMap>,
+    /// The ranks over each projection as a run, where their tables fit ([`fibre_runs`]),
+    /// else the bound they pass; made when a search first asks (`info`, `check` and
+    /// `distance` never do: the trapentrix's take 1.5 GB and 2.7 s).
+    runs: OnceLock<std::result::Result<CellRuns, u64>>,
     n_moves: usize,
     n_states: u64,
 }
@@ -825,14 +831,6 @@ impl FibreRanking {
             )));
         }
 
-        let runs = fibre_runs(
-            coords,
-            &inner,
-            (&reached, &inner_maps, &projections.moves),
-            (&fibre, &fibre_values),
-            run_tables_bound(),
-        );
-
         let mut maps = Vec::with_capacity(reached.len() * 4 * ni);
         for t in &reached {
             for m in [t.inverse(&inner.modulus), t.clone()] {
@@ -886,7 +884,9 @@ impl FibreRanking {
             maps,
             fibre,
             fibre_values,
-            runs,
+            reached,
+            inner_maps,
+            runs: OnceLock::new(),
             n_moves,
             n_states,
         })
@@ -923,11 +923,23 @@ impl FibreRanking {
     /// How a search walks the ranks: `"runs of N ranks (the boards over each projection), K
     /// offset tables"`, or why board by board.
     pub fn describe_search(&self) -> String {
-        match &self.runs {
-            Ok(runs) => format!(
-                "runs of {} ranks (the boards over each projection), moved by {} offset tables",
-                runs.len,
-                runs.shared.len()
+        let bound = run_tables_bound();
+        let tables = match self.runs.get() {
+            Some(runs) => runs.as_ref().map(|r| r.shared.len()).map_err(|&b| b),
+            // Counted without making them.
+            None => schreier_elements(
+                &self.inner,
+                (&self.reached, &self.inner_maps, &self.outer_moves),
+                most_tables(self.fibre.len(), bound),
+            )
+            .map(|(elements, _)| elements.len())
+            .ok_or(bound),
+        };
+        match tables {
+            Ok(tables) => format!(
+                "runs of {} ranks (the boards over each projection), moved by {tables} offset \
+                 tables",
+                self.fibre.len()
             ),
             Err(bound) => format!(
                 "board by board (the offset tables of runs over each projection would take \
@@ -1171,24 +1183,12 @@ fn fibre_runs(
 ) -> std::result::Result<CellRuns, u64> {
     let len = fibre.len();
     let n_maps = inner_maps.len();
-    let width = if len <= 1 << 16 { 2 } else { 4 };
-    let most_tables = bound / (len * width).max(1);
-    let inverses: Vec<CellMap> = reached.iter().map(|t| t.inverse(&inner.modulus)).collect();
-    let mut distinct: HashMap<CellMap, u32> = HashMap::new();
-    let mut by_run = vec![Vec::with_capacity(reached.len()); n_maps];
-    for (a, t) in reached.iter().enumerate() {
-        for (m, map) in inner_maps.iter().enumerate() {
-            let b = projection_moves[a * n_maps + m] as usize;
-            let s = t.then(map, &inner.modulus).then(&inverses[b], &inner.modulus);
-            let next = distinct.len() as u32;
-            by_run[m].push(*distinct.entry(s).or_insert(next));
-            if distinct.len() as u64 > most_tables {
-                return Err(bound);
-            }
-        }
-    }
-    let mut elements: Vec<(CellMap, u32)> = distinct.into_iter().collect();
-    elements.sort_unstable_by_key(|&(_, id)| id);
+    let Some((elements, by_run)) =
+        schreier_elements(inner, (reached, inner_maps, projection_moves), most_tables(len, bound))
+    else {
+        return Err(bound);
+    };
+    let elements: Vec<(CellMap, u32)> = elements.into_iter().zip(0..).collect();
     // An element whose inverse came first gets the inverse of that one's table: no fibre
     // places to look up (the moves' undoings make most of them).
     let ids: HashMap<&CellMap, u32> = elements.iter().map(|(s, id)| (s, *id)).collect();
@@ -1228,6 +1228,40 @@ fn fibre_runs(
         then: Vec::new(),
         shared,
     })
+}
+
+/// How many offset tables of runs of `len` ranks fit in `bound` bytes.
+fn most_tables(len: u64, bound: u64) -> u64 {
+    let width = if len <= 1 << 16 { 2 } else { 4 };
+    bound / (len * width).max(1)
+}
+
+/// The distinct Schreier elements `t_a m t_(a m)^-1` on the inner cells, in the order
+/// found, and per map (moves, then moves undone) the index of each projection's element;
+/// `None` past `most` elements.
+fn schreier_elements(
+    inner: &Side,
+    (reached, inner_maps, projection_moves): (&[CellMap], &[CellMap], &[u32]),
+    most: u64,
+) -> Option<(Vec<CellMap>, Vec<Vec<u32>>)> {
+    let n_maps = inner_maps.len();
+    let inverses: Vec<CellMap> = reached.iter().map(|t| t.inverse(&inner.modulus)).collect();
+    let mut distinct: HashMap<CellMap, u32> = HashMap::new();
+    let mut by_run = vec![Vec::with_capacity(reached.len()); n_maps];
+    for (a, t) in reached.iter().enumerate() {
+        for (m, map) in inner_maps.iter().enumerate() {
+            let b = projection_moves[a * n_maps + m] as usize;
+            let s = t.then(map, &inner.modulus).then(&inverses[b], &inner.modulus);
+            let next = distinct.len() as u32;
+            by_run[m].push(*distinct.entry(s).or_insert(next));
+            if distinct.len() as u64 > most {
+                return None;
+            }
+        }
+    }
+    let mut elements: Vec<(CellMap, u32)> = distinct.into_iter().collect();
+    elements.sort_unstable_by_key(|&(_, id)| id);
+    Some((elements.into_iter().map(|(s, _)| s).collect(), by_run))
 }
 
 /// The places in the fibre of its boards moved by `s`, an element that keeps the solved
@@ -1343,7 +1377,16 @@ impl StateRanking for FibreRanking {
         self.step(s, self.n_moves + m)
     }
     fn cell_runs(&self) -> Option<&CellRuns> {
-        self.runs.as_ref().ok()
+        let runs = self.runs.get_or_init(|| {
+            fibre_runs(
+                &self.coords,
+                &self.inner,
+                (&self.reached, &self.inner_maps, &self.outer_moves),
+                (&self.fibre, &self.fibre_values),
+                run_tables_bound(),
+            )
+        });
+        runs.as_ref().ok()
     }
     fn unrank_in_run(&self, bases: &[FibreState], _parity: usize, offset: u64) -> FibreState {
         let a = bases[0].outer;
