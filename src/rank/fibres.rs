@@ -264,6 +264,16 @@ impl OrbitCoord {
         out
     }
 
+    /// Every value of the orbit, in order, moved by a map of its cells (as [`OrbitCoord::apply`]
+    /// reads it): one row of a table of maps.
+    fn values_moved<'a>(
+        &'a self,
+        perm: &'a [u8],
+        twist: &'a [u8],
+    ) -> impl Iterator<Item = u32> + 'a {
+        (0..self.size).map(move |v| self.rank(&self.apply(&self.unrank(v), perm, twist)) as u32)
+    }
+
     /// The orbit's pieces on a board, or why the board cannot be one of the puzzle's.
     fn pieces_of(&self, inv: &Invariants, board: &Board) -> Result<Pieces> {
         let bad = |reason: String| Err(Error::InvalidBoard(reason));
@@ -398,14 +408,36 @@ impl Side {
     fn restrict(&self, perm: &[u8], twist: &[u8], local: &[u8]) -> CellMap {
         let (mut p, mut t) = (Vec::new(), Vec::new());
         for (k, _) in self.orbits.iter().enumerate() {
-            let end = self.offset.get(k + 1).copied().unwrap_or(self.cells.len());
-            for &c in &self.cells[self.offset[k]..end] {
+            for &c in &self.cells[self.offset[k]..self.orbit_end(k)] {
                 let to = perm[c as usize] as usize;
                 p.push((self.offset[k] + local[to] as usize) as u8);
                 t.push(twist[c as usize]);
             }
         }
         CellMap { perm: p, twist: t }
+    }
+
+    /// Where the `k`-th orbit's cells end among the side's.
+    fn orbit_end(&self, k: usize) -> usize {
+        self.offset.get(k + 1).copied().unwrap_or(self.cells.len())
+    }
+
+    /// A map of the side's cells (`perm` and `twist` as [`CellMap`] holds them) on its `k`-th
+    /// orbit alone: where each of the orbit's cells goes, counted within the orbit (the first
+    /// `n` entries, `n` its cells), and their twists.
+    #[inline]
+    fn orbit_part<'a>(
+        &self,
+        k: usize,
+        perm: &[u8],
+        twist: &'a [u8],
+    ) -> ([u8; MAX_ORBIT_CELLS], &'a [u8]) {
+        let (start, end) = (self.offset[k], self.orbit_end(k));
+        let mut local = [0u8; MAX_ORBIT_CELLS];
+        for (out, &p) in local.iter_mut().zip(&perm[start..end]) {
+            *out = p - start as u8;
+        }
+        (local, &twist[start..end])
     }
 
     /// The key of per-orbit values.
@@ -442,12 +474,8 @@ impl Side {
         let mut out = 0u64;
         for (k, &j) in self.orbits.iter().enumerate() {
             let o = &coords[j];
-            let (start, n) = (self.offset[k], o.cells.len());
-            let mut perm = [0u8; MAX_ORBIT_CELLS];
-            for (i, &p) in map.perm[start..start + n].iter().enumerate() {
-                perm[i] = p - start as u8;
-            }
-            let moved = o.apply(&o.unrank(values[k]), &perm[..n], &map.twist[start..start + n]);
+            let (perm, twist) = self.orbit_part(k, &map.perm, &map.twist);
+            let moved = o.apply(&o.unrank(values[k]), &perm[..o.cells.len()], twist);
             out = out * o.size + o.rank(&moved);
         }
         out
@@ -971,13 +999,9 @@ impl FibreRanking {
                     let o = &self.coords[j];
                     let at = (2 * a + toward) * 2 * ni;
                     let (perm, twist) = self.maps[at..at + 2 * ni].split_at(ni);
-                    let (start, n) = (self.inner.offset[k], o.cells.len());
-                    let mut local = [0u8; MAX_ORBIT_CELLS];
-                    for (i, &p) in perm[start..start + n].iter().enumerate() {
-                        local[i] = p - start as u8;
-                    }
+                    let (local, twist) = self.inner.orbit_part(k, perm, twist);
                     let p = o.unrank(inner[k] as u64);
-                    o.rank(&o.apply(&p, &local[..n], &twist[start..start + n])) as u32
+                    o.rank(&o.apply(&p, &local[..o.cells.len()], twist)) as u32
                 }
             };
         }
@@ -1065,15 +1089,10 @@ fn orbit_of(coords: &[OrbitCoord], inner: &Side, start: u64, maps: &[CellMap]) -
             if o.size.saturating_mul(maps.len() as u64) > MAX_MAP_TABLE {
                 return Vec::new();
             }
-            let (start, n) = (inner.offset[k], o.cells.len());
             let mut table = Vec::with_capacity(o.size as usize * maps.len());
             for g in maps {
-                let perm: Vec<u8> =
-                    g.perm[start..start + n].iter().map(|&p| p - start as u8).collect();
-                let twist = &g.twist[start..start + n];
-                table.extend(
-                    (0..o.size).map(|v| o.rank(&o.apply(&o.unrank(v), &perm, twist)) as u32),
-                );
+                let (perm, twist) = inner.orbit_part(k, &g.perm, &g.twist);
+                table.extend(o.values_moved(&perm[..o.cells.len()], twist));
             }
             table
         })
@@ -1130,14 +1149,15 @@ fn orbit_of(coords: &[OrbitCoord], inner: &Side, start: u64, maps: &[CellMap]) -
 /// to it are few enough; `maps` as [`FibreRanking`] keeps them.
 fn map_table(coords: &[OrbitCoord], inner: &Side, k: usize, maps: &[u8]) -> Option<MapTable> {
     let o = &coords[inner.orbits[k]];
-    let (ni, start, n) = (inner.cells.len(), inner.offset[k], o.cells.len());
+    let (ni, n) = (inner.cells.len(), o.cells.len());
     let mut ids = Vec::with_capacity(maps.len() / ni);
     let mut distinct: HashMap<Vec<u8>, u32> = HashMap::new();
     let mut locals: Vec<Vec<u8>> = Vec::new();
     for map in maps.chunks(2 * ni) {
         let (perm, twist) = map.split_at(ni);
-        let mut local: Vec<u8> = perm[start..start + n].iter().map(|&p| p - start as u8).collect();
-        local.extend(&twist[start..start + n]);
+        let (perm, twist) = inner.orbit_part(k, perm, twist);
+        let mut local = perm[..n].to_vec();
+        local.extend(twist);
         let next = distinct.len() as u32;
         let id = *distinct.entry(local.clone()).or_insert(next);
         if id == next {
@@ -1155,8 +1175,8 @@ fn map_table(coords: &[OrbitCoord], inner: &Side, k: usize, maps: &[u8]) -> Opti
     let mut wide = vec![0u32; locals.len() * size];
     wide.par_chunks_mut(size).zip(&locals).for_each(|(row, local)| {
         let (perm, twist) = local.split_at(n);
-        for (v, out) in row.iter_mut().enumerate() {
-            *out = o.rank(&o.apply(&o.unrank(v as u64), perm, twist)) as u32;
+        for (out, v) in row.iter_mut().zip(o.values_moved(perm, twist)) {
+            *out = v;
         }
     });
     let narrow = match o.size <= 1 << 16 {
@@ -1188,21 +1208,20 @@ fn fibre_runs(
     else {
         return Err(bound);
     };
-    let elements: Vec<(CellMap, u32)> = elements.into_iter().zip(0..).collect();
     // An element whose inverse came first gets the inverse of that one's table: no fibre
     // places to look up (the moves' undoings make most of them).
-    let ids: HashMap<&CellMap, u32> = elements.iter().map(|(s, id)| (s, *id)).collect();
-    let inverse_of: Vec<Option<u32>> = (elements.iter())
-        .map(|(s, id)| ids.get(&s.inverse(&inner.modulus)).copied().filter(|i| i < id))
+    let ids: HashMap<&CellMap, usize> = elements.iter().zip(0..).collect();
+    let inverse_of: Vec<Option<usize>> = (elements.iter().enumerate())
+        .map(|(id, s)| ids.get(&s.inverse(&inner.modulus)).copied().filter(|&i| i < id))
         .collect();
     let mut shared: Vec<Option<OffsetTable>> = (elements.par_iter().zip(&inverse_of))
-        .map(|((s, _), inverse)| match inverse {
+        .map(|(s, inverse)| match inverse {
             Some(_) => None,
             None => Some(OffsetTable::new(offsets_by(coords, inner, s, fibre, fibre_values))),
         })
         .collect();
     for (id, inverse) in inverse_of.iter().enumerate() {
-        if let Some(Some(table)) = inverse.map(|i| &shared[i as usize]) {
+        if let Some(Some(table)) = inverse.map(|i| &shared[i]) {
             let mut back = vec![0u32; len as usize];
             for x in 0..len as usize {
                 back[table.get(x) as usize] = x as u32;
@@ -1278,10 +1297,8 @@ fn offsets_by(
     let moved: Vec<Vec<u32>> = (inner.orbits.iter().enumerate())
         .map(|(k, &j)| {
             let o = &coords[j];
-            let (start, n) = (inner.offset[k], o.cells.len());
-            let perm: Vec<u8> = s.perm[start..start + n].iter().map(|&p| p - start as u8).collect();
-            let twist = &s.twist[start..start + n];
-            (0..o.size).map(|v| o.rank(&o.apply(&o.unrank(v), &perm, twist)) as u32).collect()
+            let (perm, twist) = inner.orbit_part(k, &s.perm, &s.twist);
+            o.values_moved(&perm[..o.cells.len()], twist).collect()
         })
         .collect();
     (fibre_values.iter())

@@ -39,6 +39,15 @@ struct OrbitDigit {
     place: u32,
 }
 
+impl OrbitDigit {
+    /// A table entry: the place value of permutation digit `r` (low half) and the sign
+    /// code of `sign` (high half), summed over the orbits into an image.
+    #[inline]
+    fn entry(&self, r: u64, sign: u64) -> u64 {
+        (r * self.place as u64) | (sign << (32 + self.sign_shift))
+    }
+}
+
 /// Per-map tables on a layout's upper values (see the module docs).
 #[derive(Clone, Debug)]
 pub(crate) struct UpperMaps {
@@ -132,7 +141,7 @@ impl UpperMaps {
                 targets_taken |= 1 << k;
                 for x in 0..2 * o.perm_radix {
                     let (r, sign) = digits(&map(&board_of(x), m))[k];
-                    perm.push((r * place[k]) | ((sign as u64) << (32 + orbits[k].sign_shift)));
+                    perm.push(orbits[k].entry(r, sign as u64));
                 }
             }
             for code in 0..layout.sums_space {
@@ -177,27 +186,39 @@ impl UpperMaps {
         })
     }
 
-    /// Calls `visit` with the image of upper value `u` under each map, in order.
+    /// Each orbit's index into a map's table (its permutation digit and sign) in upper value
+    /// `u`, and `u`'s sums' code.
     #[inline]
-    pub(crate) fn images(&self, u: u64, mut visit: impl FnMut(u64)) {
+    fn table_indices(&self, u: u64) -> ([usize; MAX_ORBIT_DIGITS], u32) {
         let (mut p, h) = StrengthReducedU32::div_rem(u as u32, self.coupling_divisor);
         let code = self.coupling[h as usize];
         let (signs, sums) = StrengthReducedU32::div_rem(code, self.sums_divisor);
-        // Each orbit's table index: its permutation digit and sign.
-        let mut at = [0usize; 16];
+        let mut at = [0usize; MAX_ORBIT_DIGITS];
         for (a, o) in at.iter_mut().zip(&self.orbits).rev() {
             let r;
             (p, r) = StrengthReducedU32::div_rem(p, o.radix);
             *a = o.offset + 2 * r as usize + (signs >> o.sign_shift & 1) as usize;
         }
+        (at, sums)
+    }
+
+    /// The upper value of the orbits' table entries summed (`acc`) and a sums' code. A code
+    /// outside the coupling group (tables that disagree) gives a value past every space.
+    #[inline]
+    fn value_of(&self, acc: u64, sums: u32) -> u64 {
+        let code = ((acc >> 32) as u32).wrapping_mul(self.sums_space).wrapping_add(sums);
+        let h = self.coupling_index.get(code as usize).copied().unwrap_or(u32::MAX);
+        acc as u32 as u64 + h as u64
+    }
+
+    /// Calls `visit` with the image of upper value `u` under each map, in order.
+    #[inline]
+    pub(crate) fn images(&self, u: u64, mut visit: impl FnMut(u64)) {
+        let (at, sums) = self.table_indices(u);
         for m in 0..self.n_maps {
             let table = &self.perm[m * self.per_map..(m + 1) * self.per_map];
             let acc: u64 = at[..self.orbits.len()].iter().map(|&a| table[a]).sum();
-            let sums = self.sums[m * self.sums_space as usize + sums as usize];
-            let code = ((acc >> 32) as u32).wrapping_mul(self.sums_space).wrapping_add(sums);
-            // A code outside the group (tables that disagree) fails the check.
-            let h = self.coupling_index.get(code as usize).copied().unwrap_or(u32::MAX);
-            visit(acc as u32 as u64 + h as u64);
+            visit(self.value_of(acc, self.sums[m * self.sums_space as usize + sums as usize]));
         }
     }
 }
@@ -214,48 +235,38 @@ impl UpperMaps {
     /// do; `None` where the points or the group are too many, or a map's tables do not move
     /// each orbit's points among themselves as a permutation (then search).
     pub(crate) fn reach_by_chain(&self, first: u64, space: u64) -> Option<ReachableUpper> {
-        let (orbits, sums_space) = (&self.orbits, self.sums_space as usize);
-        // Where each orbit's points start, then the sums' points.
-        let mut start = Vec::with_capacity(orbits.len() + 1);
-        let mut degree = 0usize;
-        for o in orbits {
-            start.push(degree);
-            degree += 2 * o.radix.get() as usize;
-        }
-        start.push(degree);
-        degree += sums_space;
-        if degree > MAX_CHAIN_POINTS || orbits.len() + 1 > MAX_POINTS_TRACKED {
+        // The points: each orbit's `(r, sign)` values where its entries sit in a map's
+        // table, then the sums' codes.
+        let (orbits, sums_space, per_map) = (&self.orbits, self.sums_space as usize, self.per_map);
+        let degree = per_map + sums_space;
+        if degree > MAX_CHAIN_POINTS || orbits.len() > MAX_ORBIT_DIGITS {
             return None;
         }
-        // What each orbit's point adds to an upper value: low half its permutation digit's
-        // place value, high half its sign code (as the tables' entries).
-        let mut worth = vec![0u64; start[orbits.len()]];
-        for (k, o) in orbits.iter().enumerate() {
+        // What each orbit's point adds to an upper value: its table entry.
+        let mut worth = vec![0u64; per_map];
+        for o in orbits {
             for x in 0..2 * o.radix.get() as usize {
-                worth[start[k] + x] =
-                    (x as u64 / 2 * o.place as u64) | ((x as u64 % 2) << (32 + o.sign_shift));
+                worth[o.offset + x] = o.entry(x as u64 / 2, x as u64 % 2);
             }
         }
         let mut gens = Vec::with_capacity(self.n_maps);
         for m in 0..self.n_maps {
-            let table = &self.perm[m * self.per_map..(m + 1) * self.per_map];
+            let table = &self.perm[m * per_map..(m + 1) * per_map];
             let mut g = vec![u16::MAX; degree];
-            for (k, o) in orbits.iter().enumerate() {
+            for o in orbits {
                 for x in 0..2 * o.radix.get() as usize {
                     // The entry must be a value of this orbit (maps that keep each orbit, as
                     // moves do): its encoding again, from the digits read.
                     let entry = table[o.offset + x];
                     let (r, sign) = (entry as u32 / o.place, (entry >> (32 + o.sign_shift)) & 1);
-                    let again = (r as u64 * o.place as u64) | (sign << (32 + o.sign_shift));
-                    if entry != again || r >= o.radix.get() {
+                    if entry != o.entry(r as u64, sign) || r >= o.radix.get() {
                         return None;
                     }
-                    g[start[k] + x] = (start[k] + 2 * r as usize + sign as usize) as u16;
+                    g[o.offset + x] = (o.offset + 2 * r as usize + sign as usize) as u16;
                 }
             }
             for code in 0..sums_space {
-                let image = self.sums[m * sums_space + code] as usize;
-                g[start[orbits.len()] + code] = (start[orbits.len()] + image) as u16;
+                g[per_map + code] = (per_map + self.sums[m * sums_space + code] as usize) as u16;
             }
             let mut hit = vec![false; degree];
             for &p in &g {
@@ -286,22 +297,16 @@ impl UpperMaps {
             levels.push(level);
         }
         // `first`'s points: each orbit's value, and the sums' code.
-        let (mut p, h) = StrengthReducedU32::div_rem(first as u32, self.coupling_divisor);
-        let (signs, sums) =
-            StrengthReducedU32::div_rem(self.coupling[h as usize], self.sums_divisor);
-        let mut points = vec![0u16; orbits.len() + 1];
-        for (k, o) in orbits.iter().enumerate().rev() {
-            let r;
-            (p, r) = StrengthReducedU32::div_rem(p, o.radix);
-            points[k] = (start[k] + 2 * r as usize + (signs >> o.sign_shift & 1) as usize) as u16;
+        let (at, sums) = self.table_indices(first);
+        let n_points = orbits.len() + 1;
+        let mut first_points = [0u16; MAX_POINTS_TRACKED];
+        for (p, &a) in first_points.iter_mut().zip(&at[..orbits.len()]) {
+            *p = a as u16;
         }
-        points[orbits.len()] = (start[orbits.len()] + sums as usize) as u16;
+        first_points[orbits.len()] = (per_map + sums as usize) as u16;
 
         // An element is `r_last ... r_1 r_0` (the deepest level's representative first):
         // tasks take the representatives of the deeper levels, then walk the first ones.
-        let n_points = points.len();
-        let mut first_points = [0u16; MAX_POINTS_TRACKED];
-        first_points[..n_points].copy_from_slice(&points);
         let mut tasks = vec![first_points];
         let mut depth = levels.len();
         while depth > 0 && tasks.len() < 256 {
@@ -312,7 +317,6 @@ impl UpperMaps {
         }
         // A bitmap per thread, joined after: the values land all over the space, and
         // atomic writes there would wait for each line in turn.
-        let sums_start = start[orbits.len()] as u32;
         let per_thread = tasks.len().div_ceil(rayon::current_num_threads().max(1));
         let parts: Vec<Option<Vec<u64>>> = (tasks.par_chunks(per_thread))
             .map(|tasks| {
@@ -324,11 +328,9 @@ impl UpperMaps {
                             .iter()
                             .map(|&p| worth[last[p as usize] as usize])
                             .sum();
-                        let sums = last[q[n_points - 1] as usize] as u32 - sums_start;
-                        let code = ((acc >> 32) as u32) * self.sums_space + sums;
-                        let h = self.coupling_index.get(code as usize).copied().unwrap_or(u32::MAX);
-                        let u = acc as u32 as u64 + h as u64;
-                        match h != u32::MAX && u < space {
+                        let sums = last[q[n_points - 1] as usize] as usize - per_map;
+                        let u = self.value_of(acc, sums as u32);
+                        match u < space {
                             true => words[(u / 64) as usize] |= 1 << (u % 64),
                             false => failed = true,
                         }
@@ -350,8 +352,10 @@ impl UpperMaps {
 const MAX_CHAIN_POINTS: usize = 1 << 13;
 /// Most entries of the coset representatives kept whole (2 bytes each).
 const MAX_CHAIN_ENTRIES: usize = 1 << 24;
-/// Points followed through a product: one per orbit (at most 16), and the sums.
-const MAX_POINTS_TRACKED: usize = 17;
+/// Most orbits an upper value holds digits of.
+const MAX_ORBIT_DIGITS: usize = 16;
+/// Points followed through a product: one per orbit, and the sums.
+const MAX_POINTS_TRACKED: usize = MAX_ORBIT_DIGITS + 1;
 
 /// Points moved by a permutation.
 #[inline(always)]
