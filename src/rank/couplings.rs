@@ -144,6 +144,12 @@ impl ReachableUpper {
         if self.found.contains(upper) { self.found.rank(upper) } else { u32::MAX }
     }
 
+    /// Asks the cache for what [`ReachableUpper::index`] reads for `upper` (a hint).
+    #[inline(always)]
+    pub(crate) fn prefetch_index(&self, upper: u64) {
+        self.found.prefetch(upper);
+    }
+
     /// The value with index `i`.
     #[inline(always)]
     pub(crate) fn upper(&self, i: u64) -> u64 {

@@ -488,6 +488,14 @@ impl Layout {
         }
     }
 
+    /// Asks the cache for what [`Layout::index_of_upper`] reads for `upper` (a hint).
+    #[inline(always)]
+    pub(crate) fn prefetch_index_of_upper(&self, upper: u64) {
+        if let Some(r) = &self.reachable_upper {
+            r.prefetch_index(upper);
+        }
+    }
+
     /// A board's orientation digits (the rank's low part), without its permutation digits.
     #[inline(always)]
     pub(crate) fn orientation_index(&self, s: &Cells) -> u64 {

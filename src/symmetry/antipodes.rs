@@ -13,8 +13,6 @@
 //! every entry of a small last distance: [`Outcome::last_level`]); otherwise they are read
 //! from the table (see [`last_level`]).
 
-use std::collections::BTreeSet;
-
 use rayon::prelude::*;
 
 use crate::Result;
@@ -158,16 +156,25 @@ fn smallest_board_ranks(
         }
         _ => outcome.antipodes.iter().copied().filter(|&e| mine(e)).collect(),
     };
-    let mut smallest = BTreeSet::new();
-    for e in entries {
-        for image in classes.images(&space.board(e)) {
-            smallest.insert(boards.rank_board(&image)?);
-            if smallest.len() > listing.at_most {
-                smallest.pop_last();
-            }
-        }
-    }
-    Ok(smallest.into_iter().collect())
+    // Every antipode class's boards ranked, on every thread (the 2x2x2's 902 classes at
+    // God's number have 86,592 images: 17 ms on one).
+    let keep_smallest = |mut ranks: Vec<u64>| {
+        ranks.sort_unstable();
+        ranks.dedup();
+        ranks.truncate(listing.at_most);
+        ranks
+    };
+    entries
+        .par_iter()
+        .map(|&e| {
+            let images = classes.images(&space.board(e));
+            let ranks = images.iter().map(|b| boards.rank_board(b));
+            ranks.collect::<Result<Vec<u64>>>().map(keep_smallest)
+        })
+        .try_reduce(Vec::new, |mut a, b| {
+            a.extend(b);
+            Ok(keep_smallest(a))
+        })
 }
 
 /// Every entry at distance `g` (God's number) of a finished table. A mark says the

@@ -66,6 +66,9 @@ pub(crate) fn reduce(
                 if out.iter().any(|&q| (q as usize) < p) {
                     continue;
                 }
+                for &q in out.iter() {
+                    crate::table::prefetch_at(code.as_ptr().wrapping_add(q as usize));
+                }
                 // Of the elements taking `q` back to `p`, the first: the smallest code. This
                 // thread alone writes the orbit's codes (the others skip it, its smallest
                 // member being below theirs), so a load then a store keeps the least.

@@ -68,6 +68,7 @@ use crate::bfs::Level;
 use crate::group::invariants::orient_sum;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK, UpperMaps};
+use crate::rank::orbit_split::RestParts;
 use crate::rank::runs::for_each_subset;
 use crate::rank::simd::nth_set_bit;
 use crate::rank::{CellRuns, Cells, Layout, OrbitSplit, StateRanking};
@@ -90,6 +91,8 @@ const PLACEMENTS_PER_ELEMENT: u64 = 1024;
 
 /// The most classes whose representatives' arrangements a ranking keeps (32 bytes each).
 const MAX_KEPT_ARRANGEMENTS: usize = 1 << 18;
+/// Most other parts kept for [`Rest::Orbits`] (64 bytes each).
+const MAX_REST_PARTS: u64 = 1 << 15;
 
 /// Bits of a placement's code that name the element of the group (at most 64 symmetries,
 /// doubled by inversion: a cube has 48). With inversion a map's name is an arrangement's 25
@@ -176,8 +179,11 @@ pub struct ClassRanking {
     /// the bit mask of those elements.
     twins: Vec<(u32, ElementSet)>,
     /// With [`Rest::Turns`] and at most [`MAX_KEPT_ARRANGEMENTS`] classes: per class, the
-    /// arrangement of its representative (unranking it took a tenth of the 2x2x2's search).
+    /// arrangement of its representative (unranking it took a tenth of the 2x2x2's search);
+    /// with [`Rest::Orbits`], its key orbits' cells, the boards put together with
+    /// `rest_parts`.
     arrangements: Vec<Cells>,
+    rest_parts: Option<RestParts>,
     /// Where the twins keep one entry per orbit of their rests (rankings without runs of
     /// rests): the classes' entries. Otherwise class `c`'s entries are `c * rest_count` on.
     compact: Option<CompactTwins>,
@@ -390,6 +396,7 @@ impl ClassRanking {
             twins: Vec::new(),
             compact: None,
             arrangements: Vec::new(),
+            rest_parts: None,
             conjugations,
             bytes,
             rest_count,
@@ -403,9 +410,22 @@ impl ClassRanking {
             *m = inv.orbits[inv.orbit_of[p] as usize].free_mod;
         }
         out.reduce_placements();
-        if matches!(out.rest, Rest::Turns(_)) && out.representative.len() <= MAX_KEPT_ARRANGEMENTS {
-            out.arrangements =
-                out.representative.iter().map(|&p| out.arrangement(p as u64)).collect();
+        if out.representative.len() <= MAX_KEPT_ARRANGEMENTS {
+            match &out.rest {
+                Rest::Turns(_) => {
+                    out.arrangements =
+                        out.representative.iter().map(|&p| out.arrangement(p as u64)).collect();
+                }
+                Rest::Orbits(split) => {
+                    out.rest_parts = split.rest_parts(&out.full, MAX_REST_PARTS);
+                    if out.rest_parts.is_some() {
+                        out.arrangements = (out.representative.iter())
+                            .map(|&p| split.key_cells(&out.full, p as u64))
+                            .collect();
+                    }
+                }
+                _ => {}
+            }
         }
         out.n_states = (out.representative.len() as u64)
             .checked_mul(out.rest_count)
@@ -565,11 +585,17 @@ impl ClassRanking {
             .flatten();
         let reduced = orbits::reduce(total, &undo, SYM_BITS, |p, out| {
             if let Some(tables) = &tables {
+                // The images first, their indexes asked of the cache, then read: over a
+                // sparse set of values each index is a cache miss (the mastermorphix's
+                // 96 images of each of 62,756 classes among 15.9M values).
                 let mut images = out.iter_mut();
                 tables.images(self.full.upper_value(p as u64), |v| {
-                    *images.next().expect("an image per element") =
-                        self.full.index_of_upper(v) as u32
+                    self.full.prefetch_index_of_upper(v);
+                    *images.next().expect("an image per element") = v as u32;
                 });
+                for q in out.iter_mut() {
+                    *q = self.full.index_of_upper(*q as u64) as u32;
+                }
                 return;
             }
             let both = self.with_inverse(self.placement_board(p as u64), true);
@@ -959,7 +985,12 @@ impl ClassRanking {
                 return turns.apply(arrangement, rest);
             }
             Rest::Orientations => return self.full.unrank(p * self.rest_count + rest),
-            Rest::Orbits(split) => return split.board(&self.full, p, rest),
+            Rest::Orbits(split) => {
+                return match (&self.rest_parts, self.arrangements.get(class as usize)) {
+                    (Some(parts), Some(key)) => parts.board(key, p, rest),
+                    _ => split.board(&self.full, p, rest),
+                };
+            }
         };
         let low_radix = self.full.low_radix();
         let low = rest % low_radix;

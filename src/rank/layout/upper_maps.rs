@@ -114,40 +114,48 @@ impl UpperMaps {
         let digits = |s: &Cells| -> Vec<(u64, u32)> {
             signed.iter().map(|&j| layout.orbit_rank(s, &layout.orbits[j])).collect()
         };
-        let mut perm = Vec::with_capacity(per_map * n_maps);
-        let mut sums = Vec::with_capacity(sums_space * n_maps);
-        for m in 0..n_maps {
-            // A move changes every orbit's digits even on the solved board: an orbit's
-            // entries hold only the orbit its own tiles go to, the one whose digits then
-            // differ from the solved board's image. No two orbits may go to one.
-            let image_of_solved = digits(&map(&solved, m));
-            let mut targets_taken = 0u32;
-            for &j in &signed {
-                let o = &layout.orbits[j];
-                let board_of = |x: u64| {
-                    let mut board = solved;
-                    unrank_in_sign_class(x / 2, (x % 2) as u32, o.cells.len(), |i, t| {
-                        board.0[o.cells[i] as usize] = o.cells[t as usize]
-                    });
-                    board
-                };
-                let image_of_odd = digits(&map(&board_of(1), m));
-                let mut targets =
-                    (0..signed.len()).filter(|&k| image_of_odd[k] != image_of_solved[k]);
-                let (Some(k), None) = (targets.next(), targets.next()) else { return None };
-                if targets_taken & 1 << k != 0 {
-                    return None;
+        // Each map's tables on its own thread: a small board's set-up is mostly these.
+        let per_map_tables: Vec<(Vec<u64>, Vec<u32>)> = (0..n_maps)
+            .into_par_iter()
+            .map(|m| {
+                // A move changes every orbit's digits even on the solved board: an orbit's
+                // entries hold only the orbit its own tiles go to, the one whose digits then
+                // differ from the solved board's image. No two orbits may go to one.
+                let image_of_solved = digits(&map(&solved, m));
+                let mut targets_taken = 0u32;
+                let mut perm = Vec::with_capacity(per_map);
+                for &j in &signed {
+                    let o = &layout.orbits[j];
+                    let board_of = |x: u64| {
+                        let mut board = solved;
+                        unrank_in_sign_class(x / 2, (x % 2) as u32, o.cells.len(), |i, t| {
+                            board.0[o.cells[i] as usize] = o.cells[t as usize]
+                        });
+                        board
+                    };
+                    let image_of_odd = digits(&map(&board_of(1), m));
+                    let mut targets =
+                        (0..signed.len()).filter(|&k| image_of_odd[k] != image_of_solved[k]);
+                    let (Some(k), None) = (targets.next(), targets.next()) else { return None };
+                    if targets_taken & 1 << k != 0 {
+                        return None;
+                    }
+                    targets_taken |= 1 << k;
+                    // Only the target orbit's digit changes with `x`.
+                    let target = &layout.orbits[signed[k]];
+                    for x in 0..2 * o.perm_radix {
+                        let (r, sign) = layout.orbit_rank(&map(&board_of(x), m), target);
+                        perm.push(orbits[k].entry(r, sign as u64));
+                    }
                 }
-                targets_taken |= 1 << k;
-                for x in 0..2 * o.perm_radix {
-                    let (r, sign) = digits(&map(&board_of(x), m))[k];
-                    perm.push(orbits[k].entry(r, sign as u64));
-                }
-            }
-            for code in 0..layout.sums_space {
-                sums.push(layout.orientation_digits(&map(&layout.with_sums(code), m)).0);
-            }
-        }
+                let sums = (0..layout.sums_space)
+                    .map(|code| layout.orientation_digits(&map(&layout.with_sums(code), m)).0)
+                    .collect();
+                Some((perm, sums))
+            })
+            .collect::<Option<_>>()?;
+        let (perm, sums): (Vec<Vec<u64>>, Vec<Vec<u32>>) = per_map_tables.into_iter().unzip();
+        let (perm, sums) = (perm.concat(), sums.concat());
         let tables = UpperMaps {
             orbits,
             n_maps,
@@ -164,17 +172,17 @@ impl UpperMaps {
     }
 
     /// Whether the tables give the maps' own images on pseudo-random values (every digit
-    /// and coupling element in play): 4,096 values, fewer down to 256 when there are more
-    /// than 16 maps, so that the images checked stay near 65,536 (a map that does not act
+    /// and coupling element in play): 4,096 values, fewer down to 128 when there are more
+    /// than 4 maps, so that the images checked stay near 16,384 (a map that does not act
     /// orbit by orbit breaks most values; a small board's whole set-up would otherwise be
-    /// this check).
+    /// this check: 65,536 images took 1.5 ms of the skewb diamond's 20).
     fn agrees_with(
         &self,
         layout: &Layout,
         space: u64,
         map: impl Fn(&Cells, usize) -> Cells + Sync,
     ) -> bool {
-        let samples = (65_536 / self.n_maps as u64).clamp(256, 4096).min(space);
+        let samples = (16_384 / self.n_maps as u64).clamp(128, 4096).min(space);
         (0..samples).into_par_iter().all(|i| {
             let u = spread_sample(i, space);
             let board = layout.board_of_upper(u, 0);
@@ -322,6 +330,10 @@ impl UpperMaps {
             .map(|tasks| {
                 let mut words = vec![0u64; space.div_ceil(64) as usize];
                 let mut failed = false;
+                // Values are marked `AHEAD` leaves after their word is asked of the cache:
+                // the bitmap outgrows the core's cache, and each mark was a wait for a line.
+                let mut pending = [u64::MAX; AHEAD];
+                let mut slot = 0;
                 for t in tasks {
                     walk(&levels, degree, depth, t, n_points, &mut |q, last| {
                         let acc: u64 = q[..n_points - 1]
@@ -330,11 +342,20 @@ impl UpperMaps {
                             .sum();
                         let sums = last[q[n_points - 1] as usize] as usize - per_map;
                         let u = self.value_of(acc, sums as u32);
-                        match u < space {
-                            true => words[(u / 64) as usize] |= 1 << (u % 64),
-                            false => failed = true,
+                        if u >= space {
+                            failed = true;
+                            return;
+                        }
+                        crate::table::prefetch_at(words.as_ptr().wrapping_add((u / 64) as usize));
+                        let due = std::mem::replace(&mut pending[slot], u);
+                        slot = (slot + 1) % AHEAD;
+                        if due != u64::MAX {
+                            words[(due / 64) as usize] |= 1 << (due % 64);
                         }
                     });
+                }
+                for due in pending.into_iter().filter(|&d| d != u64::MAX) {
+                    words[(due / 64) as usize] |= 1 << (due % 64);
                 }
                 (!failed).then_some(words)
             })
@@ -348,6 +369,8 @@ impl UpperMaps {
     }
 }
 
+/// Leaves between asking the cache for a value's word and marking it there.
+const AHEAD: usize = 16;
 /// Most points the group of upper values acts on in [`UpperMaps::reach_by_chain`].
 const MAX_CHAIN_POINTS: usize = 1 << 13;
 /// Most entries of the coset representatives kept whole (2 bytes each).
