@@ -117,9 +117,7 @@ impl Turns {
         }
         board
     }
-}
 
-impl Turns {
     /// The digit of each cell (of each tile for flips) in `rest`.
     fn digits(&self, rest: u64) -> [u8; MAX_CELLS] {
         let k = self.modulus as u64;
