@@ -170,7 +170,7 @@ impl OrbitSplit {
 
     /// The key orbits' cells of the boards of `placement` (the other cells 0, no turns): a
     /// placement fixes them whatever the rest, its key signs being its own.
-    pub fn key_cells(&self, layout: &Layout, placement: u64) -> Cells {
+    fn key_cells(&self, layout: &Layout, placement: u64) -> Cells {
         self.cells_of_orbits(layout, &self.board(layout, placement, 0), &self.key)
     }
 
@@ -182,10 +182,11 @@ impl OrbitSplit {
         Cells(out)
     }
 
-    /// The other part of every board ([`RestParts`]), or `None` when there would be more
-    /// than `most` of them.
-    pub fn rest_parts(&self, layout: &Layout, most: u64) -> Option<RestParts> {
+    /// The parts of the boards of `placements` ([`RestParts`], a placement named by its
+    /// position there), or `None` when there would be more than `most` other parts.
+    pub fn rest_parts(&self, layout: &Layout, placements: &[u32], most: u64) -> Option<RestParts> {
         let count = self.key_signs.checked_mul(self.rest_count).filter(|&c| c <= most)?;
+        let keys = placements.iter().map(|&p| self.key_cells(layout, p as u64)).collect();
         let parts = (0..count)
             .map(|i| {
                 // Key signs `i / rest_count` with the first key permutations: a placement.
@@ -198,6 +199,7 @@ impl OrbitSplit {
             })
             .collect();
         Some(RestParts {
+            keys,
             parts,
             key_signs: self.key_signs,
             rest_count: self.rest_count,
@@ -206,13 +208,15 @@ impl OrbitSplit {
     }
 }
 
-/// The boards of an [`OrbitSplit`] put together from parts kept whole: the key orbits' cells
-/// of a placement (kept per class by [`crate::symmetry::ClassRanking`]), and per key signs
-/// and rest the other orbits' cells and every tile's turn (a tile turns by the coupling
-/// element and orientation digits, which the rest holds, wherever it stands). Unranking
-/// each board digit by digit took a fifth of the tangram's search by classes.
+/// The boards of some placements of an [`OrbitSplit`] (a class ranking's representatives)
+/// put together from parts kept whole: each placement's key orbits' cells, and per key
+/// signs and rest the other orbits' cells and every tile's turn (a tile turns by the
+/// coupling element and orientation digits, which the rest holds, wherever it stands).
+/// Unranking each board digit by digit took a fifth of the tangram's search by classes.
 #[derive(Clone, Debug)]
 pub struct RestParts {
+    /// Per placement kept: its key orbits' cells (the others 0).
+    keys: Vec<Cells>,
     /// Per key signs and rest: the other orbits' cells (key cells 0), and each tile's turn.
     parts: Vec<(Cells, [u8; MAX_CELLS])>,
     key_signs: u64,
@@ -221,10 +225,10 @@ pub struct RestParts {
 }
 
 impl RestParts {
-    /// The board of `placement`, whose key orbits' cells are `key`, and `rest`.
+    /// The board of `rest` and `placement`, the `kept`-th placement kept.
     #[inline(always)]
-    pub fn board(&self, key: &Cells, placement: u64, rest: u64) -> Cells {
-        let signs = placement % self.key_signs;
+    pub fn board(&self, kept: usize, placement: u64, rest: u64) -> Cells {
+        let (key, signs) = (&self.keys[kept], placement % self.key_signs);
         let (others, turns) = &self.parts[(signs * self.rest_count + rest) as usize];
         let mut out = [0u8; MAX_CELLS];
         for (o, (&k, &r)) in out[..self.n_cells].iter_mut().zip(key.0.iter().zip(&others.0)) {
@@ -253,9 +257,8 @@ mod tests {
             [(vec![0], 720), (vec![1], 360), (vec![0, 1], 259_200), (vec![0, 1, 2], 259_200)]
         {
             let split = OrbitSplit::new(&layout, &key);
-            let parts = split.rest_parts(&layout, u64::MAX).expect("no bound");
-            let keys: Vec<Cells> =
-                (0..split.placements()).map(|p| split.key_cells(&layout, p)).collect();
+            let every: Vec<u32> = (0..split.placements() as u32).collect();
+            let parts = split.rest_parts(&layout, &every, u64::MAX).expect("no bound");
             assert_eq!(split.placements(), placements, "{key:?}");
             assert_eq!(split.placements() * split.rest_count(), layout.n_states());
             let mut seen = vec![false; layout.n_states() as usize];
@@ -268,7 +271,7 @@ mod tests {
                 seen[at] = true;
                 assert_eq!(layout.rank(&split.board(&layout, p, r)), rank, "{key:?}");
                 // Put together from its parts: the same board.
-                assert_eq!(parts.board(&keys[p as usize], p, r), s, "{key:?} {rank}");
+                assert_eq!(parts.board(p as usize, p, r), s, "{key:?} {rank}");
             }
         }
     }

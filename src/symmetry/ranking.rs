@@ -179,10 +179,9 @@ pub struct ClassRanking {
     /// the bit mask of those elements.
     twins: Vec<(u32, ElementSet)>,
     /// With [`Rest::Turns`] and at most [`MAX_KEPT_ARRANGEMENTS`] classes: per class, the
-    /// arrangement of its representative (unranking it took a tenth of the 2x2x2's search);
-    /// with [`Rest::Orbits`], its key orbits' cells, the boards put together with
-    /// `rest_parts`.
+    /// arrangement of its representative (unranking it took a tenth of the 2x2x2's search).
     arrangements: Vec<Cells>,
+    /// With [`Rest::Orbits`] and as many classes: the parts of their boards, per class.
     rest_parts: Option<RestParts>,
     /// Where the twins keep one entry per orbit of their rests (rankings without runs of
     /// rests): the classes' entries. Otherwise class `c`'s entries are `c * rest_count` on.
@@ -417,12 +416,8 @@ impl ClassRanking {
                         out.representative.iter().map(|&p| out.arrangement(p as u64)).collect();
                 }
                 Rest::Orbits(split) => {
-                    out.rest_parts = split.rest_parts(&out.full, MAX_REST_PARTS);
-                    if out.rest_parts.is_some() {
-                        out.arrangements = (out.representative.iter())
-                            .map(|&p| split.key_cells(&out.full, p as u64))
-                            .collect();
-                    }
+                    out.rest_parts =
+                        split.rest_parts(&out.full, &out.representative, MAX_REST_PARTS);
                 }
                 _ => {}
             }
@@ -986,9 +981,9 @@ impl ClassRanking {
             }
             Rest::Orientations => return self.full.unrank(p * self.rest_count + rest),
             Rest::Orbits(split) => {
-                return match (&self.rest_parts, self.arrangements.get(class as usize)) {
-                    (Some(parts), Some(key)) => parts.board(key, p, rest),
-                    _ => split.board(&self.full, p, rest),
+                return match &self.rest_parts {
+                    Some(parts) => parts.board(class as usize, p, rest),
+                    None => split.board(&self.full, p, rest),
                 };
             }
         };

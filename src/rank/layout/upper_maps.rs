@@ -350,12 +350,12 @@ impl UpperMaps {
                         let due = std::mem::replace(&mut pending[slot], u);
                         slot = (slot + 1) % AHEAD;
                         if due != u64::MAX {
-                            words[(due / 64) as usize] |= 1 << (due % 64);
+                            mark(&mut words, due);
                         }
                     });
                 }
                 for due in pending.into_iter().filter(|&d| d != u64::MAX) {
-                    words[(due / 64) as usize] |= 1 << (due % 64);
+                    mark(&mut words, due);
                 }
                 (!failed).then_some(words)
             })
@@ -379,6 +379,12 @@ const MAX_CHAIN_ENTRIES: usize = 1 << 24;
 const MAX_ORBIT_DIGITS: usize = 16;
 /// Points followed through a product: one per orbit, and the sums.
 const MAX_POINTS_TRACKED: usize = MAX_ORBIT_DIGITS + 1;
+
+/// Sets bit `u` of a bitmap (bit `u % 64` of word `u / 64`).
+#[inline(always)]
+fn mark(words: &mut [u64], u: u64) {
+    words[(u / 64) as usize] |= 1 << (u % 64);
+}
 
 /// Points moved by a permutation.
 #[inline(always)]
