@@ -456,6 +456,25 @@ impl Multiset {
         tables.as_ref()
     }
 
+    /// The same boards ranked with the orbits' digits in another order: the largest
+    /// arrangement digit first (ties in orbit order), where the ranks hold no parity or sum
+    /// that ties the orbits (their order is then free). `None` where the order is not free
+    /// or already so. Classes of digits take the leading digit as their first part: the more
+    /// values it has, the fewer a symmetry fixes (puzzlerchallenger: 11,550 edge values in
+    /// 2,919 classes, 61 fixed, make 1.011x the boards over the symmetries in entries; its 252
+    /// corner values, 82 classes with 34 fixed, made 1.302x).
+    pub fn largest_orbits_first(&self) -> Option<Multiset> {
+        if self.coupling.len() != 1 || self.orbits.iter().any(|o| o.hides_sum()) {
+            return None;
+        }
+        let mut orbits = self.orbits.clone();
+        orbits.sort_by_key(|o| std::cmp::Reverse(o.radix));
+        if orbits.iter().zip(&self.orbits).all(|(a, b)| a.cells == b.cells) {
+            return None;
+        }
+        Some(Multiset { orbits, coordinates: OnceLock::new(), ..self.clone() })
+    }
+
     /// The radices of the digits a rank splits into, each moved by itself, most significant
     /// first: every orbit's arrangement, then every orbit's orientation digits (a move
     /// permutes an orbit's turns and adds its own, whatever pieces stand there). Digits of
@@ -941,6 +960,11 @@ mod tests {
         let Ranking::Multiset(m) = &space.ranking else {
             panic!("{name}: expected the multiset ranking, found {:?}", space.ranking_record().kind)
         };
+        check_ranking_against_listing(name, p, m)
+    }
+
+    /// [`check_against_listing`] of a given multiset ranking of `p`.
+    fn check_ranking_against_listing(name: &str, p: &Puzzle, m: &Multiset) -> u64 {
         let listed = Enumerated::new(p).unwrap();
         assert_eq!(m.n_states(), listed.n_states(), "{name}");
         let inverses = p.inverse_moves();
@@ -1041,6 +1065,47 @@ D
 1 1 0 0
 End
 ";
+
+    /// Two rings of identical pieces, as the puzzlerchallenger's: 4!/(2! 2!) and
+    /// 6!/(2! 2! 2!) arrangements (the moves tie the rings' signs, which identical pieces
+    /// hide).
+    const RINGS: &str = "\
+Set A 4 1
+Set B 6 1
+Solved
+A
+1 1 2 2
+B
+1 1 2 2 3 3
+End
+Move R
+A
+2 3 4 1
+B
+2 3 4 5 6 1
+End
+Move L
+A
+2 1 3 4
+B
+2 1 3 4 5 6
+End
+";
+
+    #[test]
+    fn orbits_taken_largest_first_rank_the_same_boards() {
+        let p = defined(RINGS);
+        let Ranking::Multiset(m) = StateSpace::build(&p).unwrap().ranking else { panic!() };
+        assert_eq!(m.coordinate_radices().unwrap(), [6, 90]);
+        let swapped = m.largest_orbits_first().unwrap();
+        assert_eq!(swapped.coordinate_radices().unwrap(), [90, 6]);
+        assert_eq!(check_ranking_against_listing("rings, B first", &p, &swapped), 540);
+        // The leading digit is B's: ranks 0..6 differ in A alone.
+        let b_of = |r: u64| swapped.board_of(&swapped.unrank(r)).tiles[4..].to_vec();
+        assert!((0..6).all(|r| b_of(r) == b_of(0)) && b_of(6) != b_of(0));
+        // Already largest first: no other order.
+        assert!(swapped.largest_orbits_first().is_none());
+    }
 
     #[test]
     fn identical_pieces_rank_exactly_the_reachable_boards() {
