@@ -55,12 +55,22 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     // Maps of the board that keep the move set: boards they relate are equally far from
     // solved (the basis of symmetry-reduced searches).
     writeln!(out, "symmetries: {}", Symmetries::of(&puzzle))?;
-    let reduced = StateSpace::for_search(&puzzle, SymmetryMode::On, false);
-    // The boards' space, from the classes' layout where finding its reachable values took a
-    // search (the mastermorphix: 0.9 s), not searched again.
-    let space = match &reduced {
-        Ok(classes) => classes.boards(&puzzle),
-        Err(_) => StateSpace::from_analysis(&puzzle, analysis),
+    let (reduced, space) = if puzzle.has_identical_pieces() {
+        // Their classes are taken over their boards' ranking: built once for both (with no
+        // boards' ranking there are no classes either, and `space` says why).
+        let space = StateSpace::from_analysis(&puzzle, analysis);
+        let reduced = space.as_ref().map_err(|e| twirl::Error::Unsupported(e.to_string()));
+        let reduced = reduced.and_then(|b| StateSpace::classes_of_identical_pieces(&puzzle, b));
+        (reduced, space)
+    } else {
+        let reduced = StateSpace::for_search(&puzzle, SymmetryMode::On, false);
+        // The boards' space, from the classes' layout where finding its reachable values took
+        // a search (the mastermorphix: 0.9 s), not searched again.
+        let space = match &reduced {
+            Ok(classes) => classes.boards(&puzzle),
+            Err(_) => StateSpace::from_analysis(&puzzle, analysis),
+        };
+        (reduced, space)
     };
     let space = match space {
         Ok(space) => space,

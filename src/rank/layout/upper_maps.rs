@@ -88,7 +88,9 @@ impl UpperMaps {
         let per_map: usize = signed.iter().map(|&j| 2 * layout.orbits[j].perm_radix as usize).sum();
         let sums_space = layout.sums_space as usize;
         let entries = (per_map + sums_space).checked_mul(n_maps)?;
-        if space > u32::MAX as u64 || entries > MAX_ENTRIES {
+        // 32 cells hold at most 16 orbits of two or more: the guard keeps `table_indices`'
+        // array and the targets' bits in range should boards grow.
+        if space > u32::MAX as u64 || entries > MAX_ENTRIES || signed.len() > MAX_ORBIT_DIGITS {
             return None;
         }
         let solved = layout.solved();
