@@ -642,12 +642,19 @@ impl Layout {
 
     /// The board of an upper value (reachable or not) and orientation digits.
     #[inline]
-    pub(crate) fn board_of_upper(&self, upper: u64, mut orient_rank: u64) -> Cells {
+    pub(crate) fn board_of_upper(&self, upper: u64, orient_rank: u64) -> Cells {
+        let (arrangement, sums_code) = self.arrangement_of_upper(upper);
+        self.with_orientations(arrangement, sums_code, orient_rank)
+    }
+
+    /// The tiles' arrangement of an upper value (every turn 0) and its orientation sums'
+    /// code: what [`Layout::with_orientations`] completes.
+    #[inline(always)]
+    pub(crate) fn arrangement_of_upper(&self, upper: u64) -> (Cells, u32) {
         let h = (upper % self.coupling.len() as u64) as usize;
         let mut perm_rank = upper / self.coupling.len() as u64;
         let code = self.coupling[h];
         let mut sign_code = code / self.sums_space;
-        let mut sums_code = code % self.sums_space;
         let mut out = [0u8; MAX_CELLS];
         for o in self.orbits.iter().rev() {
             let n = o.cells.len();
@@ -662,6 +669,18 @@ impl Layout {
             };
             unrank_in_sign_class(r, sign, n, |i, x| out[o.cells[i] as usize] = o.cells[x as usize]);
         }
+        (Cells(out), code % self.sums_space)
+    }
+
+    /// An arrangement with its tiles turned by orientation digits whose sums are
+    /// `sums_code`'s.
+    #[inline(always)]
+    pub(crate) fn with_orientations(
+        &self,
+        arrangement: Cells,
+        mut sums_code: u32,
+        mut orient_rank: u64,
+    ) -> Cells {
         let mut tile_orient = [0u8; MAX_CELLS];
         for o in self.orbits.iter().rev().filter(|o| o.free_mod > 1) {
             let e = o.free_mod as u64;
@@ -677,6 +696,7 @@ impl Layout {
             }
             tile_orient[o.orient_tiles[last] as usize] = ((sum + e * last as u64 - acc) % e) as u8;
         }
+        let mut out = arrangement.0;
         for b in out.iter_mut().take(self.n_cells) {
             *b |= tile_orient[*b as usize] << TILE_BITS;
         }
