@@ -83,62 +83,89 @@ struct OrbitLayout {
     sum_magic: u64,
 }
 
-/// Most orbits with turns whose sums [`TurnPlaces`] adds up in one word.
+/// Most orbits of two or more cells with turns whose sums [`TurnPlaces`] adds up in one
+/// word.
 const TURN_SUM_ORBITS: usize = 8;
 /// Bits of one orbit's turn sum in that word: at most 32 turns below 8.
 const TURN_SUM_BITS: u32 = 8;
 const TURN_SUM_MASK: u32 = (1 << TURN_SUM_BITS) - 1;
 
-/// The orientation digits of a board in one pass over its cells, for turns modulo
-/// anything: each tile's turn times the place value of its digit (0 for each orbit's last
-/// tile, whose turn the sum gives), and each orbit's turns summed in a byte of one word of
-/// sums. Reading them tile by tile through a table of turns took 13% of Jing's pyraminx's
-/// backward steps.
+/// The orientation digits of a board and their sums' code in one pass over its cells, for
+/// turns modulo anything: each tile's turn times the place value of its digit (0 for each
+/// orbit's last tile, whose turn the sum gives), and each orbit's turns summed in a byte of
+/// one word, reduced after the pass. An orbit of one cell has no digit and its sum is the
+/// turn on its cell: that goes straight into the code (the tangram's five). Reading them tile by tile
+/// through a table of turns took 13% of Jing's pyraminx's backward steps.
 #[derive(Clone, Debug)]
 struct TurnPlaces {
     /// Per tile, the place value of its turn among the orientation digits.
     weight: [u64; MAX_CELLS],
-    /// Per tile, where its orbit's sum sits in the word of sums.
-    sum_shift: [u8; MAX_CELLS],
+    /// Per tile of an orbit of two or more, one in its orbit's byte of the word of sums.
+    sum_unit: [u64; MAX_CELLS],
+    /// The orbits of one cell with turns: the cell (its tile stays there) and the place
+    /// value of its turn in the sums' code.
+    single: Vec<(u8, u32)>,
+    /// The orbits of two or more with turns: their byte's shift, modulus, the multiplier of
+    /// [`mod_by_magic`], and their sum's place value in the code.
+    summed: Vec<(u32, u32, u64, u32)>,
 }
 
 impl TurnPlaces {
     /// The places for `orbits` (in the layout's order), or `None` past
-    /// [`TURN_SUM_ORBITS`] orbits with turns.
+    /// [`TURN_SUM_ORBITS`] orbits of two or more cells with turns.
     fn new(orbits: &[OrbitLayout]) -> Option<TurnPlaces> {
         let turning: Vec<&OrbitLayout> = orbits.iter().filter(|o| o.free_mod > 1).collect();
-        if turning.len() > TURN_SUM_ORBITS {
+        if turning.iter().filter(|o| o.cells.len() > 1).count() > TURN_SUM_ORBITS {
             return None;
         }
-        let mut places = TurnPlaces { weight: [0; MAX_CELLS], sum_shift: [0; MAX_CELLS] };
-        // The last orbit's digits are the least significant; within an orbit, its first tile.
-        let mut place = 1u64;
-        for (j, o) in turning.iter().enumerate().rev() {
+        let mut places = TurnPlaces {
+            weight: [0; MAX_CELLS],
+            sum_unit: [0; MAX_CELLS],
+            single: Vec::new(),
+            summed: Vec::new(),
+        };
+        // The last orbit's digits and sum are the least significant; within an orbit, its
+        // first tile's digit.
+        let (mut place, mut code_place) = (1u64, 1u32);
+        for o in turning.iter().rev() {
             let last = o.orient_tiles.len() - 1;
-            let mut digit_place = place;
-            for (i, &t) in o.orient_tiles.iter().enumerate() {
-                places.sum_shift[t as usize] = (TURN_SUM_BITS as usize * j) as u8;
-                if i < last {
-                    places.weight[t as usize] = digit_place;
-                    digit_place *= o.free_mod as u64;
+            if last == 0 {
+                places.single.push((o.cells[0], code_place));
+            } else {
+                let shift = TURN_SUM_BITS * places.summed.len() as u32;
+                let e = o.free_mod as u32;
+                places.summed.push((shift, e, o.sum_magic, code_place));
+                let mut digit_place = place;
+                for (i, &t) in o.orient_tiles.iter().enumerate() {
+                    places.sum_unit[t as usize] = 1 << shift;
+                    if i < last {
+                        places.weight[t as usize] = digit_place;
+                        digit_place *= o.free_mod as u64;
+                    }
                 }
             }
             place *= o.orient_radix;
+            code_place *= o.free_mod as u32;
         }
         Some(places)
     }
 
-    /// The orientation digits of the working bytes `cells` and their orbits' turn sums, a
-    /// byte each (the first orbit's lowest).
+    /// The orientation sums' code and the orientation digits of the working bytes `cells`.
     #[inline(always)]
-    fn read(&self, cells: &[u8]) -> (u64, u64) {
-        let (mut digits, mut sums) = (0u64, 0u64);
+    fn read(&self, cells: &[u8]) -> (u32, u64) {
+        let (mut digits, mut sums, mut code) = (0u64, 0u64, 0u32);
         for &b in cells {
             let (t, u) = ((b & TILE_MASK) as usize, (b >> TILE_BITS) as u64);
             digits += u * self.weight[t];
-            sums += u << self.sum_shift[t];
+            sums += u * self.sum_unit[t];
         }
-        (digits, sums)
+        for &(c, place) in &self.single {
+            code += (cells[c as usize] >> TILE_BITS) as u32 * place;
+        }
+        for &(shift, e, magic, place) in &self.summed {
+            code += mod_by_magic((sums >> shift) as u32 & TURN_SUM_MASK, magic, e) * place;
+        }
+        (code, digits)
     }
 }
 
@@ -172,7 +199,7 @@ pub struct Layout {
     /// Every free orientation is a flip (mod 2): ranks read them as bits.
     flips_only: bool,
     /// Where turns are not all flips, each tile's turn read in one pass (see
-    /// [`TurnPlaces`]); `None` past [`TURN_SUM_ORBITS`] orbits with turns.
+    /// [`TurnPlaces`]); `None` past [`TURN_SUM_ORBITS`] orbits of two or more with turns.
     turn_places: Option<Box<TurnPlaces>>,
     invariants: Invariants,
     moves: CellMoves,
@@ -664,13 +691,7 @@ impl Layout {
                 sums_code = sums_code * 2 + (v.count_ones() & 1);
             }
         } else if let Some(places) = &self.turn_places {
-            let (orient, sums) = places.read(&s.0[..self.n_cells]);
-            orient_rank = orient;
-            for (j, o) in self.orbits.iter().filter(|o| o.free_mod > 1).enumerate() {
-                let e = o.free_mod as u32;
-                let sum = (sums >> (TURN_SUM_BITS * j as u32)) as u32 & TURN_SUM_MASK;
-                sums_code = sums_code * e + mod_by_magic(sum, o.sum_magic, e);
-            }
+            return places.read(&s.0[..self.n_cells]);
         } else {
             let mut tile_orient = [0u8; MAX_CELLS];
             for p in 0..self.n_cells {
