@@ -60,7 +60,11 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         // boards' ranking there are no classes either, and `space` says why).
         let space = StateSpace::from_analysis(&puzzle, analysis);
         let reduced = space.as_ref().map_err(|e| twirl::Error::Unsupported(e.to_string()));
-        let reduced = reduced.and_then(|b| StateSpace::classes_of_identical_pieces(&puzzle, b));
+        let reduced = reduced.and_then(|b| {
+            let classes = StateSpace::classes_of_identical_pieces(&puzzle, b)?;
+            let (analysis, definition_digest) = (b.analysis.clone(), b.definition_digest.clone());
+            Ok(StateSpace { ranking: Ranking::CoordClasses(classes), analysis, definition_digest })
+        });
         (reduced, space)
     } else {
         let reduced = StateSpace::for_search(&puzzle, SymmetryMode::On, false);

@@ -1144,6 +1144,63 @@ End
         }
     }
 
+    /// Three corners turning mod 3, a lone piece turning mod 3 (an orbit of one cell) and
+    /// two flipping pieces: 972 boards.
+    const LONE_TURNER: &str = "\
+Set A 3 3
+Set T 1 3
+Set E 2 2
+Solved
+A
+1 2 3
+T
+1
+E
+1 2
+End
+Move R
+A
+2 3 1
+1 1 0
+T
+1
+1
+End
+Move S
+A
+2 1 3
+0 0 0
+E
+2 1
+1 0
+End
+Move Q
+T
+1
+2
+E
+1 2
+1 1
+End
+";
+
+    /// Turns read in one pass ([`TurnPlaces`]) give every rank the table of turns per tile
+    /// gives (the path left for more orbits than one word of sums holds), on every board.
+    #[test]
+    fn turns_read_in_one_pass_agree_with_the_table_of_turns() {
+        let p = defined(LONE_TURNER);
+        let Ranking::Layout(l) = StateSpace::build(&p).unwrap().ranking else { panic!() };
+        let places = l.turn_places.as_ref().expect("turns mod 3 and 2");
+        assert!(!l.flips_only && places.single.len() == 1 && places.summed.len() == 2);
+        let by_table = Layout { turn_places: None, ..l.clone() };
+        assert_eq!(l.n_states(), 972);
+        for r in 0..l.n_states() {
+            let cells = l.unrank(r);
+            assert_eq!(l.rank(&cells), r);
+            assert_eq!(by_table.rank(&cells), r);
+        }
+    }
+
     /// On boards of more than 16 cells the vector paths agree with the scalar ones, and
     /// ranks round-trip through them.
     #[test]

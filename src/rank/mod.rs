@@ -523,7 +523,7 @@ impl StateSpace {
     ) -> Result<StateSpace> {
         let boards = StateSpace::from_analysis(puzzle, analysis)?;
         match (StateSpace::classes_of_identical_pieces(puzzle, &boards), mode) {
-            (Ok(classes), _) => Ok(classes),
+            (Ok(c), _) => Ok(StateSpace { ranking: Ranking::CoordClasses(c), ..boards }),
             (Err(e), SymmetryMode::On) => Err(e),
             (Err(_), _) => Ok(boards),
         }
@@ -532,8 +532,11 @@ impl StateSpace {
     /// The classes under the puzzle's symmetries of `boards`, the space of a puzzle with
     /// identical pieces ([`StateSpace::from_analysis`]), or why there are none (`info`
     /// builds the boards once for both, the trapentrix's fibres taking 0.7 s).
-    pub fn classes_of_identical_pieces(puzzle: &Puzzle, boards: &StateSpace) -> Result<StateSpace> {
-        let classes = match &boards.ranking {
+    pub fn classes_of_identical_pieces(
+        puzzle: &Puzzle,
+        boards: &StateSpace,
+    ) -> Result<CoordClasses> {
+        match &boards.ranking {
             // Classes count boards by the ranks they hold: every rank must be a board.
             Ranking::Multiset(m) if m.n_reachable() == m.n_states() => {
                 CoordClasses::new(puzzle, m.clone(), Symmetries::of(puzzle), false)
@@ -552,12 +555,7 @@ impl StateSpace {
                 "no symmetry reduction for {}: its identical pieces have no multiset ranking",
                 puzzle.spec
             ))),
-        }?;
-        Ok(StateSpace {
-            ranking: Ranking::CoordClasses(classes),
-            analysis: boards.analysis.clone(),
-            definition_digest: boards.definition_digest.clone(),
-        })
+        }
     }
 
     /// The space of boards that `--symmetry off` searches (the antipodes are listed in its
