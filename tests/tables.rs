@@ -48,6 +48,11 @@ fn resume_to_end(
     let args = ["resume", s(table), "--json", s(out), "--checkpoint-every", "0", "-q"];
     if let Some(after) = kill_resumes_after {
         interrupt(&args, after, "-KILL");
+        // Killed after its report was written (durably: whole or absent), the resume had
+        // finished; a second one would refuse to replace the report.
+        if out.exists() {
+            return json(out);
+        }
     }
     for _ in 0..20 {
         let o = twirl(&args);

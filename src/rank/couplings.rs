@@ -129,7 +129,7 @@ impl ReachableUpper {
     /// The values whose bits are set in `words` (bit `u % 64` of word `u / 64`).
     pub(crate) fn from_bits(words: Vec<u64>) -> ReachableUpper {
         let found = BitRank::from_words(words);
-        let upper_of = found.members().collect();
+        let upper_of = found.members();
         ReachableUpper { found, upper_of }
     }
 

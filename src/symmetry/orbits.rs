@@ -36,13 +36,14 @@ pub(crate) struct Reduced {
 }
 
 /// Reduces the orbits of `0..n` under a group of `undo.len()` elements: `images(p, out)`
-/// writes into `out[e]` the image of `p` under element `e` (element 0 the identity), and
-/// `undo[e]` names the element undoing `e`, below `1 << sym_bits`.
+/// writes into `out[e]` the image of `p` under element `e` (element 0 the identity) and
+/// returns true, or may stop at an image below `p` and return false (`p` is then not the
+/// smallest of its orbit); `undo[e]` names the element undoing `e`, below `1 << sym_bits`.
 pub(crate) fn reduce(
     n: usize,
     undo: &[u32],
     sym_bits: u32,
-    images: impl Fn(usize, &mut [u32]) + Sync,
+    images: impl Fn(usize, &mut [u32]) -> bool + Sync,
 ) -> Reduced {
     assert!(undo.len() <= 1 << sym_bits && undo.len() <= ElementSet::BITS as usize);
     assert!((n as u64) <= 1 << (32 - sym_bits), "{n} members do not fit beside the element");
@@ -62,8 +63,9 @@ pub(crate) fn reduce(
                 if code[p].load(Relaxed) != UNSEEN {
                     continue;
                 }
-                images(p, &mut out);
-                if out.iter().any(|&q| (q as usize) < p) {
+                // A member whose orbit another thread has not written yet (its smallest
+                // member in a block still being worked on) stops at its first smaller image.
+                if !images(p, &mut out) || out.iter().any(|&q| (q as usize) < p) {
                     continue;
                 }
                 for &q in out.iter() {
@@ -125,7 +127,11 @@ mod tests {
         let r = reduce(81, &undo, 7, |p, out| {
             for (e, o) in out.iter_mut().enumerate() {
                 *o = rotate(p, e);
+                if (*o as usize) < p {
+                    return false;
+                }
             }
+            true
         });
         // Burnside: (81 + 3 + 9 + 3) / 4 = 24 necklaces.
         assert_eq!(r.representative.len(), 24);

@@ -605,12 +605,16 @@ impl ClassRanking {
                 for q in out.iter_mut() {
                     *q = self.full.index_of_upper(*q as u64) as u32;
                 }
-                return;
+                return true;
             }
             let both = self.with_inverse(self.placement_board(p as u64), true);
             for (e, q) in out.iter_mut().enumerate() {
                 *q = self.placement_of(&self.image(e, &both)) as u32;
+                if (*q as usize) < p {
+                    return false;
+                }
             }
+            true
         });
         (self.placement, self.representative, self.twins) =
             (reduced.placement, reduced.representative, reduced.twins);
