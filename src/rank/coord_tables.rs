@@ -10,6 +10,7 @@
 
 use rayon::prelude::*;
 
+use super::layout::Power;
 use super::runs::{CellRuns, OffsetTable, RunMove};
 use super::{StateRanking, spread_sample};
 
@@ -45,7 +46,17 @@ impl CoordTables {
     /// these radices (most significant first), each digit moved by every move on its own.
     /// `None` when the tables would be too large, or when a sample of boards shows a move
     /// that does not act digit by digit (the tables would give wrong neighbours).
-    pub fn new<R: StateRanking>(ranking: &R, radices: &[u64]) -> Option<CoordTables> {
+    ///
+    /// A move that is a power of another (`powers[m]`, as
+    /// [`CellMoves::powers`](super::layout::CellMoves::powers) finds them;
+    /// an empty list for none) gets its tables by applying the other's `times` times, digit by
+    /// digit: puzzlerchallenger's R2, R3, R2' and R' (and the L's) are R's, where each entry
+    /// took a board unranked, moved and ranked.
+    pub fn new<R: StateRanking>(
+        ranking: &R,
+        radices: &[u64],
+        powers: &[Option<Power>],
+    ) -> Option<CoordTables> {
         let k = radices.len();
         let sum: u64 = radices.iter().sum();
         let n_moves = ranking.n_moves();
@@ -72,10 +83,14 @@ impl CoordTables {
         let digit = |rank: u64, j: usize| (rank / weights[j] % radices[j]) as u32;
         // Each move's tables in parallel; the undoing direction's by inverting them (a
         // move maps each digit's values one to one).
-        let solve: Vec<Vec<u32>> = (0..n_moves)
+        let power_of = |m: usize| powers.get(m).copied().flatten();
+        let mut solve: Vec<Vec<u32>> = (0..n_moves)
             .into_par_iter()
             .map(|m| {
                 let mut t = Vec::with_capacity(at);
+                if power_of(m).is_some() {
+                    return t;
+                }
                 for j in 0..k {
                     for d in 0..radices[j] {
                         let next = ranking.solve_step(&ranking.unrank(d * weights[j]), m);
@@ -85,6 +100,17 @@ impl CoordTables {
                 t
             })
             .collect();
+        for m in 0..n_moves {
+            let Some(Power { base, times }) = power_of(m) else { continue };
+            let base = &solve[base];
+            let mut t = Vec::with_capacity(at);
+            for j in 0..k {
+                for d in 0..radices[j] as u32 {
+                    t.push((0..times).fold(d, |x, _| base[offsets[j] + x as usize]));
+                }
+            }
+            solve[m] = t;
+        }
         let mut scramble = Vec::with_capacity(n_moves);
         for t in &solve {
             let mut back = vec![u32::MAX; at];
@@ -129,7 +155,7 @@ impl CoordTables {
             n_moves,
             offsets,
         };
-        tables.agrees_with(ranking).then_some(tables)
+        tables.agrees_with(ranking, |m| power_of(m).is_some()).then_some(tables)
     }
 
     /// The digits' radices, most significant first.
@@ -145,13 +171,21 @@ impl CoordTables {
     }
 
     /// Whether the tables give the ranking's own neighbours on a spread of boards
-    /// (pseudo-random: every digit in play).
-    fn agrees_with<R: StateRanking>(&self, ranking: &R) -> bool {
+    /// (pseudo-random: every digit in play). A move that is a power of another acts digit
+    /// by digit when that one does, its tables composed exactly from the other's: fewer
+    /// boards check it (the composing), where the ranking's own steps and ranks were a fifth
+    /// of puzzlerchallenger's run.
+    fn agrees_with<R: StateRanking>(
+        &self,
+        ranking: &R,
+        is_power: impl Fn(usize) -> bool + Sync,
+    ) -> bool {
         const SAMPLES: u64 = 4096;
+        const POWER_SAMPLES: u64 = 256;
         (0..SAMPLES.min(self.n_states)).into_par_iter().all(|i| {
             let rank = spread_sample(i, self.n_states);
             let (board, digits) = (ranking.unrank(rank), self.unrank(rank));
-            (0..self.n_moves).all(|m| {
+            (0..self.n_moves).filter(|&m| i < POWER_SAMPLES || !is_power(m)).all(|m| {
                 let solve = ranking.rank(&ranking.solve_step(&board, m));
                 let scramble = ranking.rank(&ranking.scramble_step(&board, m));
                 solve == self.rank(&self.solve_step(&digits, m))
@@ -268,6 +302,52 @@ mod tests {
         );
     }
 
+    /// The powers of a move (the half turn metric lists R, R2, R3, R2', R' of a ring of six)
+    /// are found as powers of it: their tables are composed from its own, and
+    /// `turning_identical_pieces_move_digit_by_digit` checks every neighbour they give on
+    /// this definition.
+    #[test]
+    fn powers_of_a_move_are_found() {
+        let p = defined(
+            "Name TurningRings\nSet A 6 2\nSet B 4 3\nSolved\nA\n1 1 1 2 2 2\nB\n1 1 1 2\nEnd\n\
+             Move R\nA\n2 3 4 5 6 1\n1 1 0 0 0 0\nEnd\nMove S\nA\n2 1 3 4 5 6\nEnd\n\
+             Move T\nB\n2 3 4 1\n1 2 0 0\nEnd\nMove U\nB\n2 1 3 4\n0 0 1 2\nEnd\n\
+             Move L\nA\n1 2 4 5 6 3\nB\n1 3 4 2\n1 0 2 0\nEnd\n",
+        );
+        let space = StateSpace::build(&p).unwrap();
+        let Ranking::Multiset(m) = &space.ranking else { panic!("a multiset ranking") };
+        let name = |i: usize| p.moves[i].name.clone();
+        let found: Vec<String> = (m.moves().powers().iter().enumerate())
+            .map(|(i, power)| match power {
+                Some(w) => format!("{} = {}^{}", name(i), name(w.base), w.times),
+                None => name(i),
+            })
+            .collect();
+        let mut expected: Vec<String> = [
+            "R",
+            "R2 = R^2",
+            "R3 = R^3",
+            "R2' = R^4",
+            "R' = R^5",
+            "S",
+            "T",
+            "T2 = T^2",
+            "T' = T^3",
+            "U",
+            "U2 = U^2",
+            "U3 = U^3",
+            "U2' = U^4",
+            "U' = U^5",
+            "L",
+        ]
+        .map(String::from)
+        .to_vec();
+        // L turns a ring of 4 by halves and one of 3 by thirds: order 36, 35 powers listed.
+        assert_eq!(p.moves.len(), 15 + 34);
+        expected.extend((15..p.moves.len()).map(|i| format!("{} = L^{}", name(i), i - 13)));
+        assert_eq!(found, expected);
+    }
+
     /// Identical pieces that turn (as the 3x3x3 with its pieces told apart only by kind, the
     /// twsearch sample 3p1): the orientation digits of each orbit are coordinates of their
     /// own, as the arrangements are. Ring A's pieces turn mod 2 and B's mod 3, each summing
@@ -292,6 +372,6 @@ mod tests {
         let space = StateSpace::build(&p).unwrap();
         let Ranking::Layout(l) = &space.ranking else { panic!("the layout") };
         assert_eq!(l.n_states(), 2520 * 1458);
-        assert!(CoordTables::new(l, &[2520, 1458]).is_none());
+        assert!(CoordTables::new(l, &[2520, 1458], &[]).is_none());
     }
 }

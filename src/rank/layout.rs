@@ -13,6 +13,7 @@
 //! For a group smaller than its invariants, digits 1 and 2 (the "upper" digits) are replaced
 //! by the index of their value among those the moves reach ([`ReachableUpper`]).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 mod upper_maps;
@@ -913,6 +914,33 @@ impl CellMoves {
         &self.scramble
     }
 
+    /// Per move, the earlier move it is a power of, where it is one (R2 and R' of R; a
+    /// base is no such power itself). A move sends each cell's tile to a cell and turns it
+    /// there, all of which shows in its image of one board of distinct tiles unturned: two
+    /// moves that make the same image of it act alike on every board.
+    pub fn powers(&self) -> Vec<Option<Power>> {
+        let tracer = Cells(std::array::from_fn(|c| c as u8));
+        // The images of every power of every base so far, the first base and power kept.
+        let mut known: HashMap<Cells, Power> = HashMap::new();
+        (0..self.len())
+            .map(|m| {
+                let image = self.solve_step(&tracer, m);
+                if let Some(&power) = known.get(&image) {
+                    return Some(power);
+                }
+                let mut power = image;
+                for times in 2..=MAX_POWER {
+                    power = self.solve_step(&power, m);
+                    if power == tracer {
+                        break;
+                    }
+                    known.entry(power).or_insert(Power { base: m, times });
+                }
+                None
+            })
+            .collect()
+    }
+
     /// Applies a compiled move.
     #[inline(always)]
     pub fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
@@ -931,6 +959,19 @@ impl CellMoves {
         self.apply(s, &self.scramble[m])
     }
 }
+
+/// A move that acts as move `base` made `times` times ([`CellMoves::powers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Power {
+    /// The move made.
+    pub base: usize,
+    /// How many times.
+    pub times: u32,
+}
+
+/// Highest power of a move that [`CellMoves::powers`] lists (a move of a larger order makes
+/// the rest with tables of their own).
+const MAX_POWER: u32 = 360;
 
 /// The puzzle's moves compiled for [`Cells`], in solving direction and inverted (same order).
 fn compile_moves(

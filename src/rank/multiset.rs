@@ -451,7 +451,7 @@ impl Multiset {
     pub fn shared_coordinate_tables(&self) -> Option<&Arc<CoordTables>> {
         let tables = self.coordinates.get_or_init(|| {
             let radices = self.coordinate_radices()?;
-            CoordTables::new(self, &radices).map(Arc::new)
+            CoordTables::new(self, &radices, &self.moves.powers()).map(Arc::new)
         });
         tables.as_ref()
     }
