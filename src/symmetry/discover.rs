@@ -60,6 +60,10 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
     for &c in support.iter().flatten() {
         moving[c] = true;
     }
+    let turns: Vec<Vec<u8>> =
+        moves.iter().map(|m| m.twist.iter().map(|&t| t % k).collect()).collect();
+    let reversed: Vec<Vec<u8>> =
+        turns.iter().map(|t| t.iter().map(|&t| (k - t) % k).collect()).collect();
     let mut found: Vec<Symmetry> = Vec::new();
     let mut gave_up = false;
     // Reversing orientations acts on the reachable boards as an offset would where no orbit
@@ -73,8 +77,9 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
         let mut search = Search {
             n,
             k,
-            reverses,
             moves: &moves,
+            turns: &turns,
+            turned: if reverses { &reversed } else { &turns },
             moved: &moved,
             support: &support,
             move_sig: &move_sig,
@@ -86,6 +91,7 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
             pi_used: vec![false; moves.len()],
             nodes: 0,
             leaves: Vec::new(),
+            pool: Vec::new(),
         };
         // Cells no move touches keep their tiles: they stay where they are.
         for c in (0..n).filter(|&c| !moving[c]) {
@@ -131,8 +137,11 @@ const UNSET: u8 = u8::MAX;
 struct Search<'a> {
     n: usize,
     k: u8,
-    reverses: bool,
     moves: &'a [&'a Move],
+    /// Per move and cell, the turn of the tile leaving the cell, modulo `k`.
+    turns: &'a [Vec<u8>],
+    /// The same as `s m s^-1` turns it: reversed where the map reverses orientations.
+    turned: &'a [Vec<u8>],
     /// Per move and cell, whether the move moves or turns the cell's tile.
     moved: &'a [Vec<bool>],
     /// Per move, the cells it moves or turns.
@@ -146,6 +155,8 @@ struct Search<'a> {
     pi_used: Vec<bool>,
     nodes: usize,
     leaves: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Saved states no branch holds now, to save into again.
+    pool: Vec<Saved>,
 }
 
 /// Enough of a search's state to undo a branch.
@@ -158,19 +169,33 @@ struct Saved {
 }
 
 impl Search<'_> {
-    fn save(&self) -> Saved {
-        Saved {
-            sigma: self.sigma.clone(),
-            image_of: self.image_of.clone(),
-            offsets: self.offsets.clone(),
-            pi: self.pi.clone(),
-            pi_used: self.pi_used.clone(),
-        }
+    /// A state to save into: one left by a finished branch, else a new one (a node's
+    /// branches each saved and restored the whole state: five lists allocated and freed per
+    /// node, most of the search's time).
+    fn take_saved(&mut self) -> Saved {
+        self.pool.pop().unwrap_or_else(|| Saved {
+            sigma: Vec::new(),
+            image_of: Vec::new(),
+            offsets: Vec::new(),
+            pi: Vec::new(),
+            pi_used: Vec::new(),
+        })
     }
 
-    fn restore(&mut self, s: Saved) {
-        (self.sigma, self.image_of, self.offsets, self.pi, self.pi_used) =
-            (s.sigma, s.image_of, s.offsets, s.pi, s.pi_used);
+    fn save(&self, s: &mut Saved) {
+        s.sigma.clone_from(&self.sigma);
+        s.image_of.clone_from(&self.image_of);
+        s.offsets.clone_from(&self.offsets);
+        s.pi.clone_from(&self.pi);
+        s.pi_used.clone_from(&self.pi_used);
+    }
+
+    fn restore(&mut self, s: &Saved) {
+        self.sigma.clone_from(&s.sigma);
+        self.image_of.clone_from(&s.image_of);
+        self.offsets.clone_from(&s.offsets);
+        self.pi.clone_from(&s.pi);
+        self.pi_used.clone_from(&s.pi_used);
     }
 
     fn run(&mut self) {
@@ -185,6 +210,8 @@ impl Search<'_> {
         let next_move = (0..self.moves.len()).find(|&m| {
             self.pi[m] == usize::MAX && self.support[m].iter().any(|&c| self.sigma[c] != UNSET)
         });
+        let mut saved = self.take_saved();
+        self.save(&mut saved);
         if let Some(m) = next_move {
             for target in 0..self.moves.len() {
                 if self.pi_used[target]
@@ -193,18 +220,19 @@ impl Search<'_> {
                 {
                     continue;
                 }
-                let saved = self.save();
                 self.pi[m] = target;
                 self.pi_used[target] = true;
                 self.run();
-                self.restore(saved);
+                self.restore(&saved);
             }
+            self.pool.push(saved);
             return;
         }
         let Some(c) = (0..self.n).find(|&c| self.sigma[c] == UNSET) else {
             if self.pi.iter().all(|&p| p != usize::MAX) {
                 self.leaves.push((self.sigma.clone(), self.offsets.clone()));
             }
+            self.pool.push(saved);
             return;
         };
         // The first cell of an orbit with nothing assigned: any image of its kind, offset 0.
@@ -212,13 +240,13 @@ impl Search<'_> {
             if self.image_of[d] != UNSET || self.cell_sig[d] != self.cell_sig[c] {
                 continue;
             }
-            let saved = self.save();
             self.sigma[c] = d as u8;
             self.image_of[d] = c as u8;
             self.offsets[c] = 0;
             self.run();
-            self.restore(saved);
+            self.restore(&saved);
         }
+        self.pool.push(saved);
     }
 
     /// Whether `target` can be the image of move `m` as far as the assigned cells tell: an
@@ -246,15 +274,18 @@ impl Search<'_> {
                     }
                     let j = mv.perm[i] as usize;
                     let sj = image.perm[si as usize];
-                    // `s m s^-1` turns the tile leaving `s(i)` by `turn(m's turn) + a_j - a_i`.
-                    let turned = if self.reverses {
-                        (k - mv.twist[i] as u16 % k) % k
-                    } else {
-                        mv.twist[i] as u16 % k
-                    };
-                    let aj = ((image.twist[si as usize] as u16 % k + k - turned
-                        + self.offsets[i] as u16)
-                        % k) as u8;
+                    // `s m s^-1` turns the tile leaving `s(i)` by `turn(m's turn) + a_j - a_i`,
+                    // each term below `k`: reduced by subtracting (a division here was half
+                    // of the search).
+                    let mut aj = self.turns[target][si as usize] as u16 + k
+                        - self.turned[m][i] as u16
+                        + self.offsets[i] as u16;
+                    for _ in 0..2 {
+                        if aj >= k {
+                            aj -= k;
+                        }
+                    }
+                    let aj = aj as u8;
                     if self.sigma[j] == UNSET {
                         if self.image_of[sj as usize] != UNSET {
                             return false;
