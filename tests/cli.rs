@@ -248,6 +248,24 @@ fn symmetry_auto_picks_boards_or_classes() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("boards=120 entries=32 "), "{}", stdout(&o));
     assert!(stdout(&o).contains("# God's number: 7 (1 antipodes)"), "{}", stdout(&o));
+    // Identical pieces: classes of their digits, said as entries like any classes. Two
+    // rings of 3 + 3 alike, swapped by a symmetry: 20 x 20 boards in 210 classes.
+    let file = dir.path().join("twin_rings.tws");
+    let ring = |set: &str| {
+        format!("Move {set}R\n{set}\n2 3 4 5 6 1\nEnd\nMove {set}S\n{set}\n2 1 3 4 5 6\nEnd\n")
+    };
+    let text = format!(
+        "Name TwinRings\nSet A 6 1\nSet B 6 1\nSolved\nA\n1 1 1 2 2 2\nB\n1 1 1 2 2 2\nEnd\n{}{}",
+        ring("A"),
+        ring("B")
+    );
+    std::fs::write(&file, text).unwrap();
+    let o = twirl(&["bfs", &format!("def:{}", file.display())]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("boards=400 entries=210 "), "{}", stdout(&o));
+    let line =
+        "table: 210 entries (classes of boards under 2 symmetries, every digit first (20 x 20))";
+    assert!(stderr(&o).contains(line), "{}", stderr(&o));
     // Where no ranking of classes applies, `on` says why: a 3-cycle turned one way and a swap
     // sharing a cell have no symmetry besides the identity.
     let dir = tempfile::tempdir().unwrap();

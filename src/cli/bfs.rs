@@ -609,15 +609,15 @@ fn resume_table(
 
 /// What a table's entries are: boards, or classes of boards and how.
 pub(super) fn describe_entries(space: &StateSpace) -> String {
-    match space.classes() {
+    match space.describe_classes() {
         None if space.n_reachable() < space.n_states() => format!(
             "{} entries (every board the invariants allow; the moves reach {})",
             space.n_states(),
             space.n_reachable()
         ),
         None => format!("{} boards", space.n_states()),
-        Some(c) => {
-            format!("{} entries (classes of boards under {})", space.n_states(), c.describe())
+        Some(classes) => {
+            format!("{} entries (classes of boards under {classes})", space.n_states())
         }
     }
 }
@@ -753,7 +753,7 @@ struct Head<'a> {
 fn print_head(head: &Head) {
     let Head { puzzle, space, bytes, goals } = head;
     let mut out = super::report_out();
-    let entries = match space.classes() {
+    let entries = match space.entry_classes() {
         Some(_) => format!(" entries={}", space.n_states()),
         None => String::new(),
     };

@@ -602,6 +602,16 @@ impl StateSpace {
         }
     }
 
+    /// What the classes are, in words (`4 symmetries, digits 11550 first, then 252`), if the
+    /// space ranks classes of boards (of either kind).
+    pub fn describe_classes(&self) -> Option<String> {
+        match &self.ranking {
+            Ranking::Classes(c) => Some(c.describe()),
+            Ranking::CoordClasses(c) => Some(c.describe()),
+            _ => None,
+        }
+    }
+
     /// The images of a board under the classes' group, if the space ranks classes.
     pub fn class_images(&self, board: &Board) -> Option<Vec<Board>> {
         match &self.ranking {

@@ -108,7 +108,7 @@ impl StateSpace {
                 Ranking::Chain(_) => "stabilizer chain".to_string(),
                 Ranking::Fibres(_) => "projection and fibres".to_string(),
                 Ranking::Classes(c) => format!("{CLASSES} of {}", c.describe()),
-                Ranking::CoordClasses(c) => format!("{CLASSES} of {}", c.describe()),
+                Ranking::CoordClasses(c) => format!("{CLASSES} of {}", c.recorded_kind()),
             }),
             n_states: n,
             fingerprint: format!("{:016x}", hash.digest()),

@@ -345,15 +345,26 @@ impl CoordClasses {
 
     /// What the entries are, in words.
     pub fn describe(&self) -> String {
+        match self.digits_text() {
+            (first, rest) if rest.is_empty() => {
+                format!("{} symmetries, every digit first ({first})", self.order())
+            }
+            _ => self.recorded_kind(),
+        }
+    }
+
+    /// What table headers record of the entries ([`CoordClasses::describe`] as it was first
+    /// written, an empty rest included): tables already written must still be accepted.
+    pub fn recorded_kind(&self) -> String {
+        let (first, rest) = self.digits_text();
+        format!("{} symmetries, digits {first} first, then {rest}", self.order())
+    }
+
+    /// The radices of the first part's digits and of the rest's, each as `a x b`.
+    fn digits_text(&self) -> (String, String) {
         let r = self.tables.radices();
-        let first: Vec<String> = r[..self.split].iter().map(|x| x.to_string()).collect();
-        let rest: Vec<String> = r[self.split..].iter().map(|x| x.to_string()).collect();
-        format!(
-            "{} symmetries, digits {} first, then {}",
-            self.order(),
-            first.join(" x "),
-            rest.join(" x ")
-        )
+        let text = |d: &[u64]| d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" x ");
+        (text(&r[..self.split]), text(&r[self.split..]))
     }
 
     /// The images of a board under every element.
