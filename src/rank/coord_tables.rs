@@ -342,7 +342,8 @@ mod tests {
         ]
         .map(String::from)
         .to_vec();
-        // L turns a ring of 4 by halves and one of 3 by thirds: order 36, 35 powers listed.
+        // L turns a ring of 4 by halves and one of 3 by thirds: order 36, its other 34
+        // powers listed after it.
         assert_eq!(p.moves.len(), 15 + 34);
         expected.extend((15..p.moves.len()).map(|i| format!("{} = L^{}", name(i), i - 13)));
         assert_eq!(found, expected);

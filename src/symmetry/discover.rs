@@ -169,9 +169,8 @@ struct Saved {
 }
 
 impl Search<'_> {
-    /// A state to save into: one left by a finished branch, else a new one (a node's
-    /// branches each saved and restored the whole state: five lists allocated and freed per
-    /// node, most of the search's time).
+    /// A state to save into: one a finished node left, else a new one (each branch used to
+    /// save the whole state afresh: five lists allocated and freed per branch).
     fn take_saved(&mut self) -> Saved {
         self.pool.pop().unwrap_or_else(|| Saved {
             sigma: Vec::new(),
