@@ -37,6 +37,8 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $threads threads each"
 printf '%-18s %14s %10s %10s %10s %10s %8s\n' sample boards twirl_s twirl_MiB twsearch_s tws_MiB ratio
+# The median of "start end" pairs of clock readings, in seconds.
+median() { LC_ALL=C python3 -c 'import sys, statistics as s; print(f"{s.median(float(b) - float(a) for a, b in (p.split() for p in sys.argv[1:])):.6f}")' "$@"; }
 status=0
 for s in "${samples[@]}"; do
   file="$tws_dir/samples/main/$s.tws"
@@ -53,7 +55,6 @@ for s in "${samples[@]}"; do
     read -r k <"$dir/t1"; ((k > m1)) && m1=$k
     read -r k <"$dir/t2"; ((k > m2)) && m2=$k
   done
-  median() { LC_ALL=C python3 -c 'import sys, statistics as s; print(f"{s.median(float(b) - float(a) for a, b in (p.split() for p in sys.argv[1:])):.6f}")' "$@"; }
   w1=$(median "${t1[@]}")
   w2=$(median "${t2[@]}")
   boards=$(python3 - "$dir/twirl.out" "$dir/tws.out" <<'PY'

@@ -39,7 +39,14 @@ pub struct CoordTables {
     /// by that digit's table: the search walks them as it walks an NRP board's cell runs.
     /// None for a single digit, whose one run would put every rank in one process's share.
     runs: Option<CellRuns>,
+    /// Per move, whether its tables were composed from another's ([`Power`]).
+    is_power: Vec<bool>,
 }
+
+/// Sampled boards on which the checks of the tables (and of symmetries moving their digits)
+/// take a move that is a power of another: it acts digit by digit when its base does, and its
+/// tables are composed exactly from the base's, which every sampled board checks.
+const POWER_SAMPLES: u64 = 256;
 
 impl CoordTables {
     /// The tables of `ranking`, whose ranks must be the mixed-radix numbers of digits with
@@ -154,8 +161,9 @@ impl CoordTables {
             n_states,
             n_moves,
             offsets,
+            is_power: (0..n_moves).map(|m| power_of(m).is_some()).collect(),
         };
-        tables.agrees_with(ranking, |m| power_of(m).is_some()).then_some(tables)
+        tables.agrees_with(ranking).then_some(tables)
     }
 
     /// The digits' radices, most significant first.
@@ -170,22 +178,22 @@ impl CoordTables {
         &t[self.offsets[j]..self.offsets[j] + self.radices[j] as usize]
     }
 
+    /// Whether sampled board `sample` of a check takes move `m`: every board a move whose
+    /// tables were built, the first [`POWER_SAMPLES`] a power of another (where the
+    /// ranking's own steps and ranks on every board were a fifth of puzzlerchallenger's run).
+    pub(crate) fn checks_move_on(&self, m: usize, sample: u64) -> bool {
+        sample < POWER_SAMPLES || !self.is_power[m]
+    }
+
     /// Whether the tables give the ranking's own neighbours on a spread of boards
-    /// (pseudo-random: every digit in play). A move that is a power of another acts digit
-    /// by digit when that one does, its tables composed exactly from the other's: fewer
-    /// boards check it (the composing), where the ranking's own steps and ranks were a fifth
-    /// of puzzlerchallenger's run.
-    fn agrees_with<R: StateRanking>(
-        &self,
-        ranking: &R,
-        is_power: impl Fn(usize) -> bool + Sync,
-    ) -> bool {
+    /// (pseudo-random: every digit in play), powers of moves on fewer
+    /// ([`CoordTables::checks_move_on`]).
+    fn agrees_with<R: StateRanking>(&self, ranking: &R) -> bool {
         const SAMPLES: u64 = 4096;
-        const POWER_SAMPLES: u64 = 256;
         (0..SAMPLES.min(self.n_states)).into_par_iter().all(|i| {
             let rank = spread_sample(i, self.n_states);
             let (board, digits) = (ranking.unrank(rank), self.unrank(rank));
-            (0..self.n_moves).filter(|&m| i < POWER_SAMPLES || !is_power(m)).all(|m| {
+            (0..self.n_moves).filter(|&m| self.checks_move_on(m, i)).all(|m| {
                 let solve = ranking.rank(&ranking.solve_step(&board, m));
                 let scramble = ranking.rank(&ranking.scramble_step(&board, m));
                 solve == self.rank(&self.solve_step(&digits, m))

@@ -95,8 +95,8 @@ const TURN_SUM_MASK: u32 = (1 << TURN_SUM_BITS) - 1;
 /// turns modulo anything: each tile's turn times the place value of its digit (0 for each
 /// orbit's last tile, whose turn the sum gives), and each orbit's turns summed in a byte of
 /// one word, reduced after the pass. An orbit of one cell has no digit and its sum is the
-/// turn on its cell: that goes straight into the code (the tangram's five). Reading them tile by tile
-/// through a table of turns took 13% of Jing's pyraminx's backward steps.
+/// turn on its cell: that goes straight into the code (the tangram's five). Reading them
+/// tile by tile through a table of turns took 13% of Jing's pyraminx's backward steps.
 #[derive(Clone, Debug)]
 struct TurnPlaces {
     /// Per tile, the place value of its turn among the orientation digits.

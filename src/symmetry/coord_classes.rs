@@ -54,8 +54,6 @@ const MAX_RUN_TABLES: u64 = 1 << 24;
 const COMPOSED_SHARE: u64 = 8;
 /// Boards on which the elements' action is checked.
 const SAMPLES: u64 = 2048;
-/// Boards on which [`commutes_with_moves`] checks the moves that are powers of others.
-const POWER_SAMPLES: u64 = 256;
 
 /// Classes of the boards of a multiset ranking moved by its digit tables (module docs).
 #[derive(Debug)]
@@ -158,7 +156,7 @@ impl CoordClasses {
             if !plan.acts_by_digits(&multiset, &maps, &rest_maps, n) {
                 continue;
             }
-            if !commutes_with_moves(puzzle, &multiset, &syms, &maps) {
+            if !commutes_with_moves(puzzle, &multiset, &tables, &syms, &maps) {
                 return refuse("a symmetry's action on its boards does not follow the moves");
             }
             let parts = (plan, rest_maps);
@@ -564,10 +562,12 @@ fn byte_maps(puzzle: &Puzzle, multiset: &Multiset, syms: &Symmetries) -> Option<
 
 /// Whether, on a spread of boards, each element's image of a board moved is its image
 /// moved by the conjugate move (so images are as far from solved as the boards). An element
-/// that commutes so with a move does with its powers: those are checked on fewer boards.
+/// that commutes so with a move does with its powers: those are checked on fewer boards
+/// ([`CoordTables::checks_move_on`]).
 fn commutes_with_moves(
     puzzle: &Puzzle,
     multiset: &Multiset,
+    tables: &CoordTables,
     syms: &Symmetries,
     maps: &[ByteMaps],
 ) -> bool {
@@ -578,7 +578,6 @@ fn commutes_with_moves(
     else {
         return false;
     };
-    let powers = moves.powers();
     let n_states = multiset.n_states();
     (0..SAMPLES.min(n_states)).into_par_iter().all(|i| {
         let board = multiset.unrank(spread_sample(i, n_states));
@@ -586,7 +585,7 @@ fn commutes_with_moves(
             let conjugate = map.apply(&board, n);
             // A byte no board holds would show as u8::MAX: the image must be a board.
             multiset.cells_of(&multiset.board_of(&conjugate)).is_ok()
-                && (0..moves.len()).filter(|&m| i < POWER_SAMPLES || powers[m].is_none()).all(|m| {
+                && (0..moves.len()).filter(|&m| tables.checks_move_on(m, i)).all(|m| {
                     let a = map.apply(&moves.solve_step(&board, m), n);
                     let b = moves.solve_step(&conjugate, image[m]);
                     multiset.rank(&a) == multiset.rank(&b)
