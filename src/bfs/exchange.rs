@@ -71,7 +71,12 @@ fn expand_groups<S: StateRanking>(
         (Kernel::Boards(Some(runs)), Direction::Forward)
             if run_wise::applies(runs, step.part.parts()) =>
         {
-            run_wise::expand_frontier(step, runs, groups)
+            match step.by_image_runs {
+                Some(inverses) => {
+                    run_wise::expand_frontier_by_image_runs(step, runs, inverses, groups)
+                }
+                None => run_wise::expand_frontier(step, runs, groups),
+            }
         }
         (Kernel::Boards(runs), Direction::Forward) => super::expand_frontier(step, runs, groups),
         (Kernel::Boards(Some(runs)), Direction::Backward)

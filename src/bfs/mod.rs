@@ -265,6 +265,13 @@ pub(crate) fn level_boards(
 /// Number of antipodes kept as examples.
 pub const SAMPLE: usize = 10;
 
+/// A forward step by runs fills image runs ([`run_wise::expand_frontier_by_image_runs`])
+/// once the frontier holds at least this fraction of the table's entries: it reads every
+/// run once per move whatever the frontier, and saves a locked write per board marked. The
+/// turnstile's densest forward step (1.1 G of 6.3 G entries) takes 4.3 s against 7.4; at
+/// 5% the two are 3.0 s against 2.4.
+const FILL_IMAGE_RUNS_FROM: u64 = 10;
+
 /// Groups of ranks per parallel task: 2^12 groups = 131072 boards.
 pub(crate) const TASK_GROUPS: u64 = 1 << 12;
 
@@ -501,6 +508,7 @@ fn search<S: StateRanking>(
         None => Direction::Forward,
     };
     let mut buffers = exchange::Buffers::default();
+    let mut inverses: Option<Option<run_wise::InverseTables>> = None;
     loop {
         let d = out.histogram.len() as u32 - 1;
         let frontier = out.histogram[d as usize];
@@ -525,7 +533,15 @@ fn search<S: StateRanking>(
         }
         progress.level_started(d + 1, frontier, direction);
         let t = Instant::now();
-        let step = Step::new(space, table, d, progress, &part);
+        let mut step = Step::new(space, table, d, progress, &part);
+        if let Kernel::Boards(Some(runs)) = kernel
+            && direction == Direction::Forward
+            && run_wise::applies(runs, part.parts())
+            && frontier.saturating_mul(FILL_IMAGE_RUNS_FROM) >= n
+        {
+            let built = inverses.get_or_insert_with(|| run_wise::InverseTables::of(runs));
+            step.by_image_runs = built.as_ref();
+        }
         let expanded = exchange::expand_level(
             &step,
             kernel,
@@ -836,6 +852,9 @@ pub struct Step<'a, S> {
     pub(crate) budget: Option<&'a Budget<'a>>,
     /// Under several processes, backward: every process's boards at distance `d`.
     pub(crate) copy: Option<&'a FrontierCopy>,
+    /// Forward over a dense frontier: the inverse tables that let the step fill image runs
+    /// instead of pushing into them ([`run_wise::expand_frontier_by_image_runs`]).
+    pub(crate) by_image_runs: Option<&'a run_wise::InverseTables<'a>>,
 }
 
 impl<S> Clone for Step<'_, S> {
@@ -855,7 +874,17 @@ impl<'a, S: StateRanking> Step<'a, S> {
         part: &'a Part,
     ) -> Self {
         let (cur, next) = (mark_of(d), mark_of(d + 1));
-        Step { space, table, cur, next, progress, part, budget: None, copy: None }
+        Step {
+            space,
+            table,
+            cur,
+            next,
+            progress,
+            part,
+            budget: None,
+            copy: None,
+            by_image_runs: None,
+        }
     }
 
     /// [`in_tasks`] over groups of the table, [`TASK_GROUPS`] per task (fewer in small

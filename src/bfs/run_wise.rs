@@ -6,12 +6,13 @@
 //! no predictor learns. The turnstile (6,286,896,000 boards) takes 14.2-15.7 s against
 //! 19.6 s, its backward level 15 4.3-4.9 s against 7.5.
 
-use super::{Level, LevelCount, Place, RunImages, Step};
+use super::{Level, LevelCount, Place, RunImages, Step, in_tasks};
 use crate::bfs::Direction;
 use crate::rank::StateRanking;
 use crate::rank::runs::{CellRuns, ImageOffsets, OffsetTable};
 use crate::table::{CELLS_PER_WORD, DistanceTable, RankSet, prefetch_range_l2};
 use crate::with_image_offsets;
+use rayon::prelude::*;
 
 /// Table indices ahead of the one marked whose words are prefetched: image runs are read
 /// in offset-table order, far apart for sparse levels.
@@ -21,6 +22,45 @@ const AHEAD: usize = 32;
 /// process holds the whole table (the image runs' places are then their ranks).
 pub fn applies(runs: &CellRuns, parts: usize) -> bool {
     runs.rest.is_empty() && parts == 1
+}
+
+/// The tables that undo each offset table a backward step reads, for
+/// [`expand_frontier_by_image_runs`].
+pub struct InverseTables<'a> {
+    /// Each table of the runs (by where it lives in them) with its inverse.
+    pairs: Vec<(&'a OffsetTable, OffsetTable)>,
+}
+
+impl<'a> InverseTables<'a> {
+    /// The inverses of `runs`' tables, where they can be searched image run by image run
+    /// (one offset class, every table a permutation of its offsets).
+    pub fn of(runs: &'a CellRuns) -> Option<InverseTables<'a>> {
+        if runs.classes != 1 {
+            return None;
+        }
+        let tables: Vec<&OffsetTable> = (runs.solve.iter().flat_map(|rm| &rm.offsets))
+            .chain(&runs.then)
+            .chain(&runs.shared)
+            .collect();
+        let inverses: Option<Vec<OffsetTable>> = tables.par_iter().map(|t| t.inverse()).collect();
+        Some(InverseTables { pairs: tables.into_iter().zip(inverses?).collect() })
+    }
+
+    fn inverse(&self, table: &OffsetTable) -> &OffsetTable {
+        let pair = self.pairs.iter().find(|(t, _)| std::ptr::eq(*t, table));
+        &pair.expect("every table of the runs has its inverse").1
+    }
+
+    /// The tables that undo `table` then `then`.
+    fn undo(
+        &self,
+        (table, then): (&OffsetTable, Option<&OffsetTable>),
+    ) -> (&OffsetTable, Option<&OffsetTable>) {
+        match then {
+            None => (self.inverse(table), None),
+            Some(then) => (self.inverse(then), Some(self.inverse(table))),
+        }
+    }
 }
 
 /// The boards of one run that a task gathered (their offsets in the run), with the run's
@@ -127,6 +167,133 @@ pub fn expand_frontier<S: StateRanking>(
     })
 }
 
+/// Runs per task of [`expand_frontier_by_image_runs`]: a task fills whole runs.
+const RUNS_PER_TASK: u64 = 4;
+
+/// Forward step over a range of groups for a dense frontier (see [`applies`] and
+/// [`InverseTables::of`]): each task takes whole runs holding unseen boards and reads every
+/// neighbour run's boards marked `d` back into the run through the inverse tables; the
+/// unseen boards so reached join level `d + 1`. The run's words are the task's own (but for
+/// a word shared with the next run), so it writes them without the atomic
+/// read-modify-write that [`expand_frontier`] pays for each board it marks, and without a
+/// branch on whether a board was unseen.
+pub fn expand_frontier_by_image_runs<S: StateRanking>(
+    step: &Step<'_, S>,
+    runs: &CellRuns,
+    inverses: &InverseTables<'_>,
+    groups: std::ops::Range<usize>,
+) -> LevelCount {
+    let (table, len) = (step.table, runs.len);
+    let end = (groups.end as u64 * CELLS_PER_WORD).min(table.n_states());
+    let span = groups.start as u64 * CELLS_PER_WORD..end;
+    let run_range = span.start / len..span.end.div_ceil(len);
+    let mut count =
+        in_tasks(run_range, RUNS_PER_TASK, step.progress, step.budget, |task, level| {
+            let mut images = RunImages::new(runs, Direction::Backward);
+            let mut reached: Vec<u64> = Vec::new();
+            for run in task {
+                let first = run * len;
+                let first_group = first / CELLS_PER_WORD;
+                let own = first_group.max(groups.start as u64) as usize
+                    ..(first + len).div_ceil(CELLS_PER_WORD).min(groups.end as u64) as usize;
+                if own.clone().all(|g| table.unseen(g).is_empty()) {
+                    continue;
+                }
+                images.go_to(step.space, step.part, first);
+                reached.clear();
+                reached.resize(((first + len).div_ceil(CELLS_PER_WORD) - first_group) as usize, 0);
+                for k in 0..images.n_moves() {
+                    let Place::Here(start) = images.placed[k] else {
+                        unreachable!("one process holds every run")
+                    };
+                    let (t, then) = inverses.undo(images.offsets[k]);
+                    with_image_offsets!(t, then, |m| {
+                        mark_reached(table, step.cur, start..start + len, m, first, &mut reached)
+                    });
+                }
+                let edges = [own.start, own.end - 1];
+                for group in own {
+                    let new = table.unseen(group).cells() & reached[group - first_group as usize];
+                    let new = RankSet::of_cells(group, new);
+                    // The run's first and last words may hold the neighbouring runs' boards,
+                    // which another task fills.
+                    let set = if edges.contains(&group) {
+                        table.mark_unseen(new, step.next)
+                    } else {
+                        table.set_owned(new, step.next);
+                        new
+                    };
+                    level.note_set(set);
+                }
+            }
+        });
+    count.reached =
+        ((count.reached * len) / CELLS_PER_WORD).clamp(groups.start as u64, groups.end as u64);
+    count
+}
+
+/// Sets in `reached` (cells of the groups from `first`'s) the ranks `first + undo[o]` of the
+/// boards marked `mark` at offsets `o` of `run`.
+#[inline(always)]
+fn mark_reached(
+    table: &DistanceTable,
+    mark: u8,
+    run: std::ops::Range<u64>,
+    undo: impl ImageOffsets,
+    first: u64,
+    reached: &mut [u64],
+) {
+    let first_group = first / CELLS_PER_WORD;
+    let groups = (run.start / CELLS_PER_WORD) as usize..run.end.div_ceil(CELLS_PER_WORD) as usize;
+    for group in groups {
+        for rank in table.marked(group, mark) {
+            // Only the first and last groups hold ranks of other runs.
+            if !run.contains(&rank) {
+                continue;
+            }
+            let j = first + undo.at((rank - run.start) as u32);
+            reached[(j / CELLS_PER_WORD - first_group) as usize] |= 1 << (2 * (j % CELLS_PER_WORD));
+        }
+    }
+}
+
+/// The boards of one run that a task found, as cells of the groups from the run's first.
+#[derive(Default)]
+struct FoundInRun {
+    first: u64,
+    cells: Vec<u64>,
+}
+
+impl FoundInRun {
+    /// Starts on the run of `len` ranks from `first`, nothing found.
+    fn start(&mut self, first: u64, len: u64) {
+        let first_group = first / CELLS_PER_WORD;
+        self.first = first;
+        self.cells.clear();
+        self.cells.resize(((first + len).div_ceil(CELLS_PER_WORD) - first_group) as usize, 0);
+    }
+
+    /// Notes the board at offset `o` found.
+    #[inline(always)]
+    fn note(&mut self, o: u32) {
+        let j = self.first + o as u64;
+        let first_group = self.first / CELLS_PER_WORD;
+        self.cells[(j / CELLS_PER_WORD - first_group) as usize] |= 1 << (2 * (j % CELLS_PER_WORD));
+    }
+
+    /// Marks the boards found `mark`, as the caller alone writes their groups.
+    fn write(&self, table: &DistanceTable, mark: u8, level: &mut Level) {
+        let first_group = (self.first / CELLS_PER_WORD) as usize;
+        for (n, &cells) in self.cells.iter().enumerate() {
+            if cells != 0 {
+                let set = RankSet::of_cells(first_group + n, cells);
+                table.set_owned(set, mark);
+                level.note_set(set);
+            }
+        }
+    }
+}
+
 /// Marks `mark` on the unseen images `start + images[o]` of `offsets`.
 #[inline(always)]
 fn mark_images(
@@ -163,49 +330,47 @@ pub fn expand_unseen<S: StateRanking>(
     let table = step.table;
     let (len, classes) = (runs.len, runs.classes as usize);
     step.in_group_tasks(groups, |task, level| {
-        let (mut class_offsets, mut alive, mut left) = (Vec::new(), Vec::new(), Vec::new());
-        // The run's boards found, as cells of the groups from the run's first one.
-        let mut found: Vec<u64> = Vec::new();
+        let mut class_offsets = Vec::new();
+        // A run's offsets yet to be found, those left after a move, those it found: as
+        // long as the most offsets a run of the task gathered.
+        let [mut alive, mut left, mut hits] = [(); 3].map(|_| Vec::<u32>::new());
+        let mut n_alive = 0;
+        let mut found = FoundInRun::default();
         let of_group = |group| table.unseen(group);
         Gathered::walk(step, runs, Direction::Backward, task, of_group, |g| {
-            let first = g.run * len;
-            let first_group = first / CELLS_PER_WORD;
-            found.clear();
-            found.resize(((first + len).div_ceil(CELLS_PER_WORD) - first_group) as usize, 0);
+            found.start(g.run * len, len);
             g.sweeps(table, classes, &mut class_offsets, |k, start, (t, then), offsets| {
                 // The class's first move starts from all its boards.
                 if k == 0 {
-                    alive.clear();
-                    alive.extend_from_slice(offsets);
+                    if alive.len() < offsets.len() {
+                        for buffer in [&mut alive, &mut left, &mut hits] {
+                            buffer.resize(offsets.len(), 0);
+                        }
+                    }
+                    alive[..offsets.len()].copy_from_slice(offsets);
+                    n_alive = offsets.len();
                 }
-                if alive.is_empty() {
+                if n_alive == 0 {
                     return;
                 }
-                left.clear();
-                let mut hit = |o: u32| {
-                    let j = first + o as u64;
-                    found[(j / CELLS_PER_WORD - first_group) as usize] |=
-                        1 << (2 * (j % CELLS_PER_WORD));
-                };
-                with_image_offsets!(t, then, |m| {
-                    probe(table, step.cur, start, m, &alive, &mut left, &mut hit)
+                let out = (&mut left[..], &mut hits[..]);
+                let (n_left, n_hits) = with_image_offsets!(t, then, |m| {
+                    probe(table, step.cur, start, m, &alive[..n_alive], out)
                 });
-                std::mem::swap(&mut alive, &mut left);
-            });
-            for (n, &cells) in found.iter().enumerate() {
-                if cells != 0 {
-                    let set = RankSet::of_cells(first_group as usize + n, cells);
-                    // Only this task gathered these groups' boards: it alone writes them.
-                    table.set_owned(set, step.next);
-                    level.note_set(set);
+                for &o in &hits[..n_hits] {
+                    found.note(o);
                 }
-            }
+                std::mem::swap(&mut alive, &mut left);
+                n_alive = n_left;
+            });
+            // Only this task gathered these groups' boards: it alone writes them.
+            found.write(table, step.next, level);
         });
     })
 }
 
-/// Sends each of `alive` whose image `start + images[o]` is marked `mark` to `hit`, the
-/// others to `left`.
+/// Splits `alive` into the offsets whose image `start + images[o]` is marked `mark` (into
+/// `hits`) and the others (into `left`): returns how many of each.
 #[inline(always)]
 fn probe(
     table: &DistanceTable,
@@ -213,14 +378,17 @@ fn probe(
     start: u64,
     images: impl ImageOffsets,
     alive: &[u32],
-    left: &mut Vec<u32>,
-    hit: &mut impl FnMut(u32),
-) {
+    (left, hits): (&mut [u32], &mut [u32]),
+) -> (usize, usize) {
+    // Without a branch on the outcome: about half the probes of a dense level hit, a branch
+    // no predictor learns, and each miss would drop the loads in flight.
+    let (mut n_left, mut n_hits) = (0, 0);
     for &o in alive {
-        if table.get(start + images.at(o)) == mark {
-            hit(o);
-        } else {
-            left.push(o);
-        }
+        let is_hit = table.get(start + images.at(o)) == mark;
+        left[n_left] = o;
+        hits[n_hits] = o;
+        n_left += !is_hit as usize;
+        n_hits += is_hit as usize;
     }
+    (n_left, n_hits)
 }

@@ -71,6 +71,28 @@ impl OffsetTable {
         }
     }
 
+    /// The table that undoes this one, `None` unless it is a permutation of its offsets.
+    pub fn inverse(&self) -> Option<OffsetTable> {
+        let len = self.n_offsets();
+        let mut inverse = vec![u32::MAX; len];
+        for x in 0..len {
+            let slot = inverse.get_mut(self.get(x) as usize)?;
+            if *slot != u32::MAX {
+                return None;
+            }
+            *slot = x as u32;
+        }
+        Some(OffsetTable::new(inverse))
+    }
+
+    /// The number of offsets.
+    pub fn n_offsets(&self) -> usize {
+        match self {
+            OffsetTable::Narrow(t) => t.len(),
+            OffsetTable::Wide(t) => t.len(),
+        }
+    }
+
     /// The image of offset `x` by this table, then by `then` if given.
     #[inline(always)]
     pub fn get_then(&self, x: usize, then: Option<&OffsetTable>) -> u64 {
