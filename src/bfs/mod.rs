@@ -272,6 +272,15 @@ pub const SAMPLE: usize = 10;
 /// 5% the two are 3.0 s against 2.4.
 const FILL_IMAGE_RUNS_FROM: u64 = 10;
 
+/// The inverse tables that [`FILL_IMAGE_RUNS_FROM`] needs take at most this share of the
+/// table's bytes (the turnstile's 4.4 MB for a 1.5 GB table; the 235's 15 MB for 7.6 MB are
+/// refused, its peak otherwise up from 32 to 47 MiB for no gain in time), or at most
+/// [`INVERSES_ALWAYS`].
+const INVERSES_SHARE: u64 = 8;
+
+/// Bytes of inverse tables allowed whatever the table's size.
+const INVERSES_ALWAYS: u64 = 1 << 20;
+
 /// Groups of ranks per parallel task: 2^12 groups = 131072 boards.
 pub(crate) const TASK_GROUPS: u64 = 1 << 12;
 
@@ -539,7 +548,8 @@ fn search<S: StateRanking>(
             && run_wise::applies(runs, part.parts())
             && frontier.saturating_mul(FILL_IMAGE_RUNS_FROM) >= n
         {
-            let built = inverses.get_or_insert_with(|| run_wise::InverseTables::of(runs));
+            let most = (table.len_bytes() / INVERSES_SHARE).max(INVERSES_ALWAYS);
+            let built = inverses.get_or_insert_with(|| run_wise::InverseTables::of(runs, most));
             step.by_image_runs = built.as_ref();
         }
         let expanded = exchange::expand_level(

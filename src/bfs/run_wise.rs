@@ -3,8 +3,15 @@
 //! the boards of one run that the step expands, then sweeps each move's image run and offset
 //! table once for all of them. The board-by-board steps interleave every move's image run
 //! and table for each board; backward, each board also stops at a different move, a branch
-//! no predictor learns. The turnstile (6,286,896,000 boards) takes 14.2-15.7 s against
-//! 19.6 s, its backward level 15 4.3-4.9 s against 7.5.
+//! no predictor learns. Three steps:
+//! - forward, pushing each frontier board's images into their runs ([`expand_frontier`]);
+//! - forward over a dense frontier, filling each run with unseen boards from its neighbour
+//!   runs through inverse tables, its words its own ([`expand_frontier_by_image_runs`]);
+//! - backward, each unseen board probing its images until one is at the current distance
+//!   ([`expand_unseen`]).
+//!
+//! The turnstile (6,286,896,000 boards) took 19.6 s board by board, 14.2-15.7 s by runs, and
+//! 12.3 s with the dense forward step and branch-free probes (docs/performance.md).
 
 use super::{Level, LevelCount, Place, RunImages, Step, in_tasks};
 use crate::bfs::Direction;
@@ -33,8 +40,9 @@ pub struct InverseTables<'a> {
 
 impl<'a> InverseTables<'a> {
     /// The inverses of `runs`' tables, where they can be searched image run by image run
-    /// (one offset class, every table a permutation of its offsets).
-    pub fn of(runs: &'a CellRuns) -> Option<InverseTables<'a>> {
+    /// (one offset class, every table a permutation of its offsets) and the inverses take
+    /// at most `max_bytes`.
+    pub fn of(runs: &'a CellRuns, max_bytes: u64) -> Option<InverseTables<'a>> {
         if runs.classes != 1 {
             return None;
         }
@@ -42,6 +50,9 @@ impl<'a> InverseTables<'a> {
             .chain(&runs.then)
             .chain(&runs.shared)
             .collect();
+        if tables.iter().map(|t| t.n_bytes()).sum::<u64>() > max_bytes {
+            return None;
+        }
         let inverses: Option<Vec<OffsetTable>> = tables.par_iter().map(|t| t.inverse()).collect();
         Some(InverseTables { pairs: tables.into_iter().zip(inverses?).collect() })
     }

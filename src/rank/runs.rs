@@ -85,6 +85,14 @@ impl OffsetTable {
         Some(OffsetTable::new(inverse))
     }
 
+    /// The bytes the offsets take.
+    pub fn n_bytes(&self) -> u64 {
+        match self {
+            OffsetTable::Narrow(t) => 2 * t.len() as u64,
+            OffsetTable::Wide(t) => 4 * t.len() as u64,
+        }
+    }
+
     /// The number of offsets.
     pub fn n_offsets(&self) -> usize {
         match self {
