@@ -185,7 +185,7 @@ const RUNS_PER_TASK: u64 = 4;
 /// [`InverseTables::of`]): each task takes whole runs holding unseen boards and reads every
 /// neighbour run's boards marked `d` back into the run through the inverse tables; the
 /// unseen boards so reached join level `d + 1`. The run's words are the task's own (but for
-/// a word shared with the next run), so it writes them without the atomic
+/// those it shares with the runs either side), so it writes them without the atomic
 /// read-modify-write that [`expand_frontier`] pays for each board it marks, and without a
 /// branch on whether a board was unseen.
 pub fn expand_frontier_by_image_runs<S: StateRanking>(
