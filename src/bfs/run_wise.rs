@@ -201,7 +201,7 @@ pub fn expand_frontier_by_image_runs<S: StateRanking>(
     let mut count =
         in_tasks(run_range, RUNS_PER_TASK, step.progress, step.budget, |task, level| {
             let mut images = RunImages::new(runs, Direction::Backward);
-            let mut reached: Vec<u64> = Vec::new();
+            let mut reached = FoundInRun::default();
             for run in task {
                 let first = run * len;
                 let first_group = first / CELLS_PER_WORD;
@@ -211,20 +211,19 @@ pub fn expand_frontier_by_image_runs<S: StateRanking>(
                     continue;
                 }
                 images.go_to(step.space, step.part, first);
-                reached.clear();
-                reached.resize(((first + len).div_ceil(CELLS_PER_WORD) - first_group) as usize, 0);
+                reached.start(first, len);
                 for k in 0..images.n_moves() {
                     let Place::Here(start) = images.placed[k] else {
                         unreachable!("one process holds every run")
                     };
                     let (t, then) = inverses.undo(images.offsets[k]);
                     with_image_offsets!(t, then, |m| {
-                        mark_reached(table, step.cur, start..start + len, m, first, &mut reached)
+                        mark_reached(table, step.cur, start..start + len, m, &mut reached)
                     });
                 }
                 let edges = [own.start, own.end - 1];
                 for group in own {
-                    let new = table.unseen(group).cells() & reached[group - first_group as usize];
+                    let new = table.unseen(group).cells() & reached.cells_of(group);
                     let new = RankSet::of_cells(group, new);
                     // The run's first and last words may hold the neighbouring runs' boards,
                     // which another task fills.
@@ -243,18 +242,16 @@ pub fn expand_frontier_by_image_runs<S: StateRanking>(
     count
 }
 
-/// Sets in `reached` (cells of the groups from `first`'s) the ranks `first + undo[o]` of the
-/// boards marked `mark` at offsets `o` of `run`.
+/// Notes in `reached` the offsets `undo[o]` of the boards marked `mark` at offsets `o` of
+/// `run`.
 #[inline(always)]
 fn mark_reached(
     table: &DistanceTable,
     mark: u8,
     run: std::ops::Range<u64>,
     undo: impl ImageOffsets,
-    first: u64,
-    reached: &mut [u64],
+    reached: &mut FoundInRun,
 ) {
-    let first_group = first / CELLS_PER_WORD;
     let groups = (run.start / CELLS_PER_WORD) as usize..run.end.div_ceil(CELLS_PER_WORD) as usize;
     for group in groups {
         for rank in table.marked(group, mark) {
@@ -262,13 +259,13 @@ fn mark_reached(
             if !run.contains(&rank) {
                 continue;
             }
-            let j = first + undo.at((rank - run.start) as u32);
-            reached[(j / CELLS_PER_WORD - first_group) as usize] |= 1 << (2 * (j % CELLS_PER_WORD));
+            reached.note(undo.at((rank - run.start) as u32) as u32);
         }
     }
 }
 
-/// The boards of one run that a task found, as cells of the groups from the run's first.
+/// Boards of one run that a task found (or reached), as cells of the groups from the run's
+/// first.
 #[derive(Default)]
 struct FoundInRun {
     first: u64,
@@ -290,6 +287,12 @@ impl FoundInRun {
         let j = self.first + o as u64;
         let first_group = self.first / CELLS_PER_WORD;
         self.cells[(j / CELLS_PER_WORD - first_group) as usize] |= 1 << (2 * (j % CELLS_PER_WORD));
+    }
+
+    /// The cells found in table group `group` (one of the run's).
+    #[inline(always)]
+    fn cells_of(&self, group: usize) -> u64 {
+        self.cells[group - (self.first / CELLS_PER_WORD) as usize]
     }
 
     /// Marks the boards found `mark`, as the caller alone writes their groups.
