@@ -447,7 +447,7 @@ impl Layout {
     /// Orbit `j`'s permutation digit (the rank of its tiles' permutation within its sign
     /// class, all its Lehmer digits) and sign.
     #[inline(always)]
-    pub(super) fn orbit_permutation(&self, s: &Cells, j: usize) -> (u64, u32) {
+    pub(crate) fn orbit_permutation(&self, s: &Cells, j: usize) -> (u64, u32) {
         self.orbit_rank(s, &self.orbits[j])
     }
 

@@ -89,6 +89,11 @@ const MAX_ARRANGEMENTS: u64 = 1 << 25;
 /// inversion), or [`MIN_PLACEMENTS`] (see `choose_key_orbits`).
 const PLACEMENTS_PER_ELEMENT: u64 = 1024;
 
+/// Tables of the key orbits' images ([`KeyImages`](crate::rank::orbit_split::KeyImages))
+/// are made where they take at most one entry per this many placements: each entry is one
+/// board mapped and ranked, as an image of a placement without them.
+const KEY_IMAGES_SHARE: u64 = 8;
+
 /// The most classes whose representatives' arrangements a ranking keeps (32 bytes each).
 const MAX_KEPT_ARRANGEMENTS: usize = 1 << 18;
 /// Most other parts kept for [`Rest::Orbits`] (64 bytes each).
@@ -592,7 +597,19 @@ impl ClassRanking {
         let tables = matches!(self.rest, Rest::Orientations)
             .then(|| UpperMaps::new(&self.full, undo.len(), |s, e| self.transform(e, s)))
             .flatten();
+        // Whole key orbits by tables of their permutations, where those are small.
+        let key_images = match &self.rest {
+            Rest::Orbits(split) => {
+                let most = total as u64 / KEY_IMAGES_SHARE;
+                split.key_images(&self.full, undo.len(), |e, s| self.transform(e, s), most)
+            }
+            _ => None,
+        };
         let reduced = orbits::reduce(total, &undo, SYM_BITS, |p, out| {
+            if let (Some(images), Rest::Orbits(split)) = (&key_images, &self.rest) {
+                images.images(split, &self.full, p as u64, out);
+                return true;
+            }
             if let Some(tables) = &tables {
                 // The images first, their indexes asked of the cache, then read: over a
                 // sparse set of values each index is a cache miss (the mastermorphix's
