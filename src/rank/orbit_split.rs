@@ -213,7 +213,20 @@ impl OrbitSplit {
         let lens: Vec<u64> = (self.key.iter().zip(&sizes))
             .map(|(&j, &n)| if n < 2 { 0 } else { 2 * layout.orbit_radix(j) })
             .collect();
-        if (n_maps as u64).checked_mul(lens.iter().sum())? > most {
+        // Each value must be one arrangement (no ranked-out prefix shortens a digit).
+        let factorial = |n: usize| (1..=n as u64).product::<u64>();
+        let whole = |(&n, &len): (&usize, &u64)| n < 2 || len == factorial(n);
+        if !sizes.iter().zip(&lens).all(whole)
+            || (n_maps as u64).checked_mul(lens.iter().sum())? > most
+        {
+            return None;
+        }
+        // An image is the sum of its orbits' shares: digit times weight, sign bit above.
+        let mut weight = vec![1u64; self.key.len()];
+        for i in (0..self.key.len().saturating_sub(1)).rev() {
+            weight[i] = weight[i + 1] * layout.orbit_radix(self.key[i + 1]);
+        }
+        if weight.first().map_or(0, |w| w * layout.orbit_radix(self.key[0])) >= 1 << SIGN_SHIFT {
             return None;
         }
         let mut key_of_cell = [u8::MAX; MAX_CELLS];
@@ -232,7 +245,7 @@ impl OrbitSplit {
             .map(|i| {
                 let cells = layout.orbit_cells(self.key[i]);
                 let tiles: Vec<u8> = cells.iter().map(|&c| base.0[c as usize]).collect();
-                let count = if sizes[i] < 2 { 0 } else { (1..=sizes[i] as u64).product() };
+                let count = if sizes[i] < 2 { 0 } else { factorial(sizes[i]) };
                 (0..count)
                     .map(|a| {
                         let mut board = base;
@@ -251,7 +264,8 @@ impl OrbitSplit {
                 for (i, arrangements) in boards.iter().enumerate() {
                     let Some(&(first, _)) = arrangements.first() else { continue };
                     // Where the orbit lands: the cells whose tiles two of its arrangements
-                    // put apart, which must make up one key orbit.
+                    // put apart (a map carries whole orbits onto orbits, as symmetries and
+                    // inversion do), which must lie in one key orbit of its size.
                     let (a, b) = (map(e, &first), map(e, &arrangements[1].0));
                     let differ = (0..layout.n_cells())
                         .filter(|&c| (a.0[c] ^ b.0[c]) & TILE_MASK != 0)
@@ -277,14 +291,6 @@ impl OrbitSplit {
                 Some((onto, table))
             })
             .collect();
-        // Values become shares of the first part: digit times weight, sign bit above.
-        let mut weight = vec![1u64; self.key.len()];
-        for i in (0..self.key.len().saturating_sub(1)).rev() {
-            weight[i] = weight[i + 1] * layout.orbit_radix(self.key[i + 1]);
-        }
-        if weight.first().map_or(0, |w| w * layout.orbit_radix(self.key[0])) >= 1 << SIGN_SHIFT {
-            return None;
-        }
         let share = |j: usize, w: u32| {
             let sign = ((w & 1) * self.sign_bit[self.key[j]]) as u64;
             (w >> 1) as u64 * weight[j] + (sign << SIGN_SHIFT)
@@ -353,7 +359,9 @@ pub struct KeyImages {
     starts: Vec<(usize, usize)>,
 }
 
-/// Where a share's sign bits start: above every first part's permutation digits.
+/// Where a share's sign bits start: above every first part's permutation digits (checked
+/// when the tables are made); the signs take at most 16 bits, one per orbit of two cells or
+/// more of at most 32.
 const SIGN_SHIFT: u32 = 40;
 
 impl KeyImages {
@@ -458,31 +466,45 @@ mod tests {
     }
 
     /// The key orbits' images by tables equal those of the boards mapped and ranked, for
-    /// every first part of the hexagon (whose 12 symmetries with inversion carry its corners
-    /// onto corners and edges onto edges) and every element, with the corners alone first
-    /// and with the corners and edges.
+    /// every first part and element: the hexagon (12 symmetries with inversion, carrying its
+    /// corners onto corners and edges onto edges; with its one-cell centres among the key
+    /// orbits too), and the twin triangles (a symmetry exchanges the two orbits, whose signs
+    /// the moves tie).
     #[test]
     fn key_images_by_tables_equal_the_boards_mapped() {
-        let p = Puzzle::parse("def:data/definitions/hexagon.tws", None).unwrap();
-        let full = Layout::without_runs(&p, Analysis::of(&p).unwrap().invariants).unwrap();
-        let classes = crate::symmetry::ClassRanking::new(&p, full).unwrap();
-        let (layout, elements) = (classes.layout(), classes.order() as usize);
-        assert_eq!(elements, 24);
-        for key in [vec![0], vec![0, 1]] {
-            let split = OrbitSplit::new(layout, &key);
-            let map = |e: usize, s: &Cells| classes.transform(e, s);
-            let images = split.key_images(layout, elements, map, u64::MAX).expect("tables");
-            let mut out = vec![0u32; elements];
-            for placement in 0..split.placements() {
-                images.images(&split, layout, placement, &mut out);
-                let board = split.board(layout, placement, 0);
-                for (e, &image) in out.iter().enumerate() {
-                    let by_board = split.placement(layout, &classes.transform(e, &board));
-                    assert_eq!(image as u64, by_board, "{key:?}: placement {placement}, map {e}");
+        let cases = [
+            ("hexagon", 24, vec![vec![0], vec![0, 1], vec![0, 1, 2, 3]]),
+            ("twin_triangles", 4, vec![vec![0, 1]]),
+        ];
+        for (name, order, keys) in cases {
+            let spec = format!("def:data/definitions/{name}.tws");
+            let p = Puzzle::parse(&spec, None).unwrap();
+            let full = Layout::without_runs(&p, Analysis::of(&p).unwrap().invariants).unwrap();
+            let classes = crate::symmetry::ClassRanking::new(&p, full).unwrap();
+            let (layout, elements) = (classes.layout(), classes.order() as usize);
+            assert_eq!(elements, order, "{name}");
+            let exchanges = |s: &crate::symmetry::Symmetry| {
+                let first = layout.orbit_cells(0)[0] as usize;
+                !layout.orbit_cells(0).contains(&s.cells[first])
+            };
+            let exchanging = classes.symmetries().elements.iter().any(exchanges);
+            assert_eq!(exchanging, name == "twin_triangles", "{name}");
+            for key in keys {
+                let split = OrbitSplit::new(layout, &key);
+                let map = |e: usize, s: &Cells| classes.transform(e, s);
+                let images = split.key_images(layout, elements, map, 1 << 20).expect("tables");
+                let mut out = vec![0u32; elements];
+                for placement in 0..split.placements() {
+                    images.images(&split, layout, placement, &mut out);
+                    let board = split.board(layout, placement, 0);
+                    for (e, &image) in out.iter().enumerate() {
+                        let by_board = split.placement(layout, &classes.transform(e, &board));
+                        assert_eq!(image as u64, by_board, "{name} {key:?}: {placement}, map {e}");
+                    }
                 }
+                // Too few entries allowed: no tables.
+                assert!(split.key_images(layout, elements, map, 10).is_none());
             }
-            // Too few entries allowed: no tables.
-            assert!(split.key_images(layout, elements, map, 10).is_none());
         }
     }
 }
