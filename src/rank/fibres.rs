@@ -1222,11 +1222,8 @@ fn fibre_runs(
         .collect();
     for (id, inverse) in inverse_of.iter().enumerate() {
         if let Some(Some(table)) = inverse.map(|i| &shared[i]) {
-            let mut back = vec![0u32; len as usize];
-            for x in 0..len as usize {
-                back[table.get(x) as usize] = x as u32;
-            }
-            shared[id] = Some(OffsetTable::new(back));
+            let back = table.inverse().expect("an element's table permutes the fibre's places");
+            shared[id] = Some(back);
         }
     }
     let shared = shared.into_iter().map(|t| t.expect("every table built")).collect();

@@ -16,6 +16,7 @@
 use rayon::prelude::*;
 
 use super::layout::{Cells, Layout, MAX_CELLS, TILE_BITS, TILE_MASK};
+use super::perm::{half_factorial, unrank_in_sign_class};
 
 /// The split of a layout's ranks at a set of key orbits (see the module docs).
 #[derive(Clone, Debug)]
@@ -214,8 +215,7 @@ impl OrbitSplit {
             .map(|(&j, &n)| if n < 2 { 0 } else { 2 * layout.orbit_radix(j) })
             .collect();
         // Each value must be one arrangement (no ranked-out prefix shortens a digit).
-        let factorial = |n: usize| (1..=n as u64).product::<u64>();
-        let whole = |(&n, &len): (&usize, &u64)| n < 2 || len == factorial(n);
+        let whole = |(&n, &len): (&usize, &u64)| n < 2 || len == 2 * half_factorial(n);
         if !sizes.iter().zip(&lens).all(whole)
             || (n_maps as u64).checked_mul(lens.iter().sum())? > most
         {
@@ -245,13 +245,13 @@ impl OrbitSplit {
             .map(|i| {
                 let cells = layout.orbit_cells(self.key[i]);
                 let tiles: Vec<u8> = cells.iter().map(|&c| base.0[c as usize]).collect();
-                let count = if sizes[i] < 2 { 0 } else { factorial(sizes[i]) };
+                let count = if sizes[i] < 2 { 0 } else { 2 * half_factorial(sizes[i]) };
                 (0..count)
                     .map(|a| {
                         let mut board = base;
-                        for (&c, t) in cells.iter().zip(nth_arrangement(&tiles, a)) {
-                            board.0[c as usize] = t;
-                        }
+                        unrank_in_sign_class(a / 2, (a % 2) as u32, cells.len(), |k, x| {
+                            board.0[cells[k] as usize] = tiles[x as usize];
+                        });
                         (board, value(&board, i))
                     })
                     .collect()
@@ -382,19 +382,6 @@ impl KeyImages {
             *o = (index * split.key_signs + signs) as u32;
         }
     }
-}
-
-/// Arrangement number `a` of `items` (its digits in the factorial base pick, in turn, among
-/// those not yet placed).
-fn nth_arrangement(items: &[u8], mut a: u64) -> Vec<u8> {
-    let mut left = items.to_vec();
-    let mut out = Vec::with_capacity(items.len());
-    for n in (1..=items.len() as u64).rev() {
-        let f: u64 = (1..n).product();
-        out.push(left.remove((a / f) as usize));
-        a %= f;
-    }
-    out
 }
 
 /// The boards of some placements of an [`OrbitSplit`] (a class ranking's representatives)

@@ -601,12 +601,13 @@ impl ClassRanking {
         let key_images = match &self.rest {
             Rest::Orbits(split) => {
                 let most = total as u64 / KEY_IMAGES_SHARE;
-                split.key_images(&self.full, undo.len(), |e, s| self.transform(e, s), most)
+                let map = |e, s: &Cells| self.transform(e, s);
+                split.key_images(&self.full, undo.len(), map, most).map(|t| (t, split))
             }
             _ => None,
         };
         let reduced = orbits::reduce(total, &undo, SYM_BITS, |p, out| {
-            if let (Some(images), Rest::Orbits(split)) = (&key_images, &self.rest) {
+            if let Some((images, split)) = &key_images {
                 images.images(split, &self.full, p as u64, out);
                 return true;
             }
