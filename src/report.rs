@@ -129,6 +129,7 @@ impl Findings {
         let classes = match &space.ranking {
             // Its repeats are counted from its tables alone, alike in every process.
             Ranking::CoordClasses(c) => count_classes.then(|| c.exact_classes()),
+            Ranking::FibreClasses(c) => count_classes.then(|| c.exact_classes()),
             _ => (space.classes().filter(|_| count_classes))
                 .map(|c| c.n_states() - processes.sum(c.repeats_in_share(me, count))),
         };
@@ -151,18 +152,24 @@ impl Report {
         let names = |syms: &crate::symmetry::Symmetries| -> Vec<String> {
             syms.elements.iter().map(|s| s.name.clone()).collect()
         };
-        let symmetry = match &space.ranking {
-            // Classes of identical pieces' digits: no key cells.
-            Ranking::CoordClasses(c) => findings.classes.map(|classes| SymmetryReport {
-                order: c.order(),
-                elements: names(c.symmetries()),
+        // Classes of identical pieces (their digits, or their projections and fibres): no
+        // key cells, no inversion.
+        let of_identical_pieces = match &space.ranking {
+            Ranking::CoordClasses(c) => Some((c.order(), c.symmetries())),
+            Ranking::FibreClasses(c) => Some((c.order(), c.symmetries())),
+            _ => None,
+        };
+        let symmetry = match of_identical_pieces {
+            Some((order, syms)) => findings.classes.map(|classes| SymmetryReport {
+                order,
+                elements: names(syms),
                 inversion: false,
                 classes,
-                entries: c.n_states(),
+                entries: space.n_states(),
                 key_cells: Vec::new(),
                 entry_histogram: outcome.histogram.clone(),
             }),
-            _ => space.classes().zip(findings.classes).map(|(c, classes)| SymmetryReport {
+            None => space.classes().zip(findings.classes).map(|(c, classes)| SymmetryReport {
                 order: c.order(),
                 elements: names(c.symmetries()),
                 inversion: c.inverts(),

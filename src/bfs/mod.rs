@@ -361,6 +361,7 @@ impl SearchSpace for StateSpace {
             Ranking::Fibres(f) => search(f, starts, table, session, pool, resume),
             Ranking::Classes(c) => search(c, starts, table, session, pool, resume),
             Ranking::CoordClasses(c) => search(c, starts, table, session, pool, resume),
+            Ranking::FibreClasses(c) => search(c, starts, table, session, pool, resume),
         }
     }
 
@@ -377,6 +378,7 @@ impl SearchSpace for StateSpace {
             Ranking::Fibres(f) => RankDeal::of(f, parts),
             Ranking::Classes(c) => RankDeal::of(c, parts),
             Ranking::CoordClasses(c) => RankDeal::of(c, parts),
+            Ranking::FibreClasses(c) => RankDeal::of(c, parts),
         }
     }
 }

@@ -60,7 +60,8 @@ pub struct BfsArgs {
     /// entry (moves closed under inverses, at most 10 cells: Spinpossible 2x5 and 3x3), with
     /// the histogram still counted in boards. `auto`: on when the puzzle has symmetries and
     /// the ranking allows it, except with --unique, and for puzzles whose boards move in
-    /// XOR runs while their classes could not (searching boards is faster there). With
+    /// XOR runs, or over a projection's fibres in runs, while their classes could not
+    /// (searching boards is faster there: `on` trades that speed for memory). With
     /// --goals, classes leave inversion out and keep distances only if every symmetry maps
     /// the goal set onto itself: else `auto` searches boards, `on` refuses, saying which
     /// goal a symmetry takes outside the set.

@@ -61,9 +61,9 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         let space = StateSpace::from_analysis(&puzzle, analysis);
         let reduced = space.as_ref().map_err(|e| twirl::Error::Unsupported(e.to_string()));
         let reduced = reduced.and_then(|b| {
-            let classes = StateSpace::classes_of_identical_pieces(&puzzle, b)?;
+            let ranking = StateSpace::classes_of_identical_pieces(&puzzle, b)?;
             let (analysis, definition_digest) = (b.analysis.clone(), b.definition_digest.clone());
-            Ok(StateSpace { ranking: Ranking::CoordClasses(classes), analysis, definition_digest })
+            Ok(StateSpace { ranking, analysis, definition_digest })
         });
         (reduced, space)
     } else {
@@ -111,7 +111,9 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             "by a projection and its fibres (identical pieces in a group smaller than its \
              invariants: the projections the moves reach, times the boards over each)"
         }
-        Ranking::Classes(_) | Ranking::CoordClasses(_) => "classes of boards under the symmetries",
+        Ranking::Classes(_) | Ranking::CoordClasses(_) | Ranking::FibreClasses(_) => {
+            "classes of boards under the symmetries"
+        }
     };
     writeln!(out, "ranking: {ranking}")?;
     if let Ranking::Fibres(f) = &space.ranking {
@@ -174,6 +176,20 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                     runs.len
                 )?;
             }
+            write_reduced_table(&mut out, c.n_states(), c.order(), c.n_boards(), bytes)?;
+        }
+        Ok(StateSpace { ranking: Ranking::FibreClasses(c), .. }) => {
+            let (classes, projections) = c.projection_classes();
+            writeln!(
+                out,
+                "symmetry classes (bfs --symmetry on): under {} symmetries: {projections} \
+                 projections in {classes} classes ({} fixed by a symmetry), times the fibre's \
+                 {} boards",
+                c.order(),
+                c.twin_classes(),
+                c.fibres().fibre_len()
+            )?;
+            writeln!(out, "search with symmetry: board by board")?;
             write_reduced_table(&mut out, c.n_states(), c.order(), c.n_boards(), bytes)?;
         }
         Ok(reduced) => {

@@ -486,8 +486,8 @@ impl Side {
 /// reach, and its inner orbits' coordinates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FibreState {
-    outer: u32,
-    inner: [u32; MAX_INNER],
+    pub(crate) outer: u32,
+    pub(crate) inner: [u32; MAX_INNER],
 }
 
 /// The fibre over the solved projection: its keys, and a way to find a key's place.
@@ -951,19 +951,7 @@ impl FibreRanking {
     /// How a search walks the ranks: `"runs of N ranks (the boards over each projection), K
     /// offset tables"`, or why board by board.
     pub fn describe_search(&self) -> String {
-        let bound = run_tables_bound();
-        let tables = match self.runs.get() {
-            Some(runs) => runs.as_ref().map(|r| r.shared.len()).map_err(|&b| b),
-            // Counted without making them.
-            None => schreier_elements(
-                &self.inner,
-                (&self.reached, &self.inner_maps, &self.outer_moves),
-                most_tables(self.fibre.len(), bound),
-            )
-            .map(|(elements, _)| elements.len())
-            .ok_or(bound),
-        };
-        match tables {
+        match self.run_tables() {
             Ok(tables) => format!(
                 "runs of {} ranks (the boards over each projection), moved by {tables} offset \
                  tables",
@@ -976,6 +964,27 @@ impl FibreRanking {
                 MAX_RUN_TABLES >> 20
             ),
         }
+    }
+
+    /// How many offset tables walk the ranks over each projection as runs, or the bound in
+    /// bytes they pass (counted without making them where a search has not).
+    fn run_tables(&self) -> std::result::Result<usize, u64> {
+        let bound = run_tables_bound();
+        match self.runs.get() {
+            Some(runs) => runs.as_ref().map(|r| r.shared.len()).map_err(|&b| b),
+            None => schreier_elements(
+                &self.inner,
+                (&self.reached, &self.inner_maps, &self.outer_moves),
+                most_tables(self.fibre.len(), bound),
+            )
+            .map(|(elements, _)| elements.len())
+            .ok_or(bound),
+        }
+    }
+
+    /// Whether a search walks the ranks over each projection as runs (their tables fit).
+    pub fn walks_runs(&self) -> bool {
+        self.run_tables().is_ok()
     }
 
     /// Inner values mapped by projection `a`'s `t_a^-1` ([`TO_SOLVED`]) or `t_a`
@@ -1015,8 +1024,9 @@ impl FibreRanking {
         values.iter().zip(&self.inner_weights).map(|(&v, &w)| v as u64 * w).sum()
     }
 
-    /// The working form of a board, or why no board the moves reach is this one.
-    pub fn state_of(&self, board: &Board) -> Result<FibreState> {
+    /// The key of a board's projection and its inner orbits' values, whether the moves
+    /// reach it or not, or why its pieces are not those of the ranking's orbits.
+    pub(crate) fn coordinates_of(&self, board: &Board) -> Result<(u64, [u32; MAX_INNER])> {
         if board.tiles.len() != self.n_cells || board.orient.len() != self.n_cells {
             return Err(Error::InvalidBoard(format!(
                 "expected {} pieces and orientations, found {} and {}",
@@ -1030,6 +1040,21 @@ impl FibreRanking {
             values[j] = o.rank(&o.pieces_of(&self.invariants, board)?);
         }
         let outer = self.outer.key(&self.coords, self.outer.orbits.iter().map(|&j| values[j]));
+        let mut inner = [0u32; MAX_INNER];
+        for (k, &j) in self.inner.orbits.iter().enumerate() {
+            inner[k] = values[j] as u32;
+        }
+        Ok((outer, inner))
+    }
+
+    /// The index of a projection among those the moves reach, if they reach it.
+    pub(crate) fn projection_index(&self, key: u64) -> Option<u32> {
+        self.outer_index.get(&key).copied()
+    }
+
+    /// The working form of a board, or why no board the moves reach is this one.
+    pub fn state_of(&self, board: &Board) -> Result<FibreState> {
+        let (outer, inner) = self.coordinates_of(board)?;
         let unreachable = || {
             Error::InvalidBoard(format!(
                 "the moves reach {} boards (identical pieces told apart only by label), fewer \
@@ -1038,16 +1063,27 @@ impl FibreRanking {
                 self.n_states
             ))
         };
-        let a = *self.outer_index.get(&outer).ok_or_else(unreachable)?;
-        let mut inner = [0u32; MAX_INNER];
-        for (k, &j) in self.inner.orbits.iter().enumerate() {
-            inner[k] = values[j] as u32;
-        }
+        let a = self.projection_index(outer).ok_or_else(unreachable)?;
         let state = FibreState { outer: a, inner };
-        self.fibre
-            .position(self.inner_key(&self.map_inner(a as usize, &inner, TO_SOLVED)))
-            .map(|_| state)
-            .ok_or_else(unreachable)
+        self.place(&state).map(|_| state).ok_or_else(unreachable)
+    }
+
+    /// The place of a state's inner values in the fibre over its projection, `None` when
+    /// they are not over it (no board the moves reach).
+    #[inline]
+    pub(crate) fn place(&self, s: &FibreState) -> Option<u64> {
+        let a = s.outer as usize;
+        self.fibre.position(self.inner_key(&self.map_inner(a, &s.inner, TO_SOLVED)))
+    }
+
+    /// The cells of each inner orbit (0-based), in the order of a state's inner values.
+    pub(crate) fn inner_orbit_cells(&self) -> Vec<Vec<u8>> {
+        self.inner.orbits.iter().map(|&j| self.coords[j].cells.clone()).collect()
+    }
+
+    /// The number of values of each inner orbit.
+    pub(crate) fn inner_orbit_sizes(&self) -> Vec<u64> {
+        self.inner.orbits.iter().map(|&j| self.coords[j].size).collect()
     }
 
     /// The board of a working form.
@@ -1369,11 +1405,9 @@ impl StateRanking for FibreRanking {
     }
     #[inline]
     fn rank(&self, s: &FibreState) -> u64 {
-        let a = s.outer as usize;
-        let key = self.inner_key(&self.map_inner(a, &s.inner, TO_SOLVED));
-        let place = self.fibre.position(key);
+        let place = self.place(s);
         debug_assert!(place.is_some(), "a state off the fibre");
-        a as u64 * self.fibre.len() + place.unwrap_or(0)
+        s.outer as u64 * self.fibre.len() + place.unwrap_or(0)
     }
     #[inline]
     fn unrank(&self, rank: u64) -> FibreState {
@@ -1416,7 +1450,7 @@ mod tests {
     use super::*;
     use crate::group::analysis::Analysis;
     use crate::rank::Enumerated;
-    use crate::rank::test_puzzles::{TWINS, defined};
+    use crate::rank::test_puzzles::{TWINS, TWINS_AND_RINGS, defined};
     use std::collections::HashSet;
 
     /// Two orbits moved alike, the first of pieces that turn (mod 3), the second of pieces
@@ -1459,58 +1493,6 @@ A
 1 2 0 0
 B
 1 2 3 4
-End
-";
-
-    /// Twins (A, and B of pieces 1 1 2 2, moved alike) with two more orbits that some of
-    /// their moves turn too: the fibres over B's projections hold many boards, and the
-    /// fibre's group many elements.
-    const TWINS_AND_RINGS: &str = "\
-Set A 4 1
-Set B 4 1
-Set C 4 1
-Set D 4 1
-Solved
-A
-1 2 3 4
-B
-1 1 2 2
-C
-1 2 3 4
-D
-1 2 3 4
-End
-Move X
-A
-2 1 3 4
-B
-2 1 3 4
-End
-Move Y
-A
-1 3 2 4
-B
-1 3 2 4
-C
-2 1 3 4
-End
-Move Z
-A
-1 2 4 3
-B
-1 2 4 3
-D
-2 3 4 1
-End
-Move W
-C
-1 3 2 4
-D
-2 1 3 4
-End
-Move V
-C
-1 2 4 3
 End
 ";
 

@@ -54,7 +54,7 @@ pub use runs::CellRuns;
 
 use crate::group::analysis::Analysis;
 use crate::puzzle::{Board, Puzzle};
-use crate::symmetry::{ClassRanking, CoordClasses, EntryClasses, Symmetries};
+use crate::symmetry::{ClassRanking, CoordClasses, EntryClasses, FibreClasses, Symmetries};
 use crate::table::OffsetMap;
 use crate::{Error, Result};
 
@@ -291,6 +291,9 @@ pub enum Ranking {
     /// One entry per class of boards with identical pieces under the puzzle's symmetries,
     /// on their coordinates.
     CoordClasses(CoordClasses),
+    /// One entry per class of boards ranked by a projection and its fibres under the
+    /// puzzle's symmetries.
+    FibreClasses(FibreClasses),
 }
 
 /// A group smaller than its invariants, with identical pieces, is searched in a space where
@@ -515,15 +518,23 @@ impl StateSpace {
 
     /// [`StateSpace::for_search_with`] for a puzzle with identical pieces: classes on the
     /// coordinates of its multiset ranking where its symmetries act on them
-    /// ([`CoordClasses`]), else (unless `mode` insists) its boards.
+    /// ([`CoordClasses`]), or of its projection and fibres ([`FibreClasses`]: with `Auto`
+    /// only where the fibres' runs do not fit), else (unless `mode` insists) its boards.
     fn identical_pieces_by_classes(
         puzzle: &Puzzle,
         analysis: Analysis,
         mode: SymmetryMode,
     ) -> Result<StateSpace> {
         let boards = StateSpace::from_analysis(puzzle, analysis)?;
+        // Boards by a projection and its fibres walked as runs beat their classes walked one
+        // by one: the 235 cuboid 0.30 s against 1.13 s (33 MiB against 13 MiB).
+        if let (Ranking::Fibres(f), SymmetryMode::Auto) = (&boards.ranking, mode)
+            && f.walks_runs()
+        {
+            return Ok(boards);
+        }
         match (StateSpace::classes_of_identical_pieces(puzzle, &boards), mode) {
-            (Ok(c), _) => Ok(StateSpace { ranking: Ranking::CoordClasses(c), ..boards }),
+            (Ok(classes), _) => Ok(StateSpace { ranking: classes, ..boards }),
             (Err(e), SymmetryMode::On) => Err(e),
             (Err(_), _) => Ok(boards),
         }
@@ -532,25 +543,20 @@ impl StateSpace {
     /// The classes under the puzzle's symmetries of `boards`, the space of a puzzle with
     /// identical pieces ([`StateSpace::from_analysis`]), or why there are none (`info`
     /// builds the boards once for both, the trapentrix's fibres taking 0.7 s).
-    pub fn classes_of_identical_pieces(
-        puzzle: &Puzzle,
-        boards: &StateSpace,
-    ) -> Result<CoordClasses> {
+    pub fn classes_of_identical_pieces(puzzle: &Puzzle, boards: &StateSpace) -> Result<Ranking> {
         match &boards.ranking {
             // Classes count boards by the ranks they hold: every rank must be a board.
             Ranking::Multiset(m) if m.n_reachable() == m.n_states() => {
                 CoordClasses::new(puzzle, m.clone(), Symmetries::of(puzzle), false)
+                    .map(Ranking::CoordClasses)
             }
             Ranking::Multiset(_) => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: its identical pieces in a group smaller than \
                  its invariants are searched in ranks that hold more than its boards",
                 puzzle.spec
             ))),
-            Ranking::Fibres(_) => Err(Error::Unsupported(format!(
-                "no symmetry reduction for {}: its identical pieces in a group smaller than \
-                 its invariants are ranked by a projection and its fibres, which have no classes",
-                puzzle.spec
-            ))),
+            Ranking::Fibres(f) => FibreClasses::new(puzzle, f.clone(), Symmetries::of(puzzle))
+                .map(Ranking::FibreClasses),
             _ => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: its identical pieces have no multiset ranking",
                 puzzle.spec
@@ -588,6 +594,7 @@ impl StateSpace {
             Ranking::Chain(c) => BigUint::from(c.n_states()),
             Ranking::Fibres(f) => BigUint::from(f.n_states()),
             Ranking::CoordClasses(c) => BigUint::from(c.n_boards()),
+            Ranking::FibreClasses(c) => BigUint::from(c.n_boards()),
             _ => self.analysis.group_order.clone(),
         }
     }
@@ -598,6 +605,7 @@ impl StateSpace {
         match &self.ranking {
             Ranking::Classes(c) => Some(c),
             Ranking::CoordClasses(c) => Some(c),
+            Ranking::FibreClasses(c) => Some(c),
             _ => None,
         }
     }
@@ -608,6 +616,7 @@ impl StateSpace {
         match &self.ranking {
             Ranking::Classes(c) => Some(c.describe()),
             Ranking::CoordClasses(c) => Some(c.describe()),
+            Ranking::FibreClasses(c) => Some(c.describe()),
             _ => None,
         }
     }
@@ -617,6 +626,7 @@ impl StateSpace {
         match &self.ranking {
             Ranking::Classes(c) => Some(c.images(board)),
             Ranking::CoordClasses(c) => Some(c.images(board)),
+            Ranking::FibreClasses(c) => Some(c.images(board)),
             _ => None,
         }
     }
@@ -732,6 +742,7 @@ impl Ranking {
             Ranking::Fibres(f) => f.n_states(),
             Ranking::Classes(c) => c.n_states(),
             Ranking::CoordClasses(c) => c.n_states(),
+            Ranking::FibreClasses(c) => c.n_states(),
         }
     }
 
@@ -756,6 +767,7 @@ impl Ranking {
             Ranking::Fibres(f) => Ok(f.rank(&f.state_of(board)?)),
             Ranking::Classes(c) => c.entry_of_board(board),
             Ranking::CoordClasses(c) => c.entry_of_board(board),
+            Ranking::FibreClasses(c) => c.entry_of_board(board),
         }
     }
 
@@ -769,6 +781,7 @@ impl Ranking {
             Ranking::Fibres(f) => f.board_of(&f.unrank(rank)),
             Ranking::Classes(c) => c.board(rank),
             Ranking::CoordClasses(c) => c.board(rank),
+            Ranking::FibreClasses(c) => c.board(rank),
         }
     }
 }

@@ -209,6 +209,58 @@ C
 End
 ";
 
+/// Twins (A, and B of pieces 1 1 2 2, moved alike) with two more orbits that some of
+/// their moves turn too: the fibres over B's projections hold many boards, and the
+/// fibre's group many elements.
+pub(crate) const TWINS_AND_RINGS: &str = "\
+Set A 4 1
+Set B 4 1
+Set C 4 1
+Set D 4 1
+Solved
+A
+1 2 3 4
+B
+1 1 2 2
+C
+1 2 3 4
+D
+1 2 3 4
+End
+Move X
+A
+2 1 3 4
+B
+2 1 3 4
+End
+Move Y
+A
+1 3 2 4
+B
+1 3 2 4
+C
+2 1 3 4
+End
+Move Z
+A
+1 2 4 3
+B
+1 2 4 3
+D
+2 3 4 1
+End
+Move W
+C
+1 3 2 4
+D
+2 1 3 4
+End
+Move V
+C
+1 2 4 3
+End
+";
+
 /// A puzzle read from definition text.
 pub(crate) fn defined(text: &str) -> Puzzle {
     use crate::puzzle::defined::Defined;

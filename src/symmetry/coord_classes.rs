@@ -692,7 +692,7 @@ impl EntryClasses for CoordClasses {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::bfs::{self, Config, NoProgress};
     use crate::puzzle::{Metric, PuzzleSpec, defined::Defined, definition::Definition};
@@ -712,7 +712,7 @@ mod tests {
 
     /// A board's image under a map, worked out on the board itself: each piece goes where
     /// its cell goes, relabelled as its home's image is, turned by the map.
-    fn image(puzzle: &Puzzle, s: &super::super::Symmetry, board: &Board) -> Board {
+    pub(crate) fn image(puzzle: &Puzzle, s: &super::super::Symmetry, board: &Board) -> Board {
         let solved = puzzle.solved();
         let n = board.tiles.len();
         let mut out = Board { tiles: vec![0; n], orient: vec![0; n] };

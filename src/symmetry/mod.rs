@@ -67,6 +67,7 @@ pub mod classes;
 pub mod coord_classes;
 pub mod discover;
 pub mod entry_classes;
+pub mod fibre_classes;
 mod orbits;
 pub mod placements;
 pub mod ranking;
@@ -86,6 +87,7 @@ use crate::puzzle::{Board, Move, Puzzle};
 pub use classes::{ClassCount, burnside, count_classes, count_classes_under};
 pub use coord_classes::CoordClasses;
 pub use entry_classes::EntryClasses;
+pub use fibre_classes::FibreClasses;
 pub use placements::PlacementTable;
 pub use ranking::ClassRanking;
 
@@ -240,6 +242,56 @@ impl Symmetry {
             out.orient[sp] = self.turn_at(board.orient[p], p, t, orient_mod);
         }
         out
+    }
+}
+
+/// A symmetry's action on boards whose pieces may be identical (not group elements): each
+/// piece goes where its cell goes, relabelled as its home's image is (its home: the first
+/// cell holding its label on the solved board), turned by the map. An image is as far from
+/// solved as its board when the map keeps the moves and the solved board.
+pub(crate) struct PieceImages {
+    map: Symmetry,
+    /// `home[label]`: the label's home, `u8::MAX` for labels the solved board lacks.
+    home: [u8; 256],
+    /// `label_image[label]`: the label of its home's image.
+    label_image: [u8; 256],
+    orient_mod: u8,
+}
+
+impl PieceImages {
+    /// The action of `map`, or `None` when it carries cells of one label onto cells of
+    /// different labels or does not keep the solved board.
+    pub(crate) fn new(map: &Symmetry, solved: &Board, orient_mod: u8) -> Option<Self> {
+        let (mut home, mut label_image) = ([u8::MAX; 256], [0u8; 256]);
+        for (c, &label) in solved.tiles.iter().enumerate().rev() {
+            home[label as usize] = c as u8;
+        }
+        for (c, &label) in solved.tiles.iter().enumerate() {
+            let image = solved.tiles[map.cells[home[label as usize] as usize] as usize];
+            if solved.tiles[map.cells[c] as usize] != image {
+                return None;
+            }
+            label_image[label as usize] = image;
+        }
+        let images = PieceImages { map: map.clone(), home, label_image, orient_mod };
+        (images.apply(solved).as_ref() == Some(solved)).then_some(images)
+    }
+
+    /// The image of a board, `None` if it holds a label the solved board lacks.
+    pub(crate) fn apply(&self, board: &Board) -> Option<Board> {
+        let n = board.tiles.len();
+        let mut out = Board { tiles: vec![0; n], orient: vec![0; n] };
+        for p in 0..n {
+            let label = board.tiles[p] as usize;
+            let home = self.home[label];
+            if home == u8::MAX {
+                return None;
+            }
+            let q = self.map.cells[p] as usize;
+            out.tiles[q] = self.label_image[label];
+            out.orient[q] = self.map.turn_at(board.orient[p], p, home as usize, self.orient_mod);
+        }
+        Some(out)
     }
 }
 
