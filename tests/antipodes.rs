@@ -104,3 +104,22 @@ fn tables_and_resumes_list_as_asked() {
     assert_eq!(resumed, whole);
     assert_eq!(whole.len(), 20, "nrp:3x3:2 in qtm has 20 antipodes");
 }
+
+/// Classes of identical pieces' digits (the 2x2x2 whose corners are told apart only by
+/// layer: 16 symmetries, 1,344 antipodes in 100 classes) list every antipode board, in the
+/// order boards list them: each class's images are ranked as boards.
+#[test]
+fn classes_of_identical_pieces_list_their_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{root}/data/definitions/2x2x2.tws")).unwrap();
+    let text = text.replace("1 2 3 4 5 6 7 8\nEnd\n\nMove U", "1 1 1 1 2 2 2 2\nEnd\n\nMove U");
+    let path = dir.path().join("layers.tws");
+    std::fs::write(&path, text).unwrap();
+    let spec = format!("def:{}", s(&path));
+    let run =
+        |mode: &str| listed(&bfs(&["bfs", &spec, "--symmetry", mode, "--antipodes", "2000", "-q"]));
+    let (by_classes, by_boards) = (run("on"), run("off"));
+    assert_eq!(by_boards.len(), 1344);
+    assert_eq!(by_classes, by_boards);
+}

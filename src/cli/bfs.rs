@@ -588,7 +588,7 @@ fn resume_table(
         Resumed::Complete(_) => Ok(0),
         Resumed::Continue(job) => {
             let r = job.resumed_from().expect("a resumed job");
-            let unit = if job.space().classes().is_some() { "entries" } else { "boards" };
+            let unit = if job.space().entry_classes().is_some() { "entries" } else { "boards" };
             let (d, partial) = (r.histogram.len(), job.resumed_partial());
             let (spec, metric) = (&job.puzzle().spec, job.puzzle().metric);
             let across = if count == 1 { String::new() } else { format!(" in {count} processes") };
@@ -780,7 +780,7 @@ fn start_output(
     print: bool,
     progress: bool,
 ) -> Bar {
-    let unit = if head.space.classes().is_some() { "entries" } else { "boards" };
+    let unit = if head.space.entry_classes().is_some() { "entries" } else { "boards" };
     let bar = Bar::new(head.space.n_reachable(), unit, progress && !session.quiet);
     if !print {
         return bar;

@@ -208,7 +208,7 @@ pub(super) fn full_table(puzzle: &Puzzle, max_states: u64) -> FullTable {
     if fits(&space) {
         return FullTable::Fits(Box::new(space));
     }
-    let space = match space.classes() {
+    let space = match space.entry_classes() {
         Some(_) => space,
         // Boards were chosen for speed; classes are a fraction of them.
         None => match StateSpace::for_search(puzzle, SymmetryMode::On, false) {

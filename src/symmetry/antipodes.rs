@@ -52,7 +52,7 @@ impl Default for Listing {
 /// for it.
 fn reads_the_table(space: &StateSpace, outcome: &Outcome, listing: Listing) -> bool {
     let at_last = outcome.histogram.last().copied().unwrap_or(0);
-    space.classes().is_some()
+    space.entry_classes().is_some()
         && listing.at_most > 0
         && !listing.from_goals
         && outcome.last_level.is_none()
@@ -71,7 +71,7 @@ pub fn smallest_antipodes(
     table: Option<&DistanceTable>,
     listing: Listing,
 ) -> Result<Vec<Board>> {
-    if space.classes().is_none() {
+    if space.entry_classes().is_none() {
         let ranks = outcome.last_level.as_deref().unwrap_or(&outcome.antipodes);
         return Ok(ranks.iter().take(listing.at_most).map(|&r| space.board(r)).collect());
     }
@@ -109,7 +109,7 @@ pub fn antipodes_of_search(
     if count == 1 {
         return smallest_antipodes(puzzle, space, outcome, Some(table), listing);
     }
-    if space.classes().is_none()
+    if space.entry_classes().is_none()
         && let Some(mine) = &outcome.last_level
     {
         // Each process holds its own share of the last distance.
@@ -117,7 +117,7 @@ pub fn antipodes_of_search(
         return Ok(ranks.into_iter().map(|r| space.board(r)).collect());
     }
     let scan = reads_the_table(space, outcome, listing);
-    if space.classes().is_none() || (outcome.last_level.is_none() && !scan) {
+    if space.entry_classes().is_none() || (outcome.last_level.is_none() && !scan) {
         return smallest_antipodes(puzzle, space, outcome, None, listing);
     }
     let deal = space.deal(count);
@@ -146,7 +146,6 @@ fn smallest_board_ranks(
     mine: &(dyn Fn(u64) -> bool + Sync),
     listing: Listing,
 ) -> Result<Vec<u64>> {
-    let classes = space.classes().expect("a ranking of classes");
     let g = outcome.gods_number();
     let entries = match (&outcome.last_level, table) {
         _ if listing.at_most == 0 => Vec::new(),
@@ -167,7 +166,8 @@ fn smallest_board_ranks(
     entries
         .par_iter()
         .map(|&e| {
-            let images = classes.images(&space.board(e));
+            let board = space.board(e);
+            let images = space.class_images(&board).unwrap_or_else(|| vec![board]);
             let ranks = images.iter().map(|b| boards.rank_board(b));
             ranks.collect::<Result<Vec<u64>>>().map(keep_smallest)
         })
@@ -191,16 +191,25 @@ fn last_level(
     mine: &(dyn Fn(u64) -> bool + Sync),
 ) -> Result<Vec<u64>> {
     let (want, further) = (mark_of(g), mark_of(g + 1));
-    let classes = space.classes().expect("a table of classes");
-    let at_g = |r: u64| -> Result<bool> {
-        if puzzle.undirected {
-            // In working form: most entries scanned are dropped here, by one probe a move.
+    let further_by = |r: u64| -> Result<bool> {
+        // In working form where the classes rank boards by a layout: most entries scanned
+        // are dropped here, by one probe a move.
+        if let Some(classes) = space.classes() {
             let s = classes.unrank(r);
-            if (0..classes.n_moves())
-                .any(|m| table.get(classes.rank(&classes.solve_step(&s, m))) == further)
-            {
-                return Ok(false);
+            let moved = |m| classes.rank(&classes.solve_step(&s, m));
+            return Ok((0..classes.n_moves()).any(|m| table.get(moved(m)) == further));
+        }
+        let board = space.board(r);
+        for m in &puzzle.moves {
+            if table.get(space.rank_board(&puzzle.apply(&board, m))?) == further {
+                return Ok(true);
             }
+        }
+        Ok(false)
+    };
+    let at_g = |r: u64| -> Result<bool> {
+        if puzzle.undirected && further_by(r)? {
+            return Ok(false);
         }
         Ok(optimal::solve(puzzle, space, table, &space.board(r), g)?.len() == g as usize)
     };

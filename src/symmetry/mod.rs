@@ -249,6 +249,7 @@ impl Symmetry {
 /// piece goes where its cell goes, relabelled as its home's image is (its home: the first
 /// cell holding its label on the solved board), turned by the map. An image is as far from
 /// solved as its board when the map keeps the moves and the solved board.
+#[derive(Debug)]
 pub(crate) struct PieceImages {
     map: Symmetry,
     /// `home[label]`: the label's home, `u8::MAX` for labels the solved board lacks.
