@@ -570,6 +570,24 @@ End
         assert_eq!(c.n_states(), 14 * 576);
     }
 
+    /// A map that keeps the solved board but not the moves (two cells of ring A exchanged,
+    /// their labels with them) is refused, not used: its images are checked against boards
+    /// the moves reach and against the moves.
+    #[test]
+    fn maps_that_do_not_keep_the_moves_are_refused() {
+        let puzzle = defined(SWAPPED_RINGS);
+        let analysis = Analysis::of(&puzzle).unwrap();
+        let f = FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order).unwrap();
+        let n = puzzle.n_positions();
+        let mut exchange = super::super::Symmetry::identity(n);
+        exchange.cells.swap(0, 1);
+        let mut syms = Symmetries::of(&puzzle);
+        syms.elements = vec![super::super::Symmetry::identity(n), exchange];
+        let err = FibreClasses::new(&puzzle, f, syms).unwrap_err().to_string();
+        assert!(err.starts_with("unsupported move group: no symmetry reduction"), "{err}");
+        assert!(err.ends_with("a symmetry does not keep the move set"), "{err}");
+    }
+
     /// The histogram in boards of a search of `space` from `start`.
     fn histogram<S: StateRanking>(space: &S, start: u64) -> Vec<u64> {
         let table = DistanceTable::in_memory(space.n_states()).unwrap();
