@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::entry_classes::{EntryClasses, for_each_marked, others};
+use super::entry_classes::{EntryClasses, TwinBlocks};
 use super::orbits::ElementSet;
 use super::{Symmetries, move_images};
 use crate::bfs::Level;
@@ -388,14 +388,13 @@ impl CoordClasses {
     /// The number of classes of boards: entries, less the repeats of twin classes (each
     /// counted at the smallest of its entries).
     pub fn exact_classes(&self) -> u64 {
-        let repeats: u64 = (self.twins.par_iter())
-            .map(|&(_, fixed)| {
-                (0..self.rest_count)
-                    .filter(|&rest| others(fixed).any(|h| self.rest_image(h, rest) < rest))
-                    .count() as u64
-            })
-            .sum();
-        self.n_states - repeats
+        self.n_states - self.twin_blocks().repeats()
+    }
+
+    /// The rests of twin classes, with their elements' images.
+    fn twin_blocks(&self) -> TwinBlocks<'_, impl Fn(u32, usize, u64) -> u64 + Sync + '_> {
+        let image = |_, h, rest| self.rest_image(h, rest);
+        TwinBlocks { twins: &self.twins, len: self.rest_count, image }
     }
 
     /// The rest `rest` carried by element `e`.
@@ -664,30 +663,7 @@ impl EntryClasses for CoordClasses {
         mark: u8,
         mark_twins: bool,
     ) -> (Level, u64) {
-        let order = self.order();
-        (self.twins.par_iter())
-            .filter_map(|&(class, fixed)| {
-                let start = class as u64 * self.rest_count;
-                Some((start, fixed, local(start)?))
-            })
-            .map(|(start, fixed, at)| {
-                let held = at..at + self.rest_count;
-                let mut found = Level::default();
-                if mark_twins {
-                    for_each_marked(table, held.clone(), mark, |i| {
-                        for h in others(fixed) {
-                            let twin = self.rest_image(h, i - at);
-                            if table.mark_if_unseen(at + twin, mark) {
-                                found.note(start + twin);
-                            }
-                        }
-                    });
-                }
-                let mut count = 0u64;
-                for_each_marked(table, held, mark, |_| count += 1);
-                (found, count * (order - order / fixed.count_ones() as u64))
-            })
-            .reduce(|| (Level::default(), 0), |(a, x), (b, y)| (a.merge(b), x + y))
+        self.twin_blocks().complete_level_in(self.order(), table, local, mark, mark_twins)
     }
 }
 

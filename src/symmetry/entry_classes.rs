@@ -1,7 +1,10 @@
 //! What a search asks of a table of classes, whichever ranking made it: how many boards an
 //! entry stands for, and how a level is completed (the other entries of a class a forward
-//! step met marked too). [`super::ClassRanking`] (boards ranked by a layout) and
-//! [`super::CoordClasses`] (boards with identical pieces, ranked by coordinates) answer.
+//! step met marked too). [`super::ClassRanking`] (boards ranked by a layout),
+//! [`super::CoordClasses`] (boards with identical pieces, ranked by coordinates) and
+//! [`super::FibreClasses`] (by a projection and its fibres) answer.
+
+use rayon::prelude::*;
 
 use super::orbits::ElementSet;
 use crate::bfs::Level;
@@ -79,5 +82,66 @@ pub(crate) fn for_each_marked(
                 f(r);
             }
         }
+    }
+}
+
+/// Classes whose entries come in blocks of `len`, one block per class of a first part (its
+/// class, then a rest or a place), where `twins` lists the classes whose representative
+/// elements besides the identity fix, and `image(class, h, offset)` is the offset within
+/// its block of the entry at `offset` carried by such an `h` ([`super::CoordClasses`],
+/// [`super::FibreClasses`]).
+pub(crate) struct TwinBlocks<'a, F> {
+    pub twins: &'a [(u32, ElementSet)],
+    pub len: u64,
+    pub image: F,
+}
+
+impl<F: Fn(u32, usize, u64) -> u64 + Sync> TwinBlocks<'_, F> {
+    /// [`EntryClasses::complete_level_in`] for a group of order `order`: each block's twins
+    /// of its entries marked `mark` (with `mark_twins`), and the excess of those entries,
+    /// each standing for `order / |fixed|` boards.
+    pub fn complete_level_in(
+        &self,
+        order: u64,
+        table: &DistanceTable,
+        local: &(dyn Fn(u64) -> Option<u64> + Sync),
+        mark: u8,
+        mark_twins: bool,
+    ) -> (Level, u64) {
+        (self.twins.par_iter())
+            .filter_map(|&(class, fixed)| {
+                let start = class as u64 * self.len;
+                Some((class, start, fixed, local(start)?))
+            })
+            .map(|(class, start, fixed, at)| {
+                let held = at..at + self.len;
+                let mut found = Level::default();
+                if mark_twins {
+                    for_each_marked(table, held.clone(), mark, |i| {
+                        for h in others(fixed) {
+                            let twin = (self.image)(class, h, i - at);
+                            if table.mark_if_unseen(at + twin, mark) {
+                                found.note(start + twin);
+                            }
+                        }
+                    });
+                }
+                let mut count = 0u64;
+                for_each_marked(table, held, mark, |_| count += 1);
+                (found, count * (order - order / fixed.count_ones() as u64))
+            })
+            .reduce(|| (Level::default(), 0), |(a, x), (b, y)| (a.merge(b), x + y))
+    }
+
+    /// Entries that repeat a class: in each twin block, those with a smaller twin (each
+    /// class counted at the smallest of its entries).
+    pub fn repeats(&self) -> u64 {
+        (self.twins.par_iter())
+            .map(|&(class, fixed)| {
+                (0..self.len)
+                    .filter(|&x| others(fixed).any(|h| (self.image)(class, h, x) < x))
+                    .count() as u64
+            })
+            .sum()
     }
 }

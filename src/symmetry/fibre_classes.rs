@@ -21,7 +21,7 @@
 
 use rayon::prelude::*;
 
-use super::entry_classes::{EntryClasses, for_each_marked, others};
+use super::entry_classes::{EntryClasses, TwinBlocks};
 use super::orbits::ElementSet;
 use super::{PieceImages, Symmetries, move_images};
 use crate::bfs::Level;
@@ -312,14 +312,13 @@ impl FibreClasses {
     /// The number of classes of boards: entries, less the repeats of twin classes (each
     /// counted at the smallest of its entries).
     pub fn exact_classes(&self) -> u64 {
-        let repeats: u64 = (self.twins.par_iter())
-            .map(|&(class, fixed)| {
-                (0..self.fibre_len)
-                    .filter(|&f| others(fixed).any(|h| self.twin_place(class, h, f) < f))
-                    .count() as u64
-            })
-            .sum();
-        self.n_states - repeats
+        self.n_states - self.twin_blocks().repeats()
+    }
+
+    /// The fibres over twin classes' representatives, with their elements' images.
+    fn twin_blocks(&self) -> TwinBlocks<'_, impl Fn(u32, usize, u64) -> u64 + Sync + '_> {
+        let image = |class, h, place| self.twin_place(class, h, place);
+        TwinBlocks { twins: &self.twins, len: self.fibre_len, image }
     }
 }
 
@@ -423,30 +422,7 @@ impl EntryClasses for FibreClasses {
         mark: u8,
         mark_twins: bool,
     ) -> (Level, u64) {
-        let order = self.order();
-        (self.twins.par_iter())
-            .filter_map(|&(class, fixed)| {
-                let start = class as u64 * self.fibre_len;
-                Some((class, start, fixed, local(start)?))
-            })
-            .map(|(class, start, fixed, at)| {
-                let held = at..at + self.fibre_len;
-                let mut found = Level::default();
-                if mark_twins {
-                    for_each_marked(table, held.clone(), mark, |i| {
-                        for h in others(fixed) {
-                            let twin = self.twin_place(class, h, i - at);
-                            if table.mark_if_unseen(at + twin, mark) {
-                                found.note(start + twin);
-                            }
-                        }
-                    });
-                }
-                let mut count = 0u64;
-                for_each_marked(table, held, mark, |_| count += 1);
-                (found, count * (order - order / fixed.count_ones() as u64))
-            })
-            .reduce(|| (Level::default(), 0), |(a, x), (b, y)| (a.merge(b), x + y))
+        self.twin_blocks().complete_level_in(self.order(), table, local, mark, mark_twins)
     }
 }
 
