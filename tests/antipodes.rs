@@ -75,24 +75,29 @@ fn every_antipode_is_listed_when_asked_and_the_smallest_first() {
     }
 }
 
+/// A finished table, of classes or of boards, lists as many antipodes as a resume asks for
+/// (the search kept 10 of its 150), the same as the search listed first.
 #[test]
 fn tables_and_resumes_list_as_asked() {
     let dir = tempfile::tempdir().unwrap();
     let want = brute_force_antipodes("spin:2x3", "htm");
-    let table = dir.path().join("t.tbl");
-    let json = dir.path().join("r.json");
-    let args = ["bfs", "spin:2x3", "--table", s(&table), "--antipodes", "25", "-q"];
-    let first = listed(&bfs(&[&args[..], &["--json", s(&json)]].concat()));
-    assert_eq!(first.len(), 25);
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["antipode_boards"].as_array().unwrap().len(), 25);
-    assert_eq!(r["antipodes"], 150);
-    let again = listed(&bfs(&["resume", s(&table), "--antipodes", "200", "-q"]));
-    assert_eq!(again.iter().cloned().collect::<HashSet<_>>(), want);
-    assert_eq!(again[..25], first);
-    let none = bfs(&["resume", s(&table), "--antipodes", "0", "-q"]);
-    assert!(listed(&none).is_empty());
+    for symmetry in ["on", "off"] {
+        let table = dir.path().join(format!("t-{symmetry}.tbl"));
+        let json = dir.path().join(format!("r-{symmetry}.json"));
+        let args = ["bfs", "spin:2x3", "--table", s(&table), "--antipodes", "25", "-q"];
+        let args = [&args[..], &["--symmetry", symmetry, "--json", s(&json)]].concat();
+        let first = listed(&bfs(&args));
+        assert_eq!(first.len(), 25);
+        let r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(r["antipode_boards"].as_array().unwrap().len(), 25);
+        assert_eq!(r["antipodes"], 150);
+        let again = listed(&bfs(&["resume", s(&table), "--antipodes", "200", "-q"]));
+        assert_eq!(again.iter().cloned().collect::<HashSet<_>>(), want, "{symmetry}");
+        assert_eq!(again[..25], first, "{symmetry}");
+        let none = bfs(&["resume", s(&table), "--antipodes", "0", "-q"]);
+        assert!(listed(&none).is_empty());
+    }
     // A stopped search resumes with the flag, and its resume command keeps it.
     let stopped = dir.path().join("s.tbl");
     let args = ["bfs", "nrp:3x3:2", "--table", s(&stopped), "--antipodes", "40"];

@@ -20,7 +20,10 @@ fn bad_inputs_get_clean_errors() {
     assert_rejected(&["bfs", "nrp:4294967296x4294967296:2"], "more than 255 cells");
     assert_rejected(&["bfs", "nrp:3x3:2", "--max-memory", "lots"], "not a size");
     assert_rejected(&["bfs", "nrp:3x3:2", "--bogus"], "unexpected argument");
-    assert_rejected(&["bfs", "spin:8x8:1x1"], "too many combinations");
+    assert_rejected(
+        &["bfs", "spin:8x8:1x1"],
+        "combinations of the orbits' parities and orientation sums to index, found",
+    );
     // clap's errors keep their substance: the missing argument, the near miss, the
     // subcommand's help.
     assert_rejected(&["bfs"], "not provided: <PUZZLE> (see twirl bfs --help)");
@@ -216,7 +219,7 @@ fn verify_lam_lists_disagreements() {
 }
 
 /// `--symmetry auto` searches by classes unless the boards move XOR runs that the classes
-/// cannot; `on` and `off` force either; the JSON says which.
+/// cannot, or are fewer than 131,072; `on` and `off` force either; the JSON says which.
 #[test]
 fn symmetry_auto_picks_boards_or_classes() {
     let dir = tempfile::tempdir().unwrap();
@@ -227,12 +230,20 @@ fn symmetry_auto_picks_boards_or_classes() {
         let o = twirl(&all);
         assert!(o.status.success(), "{}", stderr(&o));
         let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&r).unwrap()).unwrap();
-        assert_eq!(v["states"], if args[1] == "spin:2x3" { 46_080 } else { 362_880 });
+        let boards = match args[1] {
+            "spin:2x3" => 46_080,
+            "spin:2x4" => 10_321_920,
+            _ => 362_880,
+        };
+        assert_eq!(v["states"], boards);
         v["symmetry"]["entries"].as_u64()
     };
     // Spinpossible's classes move XOR runs like its boards: auto takes the classes.
-    assert_eq!(run(&["bfs", "spin:2x3"]), Some(9_088));
-    assert_eq!(run(&["bfs", "spin:2x3", "--symmetry", "off"]), None);
+    assert_eq!(run(&["bfs", "spin:2x4"]), Some(1_424_896));
+    assert_eq!(run(&["bfs", "spin:2x4", "--symmetry", "off"]), None);
+    // Fewer than 131,072 boards: auto searches them (finding classes costs more), unless
+    // only the classes fit.
+    assert_eq!(run(&["bfs", "spin:2x3"]), None);
     assert_eq!(run(&["bfs", "spin:2x3", "--max-memory", "5K"]), Some(9_088));
     assert_eq!(run(&["bfs", "spin:2x3", "--symmetry", "on"]), Some(9_088));
     // NRP (3,3,2): one entry per class under the 8 symmetries and inversion.
@@ -260,7 +271,8 @@ fn symmetry_auto_picks_boards_or_classes() {
         ring("B")
     );
     std::fs::write(&file, text).unwrap();
-    let o = twirl(&["bfs", &format!("def:{}", file.display())]);
+    // (400 boards: `auto` would search them, fewer than 131,072.)
+    let o = twirl(&["bfs", &format!("def:{}", file.display()), "--symmetry", "on"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("boards=400 entries=210 "), "{}", stdout(&o));
     let line =

@@ -304,6 +304,87 @@ fn cycle_line(size: usize, cycle: &[usize]) -> String {
     perm.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
 }
 
+/// 24 pieces, each alone in its orbit, flipped in neighbouring pairs: 2^24 combinations of
+/// the orbits' orientation sums, more than twirl lists, of which the moves reach the 2^23
+/// with an even number of flips. `info`, `order` and `check` count and judge them by
+/// elimination; a search is refused with the limit and what the file holds.
+#[test]
+fn orbits_too_many_to_list_their_invariants() {
+    let n = 24;
+    let cells: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+    let flips = |on: &[usize]| {
+        let f: Vec<&str> = (1..=n).map(|i| if on.contains(&i) { "1" } else { "0" }).collect();
+        f.join(" ")
+    };
+    let mut text = format!("Set A {n} 2\nSolved\nA\n{}\n{}\nEnd\n", cells.join(" "), flips(&[]));
+    for i in 1..n {
+        text += &format!("Move F{i}\nA\n{}\n{}\nEnd\n", cells.join(" "), flips(&[i, i + 1]));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("flips.tws");
+    std::fs::write(&path, text).unwrap();
+    let spec = def(&path);
+
+    let o = twirl(&["order", &spec]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().next(), Some("8388608"));
+    let o = twirl(&["info", &spec]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let info = stdout(&o);
+    for line in [
+        "orbits: 24",
+        "orientation sum(O23) + orientation sum(O24) = 0 (mod 2)\n",
+        "boards allowed by the invariants: 8388608",
+        "group order (stabilizer chain):   8388608 (",
+        "table: none: unsupported move group: expected at most 4194304 combinations of the \
+         orbits' parities and orientation sums to index, found 16777216 (24 orbits)",
+    ] {
+        assert!(info.contains(line), "expected `{line}` in\n{info}");
+    }
+    let board = |on: &[usize]| format!("A {} / {}", cells.join(" "), flips(on));
+    let o = twirl(&["check", &spec, &board(&[3, 17])]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let o = twirl(&["check", &spec, &board(&[3])]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("because the moves keep"), "{}", stdout(&o));
+    assert_rejected(&["bfs", &spec], "to index, found 16777216 (24 orbits)");
+}
+
+/// Identical pieces among more boards than 64-bit ranks count (30 distinct pieces in any
+/// order, and two alike that swap): refused at once with the count, before any ranking is
+/// tried.
+#[test]
+fn identical_pieces_past_64_bit_ranks() {
+    let n = 30;
+    let cells: Vec<usize> = (1..=n).collect();
+    let line = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+    let mut cycle: Vec<usize> = (2..=n).collect();
+    cycle.push(1);
+    let mut swap = cells.clone();
+    swap.swap(0, 1);
+    let text = format!(
+        "Set A {n} 1\nSet B 2 1\nSolved\nA\n{}\nB\n1 1\nEnd\n\
+         Move X\nA\n{}\nEnd\nMove Y\nA\n{}\nEnd\nMove Z\nB\n2 1\nEnd\n",
+        line(&cells),
+        line(&cycle),
+        line(&swap)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("alike.tws");
+    std::fs::write(&path, text).unwrap();
+    let spec = def(&path);
+    let f30: num_bigint::BigUint = (1..=30u32).product();
+    let refusal = format!(
+        "table does not fit: at least {f30} boards (the group's {} elements over the 2 maps \
+         exchanging identical pieces): more than 64-bit ranks can count",
+        &f30 * 2u32
+    );
+    let o = twirl(&["info", &spec]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(&format!("table: none: {refusal}")), "{}", stdout(&o));
+    assert_rejected(&["bfs", &spec], &refusal);
+}
+
 /// A definition of 300 pieces, two sets of 150 whose signs the moves tie (a 150-cycle and a
 /// swap on both sets at once, a 3-cycle on each alone): `150!^2 / 2` boards. `info`, `order`,
 /// `check` and `apply` take it; searches refuse it with the limit and what the file holds.

@@ -59,7 +59,8 @@ pub struct BfsArgs {
     /// rectangles, 8x on squares, twice that again where a board and its inverse share an
     /// entry (moves closed under inverses, at most 10 cells: Spinpossible 2x5 and 3x3), with
     /// the histogram still counted in boards. `auto`: on when the puzzle has symmetries and
-    /// the ranking allows it, except with --unique, and for puzzles whose boards move in
+    /// the ranking allows it, except with --unique, for groups of fewer than 131,072 boards
+    /// (finding their classes costs more than it saves), and for puzzles whose boards move in
     /// XOR runs, or over a projection's fibres in runs, while their classes could not
     /// (searching boards is faster there: `on` trades that speed for memory). With
     /// --goals, classes leave inversion out and keep distances only if every symmetry maps

@@ -7,6 +7,7 @@ use clap::Args;
 
 use twirl::group::analysis::Analysis;
 use twirl::group::solvable::{Checker, Verdict};
+use twirl::puzzle::Metric;
 
 use super::json::{JsonArgs, as_paths, files_named};
 use super::{PuzzleArgs, argument_text};
@@ -77,9 +78,9 @@ pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
             Verdict::Solvable => (puzzle.format_board(&board), Vec::new()),
             Verdict::Unsolvable(reasons) => (puzzle.format_board(&board), reasons),
         },
-        // Identical pieces in a group too large to list (a 5x5x5's centres): judged from
-        // the invariants, as past 255 cells.
-        (Err(_), Some(d)) if d.has_identical_pieces() => super::large_def::check(d, &text)?,
+        // Identical pieces in a group too large to list (a 5x5x5's centres), or orbits
+        // too many to list their invariants: judged by elimination, as past 255 cells.
+        (Err(_), Some(d)) => super::large_def::check(d, &text)?,
         (Err(e), _) => return Err(e.into()),
     };
     let spec = puzzle.spec.to_string();
@@ -114,16 +115,23 @@ pub fn run_order(args: &OrderArgs) -> anyhow::Result<()> {
         args.json.write(&order_json(&large.spec(), metric.name(), &count, Some(&count)))?;
         return super::large::print_order(&mut args.json.text_out(), &large, metric, &count, case);
     }
-    if let Some((d, metric)) = args.puzzle.large_def()? {
+    // Past 255 cells, or orbits too many to list their invariants: counted by elimination.
+    let by_elimination = |d: &twirl::puzzle::defined::Defined, metric: Metric| {
         let mut out = args.json.text_out();
-        let (order, distinct) = super::large_def::order(&mut out, &d, metric)?;
+        let (order, distinct) = super::large_def::order(&mut out, d, metric)?;
         drop(out);
         let spec = format!("def:{}", d.path);
-        args.json.write(&order_json(&spec, metric.name(), &order, distinct.as_deref()))?;
-        return Ok(());
+        args.json.write(&order_json(&spec, metric.name(), &order, distinct.as_deref()))
+    };
+    if let Some((d, metric)) = args.puzzle.large_def()? {
+        return by_elimination(&d, metric);
     }
     let puzzle = args.puzzle.puzzle()?;
-    let analysis = Analysis::of(&puzzle)?;
+    let analysis = match (Analysis::of(&puzzle), puzzle.defined()) {
+        (Ok(analysis), _) => analysis,
+        (Err(_), Some(d)) => return by_elimination(d, puzzle.metric),
+        (Err(e), None) => return Err(e.into()),
+    };
     let (model, order) = (&analysis.model_order, &analysis.group_order);
     let spec = puzzle.spec.to_string();
     let mut out = args.json.text_out();

@@ -16,12 +16,19 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         return super::large::info(&large, metric);
     }
     if let Some((d, metric)) = args.large_def()? {
-        return super::large_def::info(&d, metric);
+        return super::large_def::info(&d, metric, false, &d.size_refusal().unwrap_or_default());
     }
     let puzzle = args.puzzle()?;
     // The invariants and the group order exist for any board; a ranking only for those a
     // table can hold, so its failure is reported, not fatal.
-    let analysis = Analysis::of(&puzzle)?;
+    let analysis = match (Analysis::of(&puzzle), puzzle.defined()) {
+        (Ok(analysis), _) => analysis,
+        // Too many orbits to list their invariants: counted by elimination.
+        (Err(e), Some(d)) => {
+            return super::large_def::info(d, puzzle.metric, true, &e.to_string());
+        }
+        (Err(e), None) => return Err(e.into()),
+    };
     let inv = &analysis.invariants;
     let mut out = std::io::stdout().lock();
     writeln!(out, "puzzle: {} (metric {})", puzzle.spec, puzzle.metric)?;

@@ -1,6 +1,8 @@
 //! `info`, `order`, `check` and `apply` on definitions past the 255 cells of the search's
 //! boards ([`twirl::group::wide`]): the same output as on small definitions, from wide boards
-//! and moves, with the search's refusal said once.
+//! and moves, with the search's refusal said once. `info`, `order` and `check` also take
+//! this way definitions whose orbits' parities and orientation sums are too many to list
+//! (the icosahedra and the starminx: 13 to 21 orbits), counted here by elimination.
 
 use std::io::Write;
 use std::time::Instant;
@@ -34,8 +36,10 @@ fn moves_line(d: &Defined, metric: Metric) -> anyhow::Result<String> {
     ))
 }
 
-/// `twirl info` on a wide definition.
-pub fn info(d: &Defined, metric: Metric) -> anyhow::Result<()> {
+/// `twirl info` on a wide definition, or (`narrow`) on one whose boards a search holds but
+/// whose orbits' parities and orientation sums are too many to index; `refusal` says why it
+/// cannot be searched.
+pub fn info(d: &Defined, metric: Metric, narrow: bool, refusal: &str) -> anyhow::Result<()> {
     let started = Instant::now();
     let moves = moves_line(d, metric)?;
     let a = WideAnalysis::of(d)?;
@@ -68,16 +72,19 @@ pub fn info(d: &Defined, metric: Metric) -> anyhow::Result<()> {
             }
         }
     }
-    // The search for symmetries works on the search's byte boards, and a search would be
-    // refused anyway: they are not looked for here.
-    writeln!(
-        out,
-        "symmetries: not searched ({} cells; the symmetry search, like the search it serves, \
-         takes at most {})",
-        d.n_cells(),
-        twirl::puzzle::defined::MAX_CELLS
-    )?;
-    writeln!(out, "table: none: {}", d.size_refusal().unwrap_or_default())?;
+    // The search for symmetries works on the search's byte boards and serves a search, which
+    // is refused here: they are not looked for (the icosahedra's search gave up after 8 s).
+    match narrow {
+        true => writeln!(out, "symmetries: not searched (no search takes this definition)")?,
+        false => writeln!(
+            out,
+            "symmetries: not searched ({} cells; the symmetry search, like the search it \
+             serves, takes at most {})",
+            d.n_cells(),
+            twirl::puzzle::defined::MAX_CELLS
+        )?,
+    }
+    writeln!(out, "table: none: {refusal}")?;
     writeln!(out, "# {:.3} s", started.elapsed().as_secs_f64())?;
     Ok(())
 }

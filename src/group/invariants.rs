@@ -192,8 +192,10 @@ impl Invariants {
             acc.checked_mul(r as u64).filter(|&s| s <= MAX_COUPLING_SPACE)
         });
         let Some(space) = space else {
+            let combinations: BigUint = radices.iter().map(|&r| BigUint::from(r)).product();
             return Err(crate::Error::Unsupported(format!(
-                "{} orbits with independent parities and orientation sums: too many combinations to index",
+                "expected at most {MAX_COUPLING_SPACE} combinations of the orbits' parities and \
+                 orientation sums to index, found {combinations} ({} orbits)",
                 orbits.len()
             )));
         };

@@ -14,9 +14,9 @@ use crate::puzzle::{Board, Puzzle};
 /// Most elements of `K` tested one by one (a sift each, a microsecond or so).
 const MAX_SAME: u64 = 1 << 18;
 
-/// A lower bound on the boards: `group_order / |K|`, the group meeting `K` in at most `|K|`
-/// elements, each board standing for that many.
-pub(crate) fn fewest_boards(puzzle: &Puzzle, analysis: &Analysis) -> u64 {
+/// The order of `K`: the exchanges of identical pieces within their labels, times the
+/// turns of pieces whose orientation nobody sees.
+pub(crate) fn exchanges(puzzle: &Puzzle, analysis: &Analysis) -> BigUint {
     let solved = puzzle.solved();
     let mut same = BigUint::from(1u32);
     let mut labels: Vec<u8> = solved.tiles.clone();
@@ -29,7 +29,13 @@ pub(crate) fn fewest_boards(puzzle: &Puzzle, analysis: &Analysis) -> u64 {
             same *= analysis.invariants.orient_mod;
         }
     }
-    u64::try_from(&analysis.group_order / same).unwrap_or(u64::MAX)
+    same
+}
+
+/// A lower bound on the boards: `group_order / |K|`, the group meeting `K` in at most `|K|`
+/// elements, each board standing for that many.
+pub(crate) fn fewest_boards(puzzle: &Puzzle, analysis: &Analysis) -> BigUint {
+    &analysis.group_order / exchanges(puzzle, analysis)
 }
 
 /// The exact number of boards, or `None` when `K` has more than [`MAX_SAME`] elements or

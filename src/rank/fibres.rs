@@ -52,6 +52,13 @@ const MAX_MAP_TABLE: u64 = 1 << 25;
 const MAX_ELIGIBLE: usize = 12;
 /// Splits whose projections are searched to choose between them.
 const SPLITS_EVALUATED: usize = 12;
+
+/// Splits whose projections all pass [`MAX_OUTER`] before any fits, after which no more
+/// are tried.
+const FAILED_SPLITS_GIVE_UP: usize = 3;
+
+/// Reasons a refusal gives in full, of one per split tried.
+const SHOWN_REASONS: usize = 2;
 /// Most projections the moves may reach (each keeps its moves and two maps of the inner
 /// cells).
 const MAX_OUTER: usize = 1 << 22;
@@ -738,7 +745,19 @@ impl FibreRanking {
         let key_of = |side: &Side| side.key(&coords, side.orbits.iter().map(|&j| solved_values[j]));
         let mut scored = Vec::new();
         let mut best: Option<((usize, u64), Projections)> = None;
+        // A projection on more orbits reaches at least as many values: past the limit on
+        // some orbits, every projection holding them is too (the arecibo's 12 splits took a
+        // minute to fail one by one).
+        let mut too_many: Vec<&[usize]> = Vec::new();
         for (i, (outer, inner)) in splits.iter().take(SPLITS_EVALUATED).enumerate() {
+            if too_many.iter().any(|failed| failed.iter().all(|j| outer.orbits.contains(j))) {
+                continue;
+            }
+            // The splits come cheapest first: when the first few all pass the limit, the
+            // dearer ones are not tried (each is seconds of search to fail).
+            if scored.is_empty() && too_many.len() >= FAILED_SPLITS_GIVE_UP {
+                break;
+            }
             match Projections::search(&coords, outer, key_of(outer), moves.len()) {
                 Ok(p) => {
                     let reached = p.keys.len() as u64;
@@ -755,7 +774,10 @@ impl FibreRanking {
                         best = Some((score, p));
                     }
                 }
-                Err(e) => why.push(e.to_string()),
+                Err(e) => {
+                    too_many.push(&outer.orbits);
+                    why.push(e.to_string());
+                }
             }
         }
         scored.sort();
@@ -788,6 +810,12 @@ impl FibreRanking {
         }
         why.sort();
         why.dedup();
+        // One line a person can read: the first reasons, and how many more.
+        if why.len() > SHOWN_REASONS {
+            let more = why.len() - SHOWN_REASONS;
+            why.truncate(SHOWN_REASONS);
+            why.push(format!("and {more} more splits of its orbits"));
+        }
         Err(Error::Unsupported(why.join("; ")))
     }
 

@@ -314,7 +314,7 @@ pub enum SymmetryMode {
     /// the board ranking moves XOR runs and the classes cannot (then boards are searched
     /// faster: Spinpossible 2x5 took 68 s by boards, 417 s by classes without XOR runs), so
     /// classes are used only when asked or when the board table is too large (the caller's
-    /// call).
+    /// call); and except in groups of fewer than [`CLASSES_WORTH_FROM_BOARDS`] boards.
     #[default]
     Auto,
     /// Classes, or an error saying why not.
@@ -326,6 +326,13 @@ pub enum SymmetryMode {
 /// How many times fewer than boards the entries of classes without XOR runs must be for
 /// `--symmetry auto` to search them rather than boards moved by XOR runs.
 const XOR_RUNS_WORTH: u64 = 16;
+
+/// `--symmetry auto` searches boards in groups of fewer boards than this: finding the
+/// symmetries and classifying under them costs milliseconds, more than such a search saves
+/// (`bfs --threads 2`, process start included: the 96-board pyramorphix 9.5 ms by classes,
+/// 3.4 ms by boards; puzzlernovice's 97,020 boards 16 ms against 11 ms; lo33's 181,440
+/// boards walked one by one take 43 ms against 19 ms by classes).
+const CLASSES_WORTH_FROM_BOARDS: u32 = 1 << 17;
 
 impl StateSpace {
     /// Analyses the puzzle and picks a ranking whose size is exactly the number of reachable
@@ -420,7 +427,10 @@ impl StateSpace {
         inversion: bool,
     ) -> Result<StateSpace> {
         let analysis = Analysis::of(puzzle)?;
-        if mode == SymmetryMode::Off || (unique && mode == SymmetryMode::Auto) {
+        // With identical pieces the group's order overcounts boards: counted below.
+        let few_boards = !puzzle.has_identical_pieces()
+            && analysis.group_order < BigUint::from(CLASSES_WORTH_FROM_BOARDS);
+        if mode == SymmetryMode::Off || (mode == SymmetryMode::Auto && (unique || few_boards)) {
             return StateSpace::from_analysis(puzzle, analysis);
         }
         if unique {
@@ -526,6 +536,11 @@ impl StateSpace {
         mode: SymmetryMode,
     ) -> Result<StateSpace> {
         let boards = StateSpace::from_analysis(puzzle, analysis)?;
+        if mode == SymmetryMode::Auto
+            && boards.n_boards() < BigUint::from(CLASSES_WORTH_FROM_BOARDS)
+        {
+            return Ok(boards);
+        }
         // Boards by a projection and its fibres walked as runs beat their classes walked one
         // by one: the 235 cuboid 0.30 s against 1.13 s (33 MiB against 13 MiB).
         if let (Ranking::Fibres(f), SymmetryMode::Auto) = (&boards.ranking, mode)
@@ -680,6 +695,17 @@ impl Ranking {
     /// be counted (`board_count.rs`): a search ends when it has found that many, the other
     /// ranks never reached (as twsearch searches such puzzles).
     pub fn of_identical_pieces(puzzle: &Puzzle, analysis: &Analysis) -> Result<Ranking> {
+        // Past 64-bit ranks no ranking is tried (the arecibo's projections took a minute and
+        // 2 GB to fail).
+        let fewest = board_count::fewest_boards(puzzle, analysis);
+        let Ok(fewest) = u64::try_from(&fewest) else {
+            return Err(Error::TooLarge(format!(
+                "at least {fewest} boards (the group's {} elements over the {} maps exchanging \
+                 identical pieces): more than 64-bit ranks can count",
+                analysis.group_order,
+                board_count::exchanges(puzzle, analysis)
+            )));
+        };
         let exact = analysis.invariants_are_exact();
         let multiset = Multiset::new(puzzle, analysis.invariants.clone());
         if exact && let Ok(m) = multiset {
@@ -702,7 +728,7 @@ impl Ranking {
         };
         let boards = (!exact).then(|| board_count::exact_boards(puzzle, analysis)).flatten();
         // Listing them would take seconds and gigabytes before failing.
-        let fewest = boards.unwrap_or_else(|| board_count::fewest_boards(puzzle, analysis));
+        let fewest = boards.unwrap_or(fewest);
         if fewest <= enumerated::MAX_LISTED {
             match (Enumerated::new(puzzle), fibres) {
                 (Ok(e), _) => return Ok(Ranking::Enumerated(e)),

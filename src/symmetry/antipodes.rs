@@ -60,6 +60,18 @@ fn reads_the_table(space: &StateSpace, outcome: &Outcome, listing: Listing) -> b
         && space.n_states() <= MAX_SCANNED
 }
 
+/// Whether [`smallest_antipodes`] reads the finished table of a search by boards: asked for
+/// more antipodes than the search kept (a resumed table: `resume --antipodes 200`), while
+/// its last distance holds more, in a table of at most [`MAX_SCANNED`] entries.
+fn reads_more_boards(space: &StateSpace, outcome: &Outcome, listing: Listing) -> bool {
+    let (kept, at_last) = (outcome.antipodes.len(), outcome.histogram.last().copied());
+    !listing.from_goals
+        && outcome.last_level.is_none()
+        && listing.at_most > kept
+        && (kept as u64) < at_last.unwrap_or(0)
+        && space.n_states() <= MAX_SCANNED
+}
+
 /// Up to `listing.at_most` antipodes of smallest board rank, in board-rank order. `table` is
 /// the finished table of the search; without it (or when it passes [`MAX_SCANNED`]) a search
 /// by classes whose last distance holds more entries than were kept lists the boards of the
@@ -72,8 +84,16 @@ pub fn smallest_antipodes(
     listing: Listing,
 ) -> Result<Vec<Board>> {
     if space.entry_classes().is_none() {
-        let ranks = outcome.last_level.as_deref().unwrap_or(&outcome.antipodes);
-        return Ok(ranks.iter().take(listing.at_most).map(|&r| space.board(r)).collect());
+        let kept = outcome.last_level.as_deref().unwrap_or(&outcome.antipodes);
+        if let Some(t) = table
+            && reads_more_boards(space, outcome, listing)
+        {
+            // Boards are ranks: the table's last distance, in rank order.
+            let mut ranks = last_level(puzzle, space, t, outcome.gods_number(), &|_| true)?;
+            ranks.sort_unstable();
+            return Ok(ranks.iter().take(listing.at_most).map(|&r| space.board(r)).collect());
+        }
+        return Ok(kept.iter().take(listing.at_most).map(|&r| space.board(r)).collect());
     }
     let boards = space.boards(puzzle)?;
     let ranks = smallest_board_ranks(puzzle, space, outcome, table, &boards, &|_| true, listing)?;
