@@ -46,28 +46,20 @@ impl Default for Listing {
     }
 }
 
-/// Whether [`smallest_antipodes`] reads the finished table (when given it): a search by
-/// classes from solved whose last distance holds more entries than it kept, in a table of
-/// at most [`MAX_SCANNED`] entries. Processes that each hold a part gather the whole table
-/// for it.
+/// Whether [`smallest_antipodes`] reads the finished table (when given it): a search from
+/// solved whose last distance holds more entries than it kept, in a table of at most
+/// [`MAX_SCANNED`] entries, where the kept ones cannot answer: by classes (their boards'
+/// order is not the entries'), or by boards asked for more than were kept (a resumed table:
+/// `resume --antipodes 200`). Processes that each hold a part gather the whole table for it.
 fn reads_the_table(space: &StateSpace, outcome: &Outcome, listing: Listing) -> bool {
-    let at_last = outcome.histogram.last().copied().unwrap_or(0);
-    space.entry_classes().is_some()
-        && listing.at_most > 0
+    let (kept, at_last) = (outcome.antipodes.len(), outcome.histogram.last().copied());
+    let wanted = match space.entry_classes() {
+        Some(_) => 0,
+        None => kept,
+    };
+    listing.at_most > wanted
         && !listing.from_goals
         && outcome.last_level.is_none()
-        && (outcome.antipodes.len() as u64) < at_last
-        && space.n_states() <= MAX_SCANNED
-}
-
-/// Whether [`smallest_antipodes`] reads the finished table of a search by boards: asked for
-/// more antipodes than the search kept (a resumed table: `resume --antipodes 200`), while
-/// its last distance holds more, in a table of at most [`MAX_SCANNED`] entries.
-fn reads_more_boards(space: &StateSpace, outcome: &Outcome, listing: Listing) -> bool {
-    let (kept, at_last) = (outcome.antipodes.len(), outcome.histogram.last().copied());
-    !listing.from_goals
-        && outcome.last_level.is_none()
-        && listing.at_most > kept
         && (kept as u64) < at_last.unwrap_or(0)
         && space.n_states() <= MAX_SCANNED
 }
@@ -84,15 +76,15 @@ pub fn smallest_antipodes(
     listing: Listing,
 ) -> Result<Vec<Board>> {
     if space.entry_classes().is_none() {
-        let kept = outcome.last_level.as_deref().unwrap_or(&outcome.antipodes);
         if let Some(t) = table
-            && reads_more_boards(space, outcome, listing)
+            && reads_the_table(space, outcome, listing)
         {
             // Boards are ranks: the table's last distance, in rank order.
             let mut ranks = last_level(puzzle, space, t, outcome.gods_number(), &|_| true)?;
             ranks.sort_unstable();
             return Ok(ranks.iter().take(listing.at_most).map(|&r| space.board(r)).collect());
         }
+        let kept = outcome.last_level.as_deref().unwrap_or(&outcome.antipodes);
         return Ok(kept.iter().take(listing.at_most).map(|&r| space.board(r)).collect());
     }
     let boards = space.boards(puzzle)?;
