@@ -352,7 +352,7 @@ fn identical_pieces_in_a_smaller_group_are_searched_in_the_invariants_space() {
             definition_digest: puzzle.definition_digest(),
         };
         let config = Config::new(2);
-        let fibres = FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order);
+        let fibres = FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order, 1);
         let fibres = StateSpace {
             ranking: Ranking::Fibres(fibres.unwrap()),
             analysis: analysis.clone(),

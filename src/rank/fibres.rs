@@ -27,12 +27,13 @@ use std::sync::OnceLock;
 
 use num_bigint::BigUint;
 use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 use strength_reduce::StrengthReducedU64;
 
 use super::StateRanking;
 use super::multiset::Arrangements;
 use super::runs::{CellRuns, OffsetTable, RunMove};
-use crate::group::invariants::{Invariants, cell_list};
+use crate::group::invariants::{Invariants, cell_list, factorial};
 use crate::group::stabchain::{Perm, StabChain};
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
@@ -572,7 +573,7 @@ impl Projections {
             true => vec![u32::MAX; outer.space as usize],
             false => Vec::new(),
         };
-        let mut sparse = HashMap::new();
+        let mut sparse = FxHashMap::default();
         let mut index_of = |key: u64, next: u32| match dense.get_mut(key as usize) {
             Some(i) if *i == u32::MAX => {
                 *i = next;
@@ -677,7 +678,7 @@ pub struct FibreRanking {
     inner: Side,
     /// The reached projections' keys, in the order the search found them.
     outer_keys: Vec<u64>,
-    outer_index: HashMap<u64, u32>,
+    outer_index: FxHashMap<u64, u32>,
     /// `outer_moves[a * 2M + m]`: the index of projection `a` moved by move `m` (solving
     /// direction), then by move `m` undone (`M + m`).
     outer_moves: Vec<u32>,
@@ -715,8 +716,14 @@ pub struct FibreRanking {
 
 impl FibreRanking {
     /// The ranking of the boards the puzzle's moves reach, `group_order` being their group's
-    /// order. Fails with the reason when no split of the orbits fits the limits above.
-    pub fn new(puzzle: &Puzzle, invariants: &Invariants, group_order: &BigUint) -> Result<Self> {
+    /// order and `fewest_boards` at most their number. Fails with the reason when no split of
+    /// the orbits fits the limits above.
+    pub fn new(
+        puzzle: &Puzzle,
+        invariants: &Invariants,
+        group_order: &BigUint,
+        fewest_boards: u64,
+    ) -> Result<Self> {
         let mut coords = (0..invariants.orbits.len())
             .map(|j| OrbitCoord::new(puzzle, invariants, j))
             .collect::<Result<Vec<_>>>()?;
@@ -769,7 +776,7 @@ impl FibreRanking {
                         }
                     }
                     let score = (untabled, entries);
-                    scored.push((score, i));
+                    scored.push((score, i, reached));
                     if best.as_ref().is_none_or(|(s, _)| score < *s) {
                         best = Some((score, p));
                     }
@@ -782,8 +789,21 @@ impl FibreRanking {
         }
         scored.sort();
         let parts = (invariants, &coords[..], &moves[..], &solved_values[..]);
-        for (rank, (_, i)) in scored.into_iter().enumerate() {
+        // Boards number more than this: a fibre past the limit over `r` projections means
+        // more than `r * MAX_FIBRE` boards, and then no split reaching at most `r`
+        // projections fits either (the eliac's ten builds took 14 s each to fail).
+        let mut boards_above = fewest_boards.saturating_sub(1);
+        for (rank, (_, i, reached)) in scored.into_iter().enumerate() {
             let (outer, inner) = splits[i].clone();
+            let most_boards = reached.saturating_mul(MAX_FIBRE as u64);
+            if most_boards <= boards_above {
+                why.push(format!(
+                    "more than {MAX_FIBRE} boards of cells {} go with one projection (more \
+                     than {boards_above} boards over its {reached} projections)",
+                    cell_list(&inner.cells),
+                ));
+                continue;
+            }
             let projections = match (rank, best.take()) {
                 (0, Some((_, p))) => p,
                 _ => match Projections::search(&coords, &outer, key_of(&outer), moves.len()) {
@@ -796,7 +816,12 @@ impl FibreRanking {
             };
             match FibreRanking::build(puzzle, parts, outer, inner, projections, group_order) {
                 Ok(r) => return Ok(r),
-                Err(e) => why.push(e.to_string()),
+                Err(e) => {
+                    if let Error::TooLarge(_) = e {
+                        boards_above = boards_above.max(most_boards);
+                    }
+                    why.push(e.to_string())
+                }
             }
         }
         if why.is_empty() {
@@ -846,6 +871,11 @@ impl FibreRanking {
         let degree: usize = inner.modulus.iter().map(|&e| e as usize).sum();
         let points = |m: &CellMap| points_of(m, &inner.modulus, degree);
         let (mut kept, mut chain): (Vec<CellMap>, Option<StabChain>) = (Vec::new(), None);
+        // The fibre is their group's orbit of the solved coordinates, so at least the group's
+        // order over the most of it that can keep those (exchanges of alike pieces, any
+        // turns): past the limit, neither this loop nor the listing goes on (the eliac's took
+        // 50 s to fail).
+        let most_fibre = BigUint::from(MAX_FIBRE) * most_keeping(puzzle, invariants, &inner);
         for (a, t) in reached.iter().enumerate() {
             for (m, map) in inner_maps.iter().enumerate().take(n_moves) {
                 let b = projections.moves[a * moves.len() + m] as usize;
@@ -857,7 +887,11 @@ impl FibreRanking {
                 }
                 kept.push(s);
                 let gens: Vec<Perm> = kept.iter().map(points).collect();
-                chain = Some(StabChain::new(degree, &gens));
+                let c = StabChain::new(degree, &gens);
+                if c.order() > most_fibre {
+                    return Err(fibre_too_large(&inner));
+                }
+                chain = Some(c);
             }
         }
 
@@ -1178,7 +1212,7 @@ fn orbit_of(coords: &[OrbitCoord], inner: &Side, start: u64, maps: &[CellMap]) -
         true => vec![0u64; inner.space.div_ceil(64) as usize],
         false => Vec::new(),
     };
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = FxHashSet::default();
     let mut first_time = |key: u64| match marks.is_empty() {
         false => {
             let (word, bit) = ((key / 64) as usize, 1u64 << (key % 64));
@@ -1196,10 +1230,7 @@ fn orbit_of(coords: &[OrbitCoord], inner: &Side, start: u64, maps: &[CellMap]) -
             let c = image(found[i], g);
             if first_time(c) {
                 if found.len() >= MAX_FIBRE {
-                    return Err(Error::TooLarge(format!(
-                        "more than {MAX_FIBRE} boards of cells {} go with one projection",
-                        cell_list(&inner.cells)
-                    )));
+                    return Err(fibre_too_large(inner));
                 }
                 found.push(c);
             }
@@ -1207,6 +1238,25 @@ fn orbit_of(coords: &[OrbitCoord], inner: &Side, start: u64, maps: &[CellMap]) -
         i += 1;
     }
     Ok(found)
+}
+
+fn fibre_too_large(inner: &Side) -> Error {
+    Error::TooLarge(format!(
+        "more than {MAX_FIBRE} boards of cells {} go with one projection",
+        cell_list(&inner.cells)
+    ))
+}
+
+/// The most maps of the side's cells that keep the solved board's coordinates there: those
+/// exchanging alike pieces within an orbit, each piece turned any way.
+fn most_keeping(puzzle: &Puzzle, invariants: &Invariants, side: &Side) -> BigUint {
+    let tiles = &puzzle.solved().tiles;
+    let mut alike: Vec<(u8, u8)> =
+        side.cells.iter().map(|&c| (invariants.orbit_of[c as usize], tiles[c as usize])).collect();
+    alike.sort_unstable();
+    let exchanges = alike.chunk_by(|a, b| a == b).map(|run| factorial(run.len()));
+    let turns = side.modulus.iter().map(|&m| BigUint::from(m.max(1)));
+    exchanges.chain(turns).product()
 }
 
 /// The table of the `k`-th inner orbit's maps ([`MapTable`]), if their distinct restrictions
@@ -1537,7 +1587,7 @@ End
             let puzzle = defined(text);
             let analysis = Analysis::of(&puzzle).unwrap();
             let f =
-                FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order).unwrap();
+                FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order, 1).unwrap();
             let runs = f.cell_runs().expect("runs");
             assert_eq!(
                 (f.n_projections(), runs.len, runs.shared.len()),
@@ -1568,7 +1618,7 @@ End
             assert!(!analysis.invariants_are_exact());
             let listed = Enumerated::new(&puzzle).unwrap();
             let f =
-                FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order).unwrap();
+                FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order, 1).unwrap();
             assert_eq!((f.n_states(), listed.n_states()), (boards, boards));
             assert_eq!(f.n_projections() * f.fibre_len(), boards);
             // Without the maps' tables (maps computed) and without the fibre's bitmap (a

@@ -714,7 +714,9 @@ impl Ranking {
         // Dense: one rank per board, however the group ties its pieces.
         let fibres = match exact {
             true => None,
-            false => Some(FibreRanking::new(puzzle, &analysis.invariants, &analysis.group_order)),
+            false => {
+                Some(FibreRanking::new(puzzle, &analysis.invariants, &analysis.group_order, fewest))
+            }
         };
         let mut fibres = match fibres {
             Some(Ok(f)) if f.n_states() > enumerated::MAX_LISTED => {

@@ -7,20 +7,24 @@
 //! their mirror images: a mirror reverses the corners' twists).
 //!
 //! The search assigns, alternately, the image of a move (`s m s^-1` must be a move of the
-//! same cycle type) and the image of a cell; each assignment is pushed along the assigned
+//! same cycle type, whose products with the assigned moves' images have the cycle types of
+//! `m`'s with those moves) and the image of a cell; each assignment is pushed along the assigned
 //! moves' cycles (if `s` takes cell `i` to `s(i)` and `m` to `m'`, it takes `m(i)` to
 //! `m'(s(i))`, and the turns fix the offset there), so a contradiction ends a branch early.
 //! The first cell of each orbit under the moves gets offset 0: offsets that differ by a
 //! constant on an orbit act alike on boards ([`Symmetry::acts_like_in`]).
+
+use std::collections::HashMap;
 
 use super::Symmetry;
 use crate::group::cycles::cycle_type;
 use crate::puzzle::{Move, Puzzle};
 
 /// Nodes of the search after which it gives up and keeps the identity alone (a definition
-/// with many alike moves could otherwise branch for long, about a microsecond per node and
-/// cell): of twsearch's samples, the 2x2x2 takes 681 nodes, the megaminx 36,511, the 7x7x7
-/// 363,565, the compy cube 922,241; curvy copter, gigaminx, lo55 and rubikslide give up.
+/// with many alike moves could otherwise branch for long; a node costs up to a few
+/// microseconds on the largest): of twsearch's samples, the 2x2x2 takes 537 nodes, the
+/// compy cube 2,537, the megaminx 8,911, the gigaminx 73,291, the 7x7x7 220,333; lo55 (a
+/// torus of 5 x 5 tiles, 800 symmetries) gives up.
 const MAX_NODES: usize = 1_000_000;
 /// Most symmetries kept: the class rankings index elements in a few bits.
 pub const MAX_SYMMETRIES: usize = 1024;
@@ -40,7 +44,14 @@ pub struct Discovered {
 pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
     let n = puzzle.n_positions();
     let k = puzzle.orient_mod.max(1);
-    let moves: Vec<&Move> = puzzle.moves.iter().filter(|m| !m.is_identity()).collect();
+    // A move listed twice (say `H2` and the added inverse of `H2'` on a 4-cycle) would give
+    // each symmetry one leaf per way of matching the copies: the list of moves is a set.
+    let mut moves: Vec<&Move> = Vec::new();
+    for m in puzzle.moves.iter().filter(|m| !m.is_identity()) {
+        if !moves.iter().any(|x| x.perm == m.perm && x.twist == m.twist) {
+            moves.push(m);
+        }
+    }
     // `moved[m][c]`: whether move `m` moves or turns the tile on cell `c`.
     let moved: Vec<Vec<bool>> = moves
         .iter()
@@ -49,6 +60,7 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
     let cell_sig = cell_signatures(n, &moves);
     let move_sig: Vec<MoveSignature> =
         moves.iter().zip(&moved).map(|(m, mv)| signature(m, mv)).collect();
+    let pair_type = pair_types(&moves);
     let solved = puzzle.solved();
     let unseen: Vec<bool> = match puzzle.defined() {
         Some(d) => d.unseen_orientations().to_vec(),
@@ -83,6 +95,7 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
             moved: &moved,
             support: &support,
             move_sig: &move_sig,
+            pair_type: &pair_type,
             cell_sig: &cell_sig,
             sigma: vec![UNSET; n],
             image_of: vec![UNSET; n],
@@ -92,13 +105,14 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
             nodes: 0,
             leaves: Vec::new(),
             pool: Vec::new(),
+            queue: Vec::new(),
         };
         // Cells no move touches keep their tiles: they stay where they are.
         for c in (0..n).filter(|&c| !moving[c]) {
             search.sigma[c] = c as u8;
             search.image_of[c] = c as u8;
         }
-        search.run();
+        search.run(Assigned::Nothing);
         gave_up |= search.nodes >= MAX_NODES || search.leaves.len() >= MAX_SYMMETRIES;
         // At a leaf every move's conjugate is the move it was matched with (propagation set
         // each cell and turn so), so the moves are kept; `Symmetries::of` checks it again.
@@ -147,6 +161,8 @@ struct Search<'a> {
     /// Per move, the cells it moves or turns.
     support: &'a [Vec<usize>],
     move_sig: &'a [MoveSignature],
+    /// `pair_type[a * moves + b]`: which cycle type the product of moves `a` and `b` has.
+    pair_type: &'a [u32],
     cell_sig: &'a [Vec<u32>],
     sigma: Vec<u8>,
     image_of: Vec<u8>,
@@ -157,6 +173,16 @@ struct Search<'a> {
     leaves: Vec<(Vec<u8>, Vec<u8>)>,
     /// Saved states no branch holds now, to save into again.
     pool: Vec<Saved>,
+    /// Cells assigned and not yet pushed along the moves (kept to reuse its memory).
+    queue: Vec<usize>,
+}
+
+/// What a node of the search assigned last.
+#[derive(Clone, Copy)]
+enum Assigned {
+    Nothing,
+    Move(usize),
+    Cell(usize),
 }
 
 /// Enough of a search's state to undo a branch.
@@ -197,12 +223,14 @@ impl Search<'_> {
         self.pi_used.clone_from(&s.pi_used);
     }
 
-    fn run(&mut self) {
+    /// One node: `new` is what its parent assigned last (everything before it was pushed
+    /// along the moves already).
+    fn run(&mut self, new: Assigned) {
         self.nodes += 1;
         if self.nodes >= MAX_NODES || self.leaves.len() >= MAX_SYMMETRIES {
             return;
         }
-        if !self.propagate() {
+        if !self.propagate(new) {
             return;
         }
         // A move that touches an assigned cell: its image is nearly forced.
@@ -215,13 +243,14 @@ impl Search<'_> {
             for target in 0..self.moves.len() {
                 if self.pi_used[target]
                     || self.move_sig[target] != self.move_sig[m]
+                    || !self.products_agree(m, target)
                     || !self.support_agrees(m, target)
                 {
                     continue;
                 }
                 self.pi[m] = target;
                 self.pi_used[target] = true;
-                self.run();
+                self.run(Assigned::Move(m));
                 self.restore(&saved);
             }
             self.pool.push(saved);
@@ -242,10 +271,23 @@ impl Search<'_> {
             self.sigma[c] = d as u8;
             self.image_of[d] = c as u8;
             self.offsets[c] = 0;
-            self.run();
+            self.run(Assigned::Cell(c));
             self.restore(&saved);
         }
         self.pool.push(saved);
+    }
+
+    /// Whether `target` can be the image of move `m` as far as the assigned moves tell: the
+    /// product of `m` and an assigned move `a` is carried onto that of their images, so the
+    /// two have one cycle type. (A face turn and its double share their cycles; only
+    /// their products with the other faces' turns tell them apart, and without this the
+    /// gigaminx's search gave up after a million nodes.)
+    fn products_agree(&self, m: usize, target: usize) -> bool {
+        let n_moves = self.moves.len();
+        (self.pi.iter().enumerate()).filter(|&(_, &b)| b != usize::MAX).all(|(a, &b)| {
+            self.pair_type[m * n_moves + a] == self.pair_type[target * n_moves + b]
+                && self.pair_type[a * n_moves + m] == self.pair_type[b * n_moves + target]
+        })
     }
 
     /// Whether `target` can be the image of move `m` as far as the assigned cells tell: an
@@ -255,52 +297,65 @@ impl Search<'_> {
         (0..self.n).all(|c| self.sigma[c] == UNSET || mv[c] == image[self.sigma[c] as usize])
     }
 
-    /// Pushes every assignment along the assigned moves until nothing changes; false on a
-    /// contradiction (a cell sent to two places, two cells to one, or two turns).
-    fn propagate(&mut self) -> bool {
+    /// Pushes what was assigned last along the assigned moves, and each cell that assigns in
+    /// turn; false on a contradiction (a cell sent to two places, two cells to one, or two
+    /// turns). Everything assigned before was pushed already, so a node works on its own
+    /// assignment only (sweeping every move over every cell per node was the gigaminx's 20 s).
+    fn propagate(&mut self, new: Assigned) -> bool {
+        let mut queue = std::mem::take(&mut self.queue);
+        queue.clear();
+        let mut fine = true;
+        match new {
+            Assigned::Nothing => {}
+            Assigned::Cell(c) => queue.push(c),
+            // Cells this assigns are pushed along `m` twice: once here, once from the queue.
+            Assigned::Move(m) => {
+                fine = (0..self.n).all(|i| self.sigma[i] == UNSET || self.push(m, i, &mut queue))
+            }
+        }
+        while fine && let Some(i) = queue.pop() {
+            for m in 0..self.pi.len() {
+                if self.pi[m] != usize::MAX && !self.push(m, i, &mut queue) {
+                    fine = false;
+                    break;
+                }
+            }
+        }
+        self.queue = queue;
+        fine
+    }
+
+    /// Pushes assigned cell `i` along assigned move `m`: `s` must take `m(i)` to `m'(s(i))`
+    /// (`m'` the move `m` is matched with), with the turn that makes `s m s^-1` turn as `m'`
+    /// does. A cell this assigns joins `queue`; false on a contradiction.
+    fn push(&mut self, m: usize, i: usize, queue: &mut Vec<usize>) -> bool {
         let k = self.k as u16;
-        loop {
-            let mut changed = false;
-            for (m, &target) in self.pi.iter().enumerate() {
-                if target == usize::MAX {
-                    continue;
-                }
-                let (mv, image) = (self.moves[m], self.moves[target]);
-                for i in 0..self.n {
-                    let si = self.sigma[i];
-                    if si == UNSET {
-                        continue;
-                    }
-                    let j = mv.perm[i] as usize;
-                    let sj = image.perm[si as usize];
-                    // `s m s^-1` turns the tile leaving `s(i)` by `turn(m's turn) + a_j - a_i`,
-                    // each term below `k`: reduced by subtracting (a division here was half
-                    // of the search).
-                    let mut aj = self.turns[target][si as usize] as u16 + k
-                        - self.turned[m][i] as u16
-                        + self.offsets[i] as u16;
-                    for _ in 0..2 {
-                        if aj >= k {
-                            aj -= k;
-                        }
-                    }
-                    let aj = aj as u8;
-                    if self.sigma[j] == UNSET {
-                        if self.image_of[sj as usize] != UNSET {
-                            return false;
-                        }
-                        self.sigma[j] = sj;
-                        self.image_of[sj as usize] = j as u8;
-                        self.offsets[j] = aj;
-                        changed = true;
-                    } else if self.sigma[j] != sj || self.offsets[j] != aj {
-                        return false;
-                    }
-                }
+        let target = self.pi[m];
+        let (mv, image) = (self.moves[m], self.moves[target]);
+        let si = self.sigma[i];
+        let j = mv.perm[i] as usize;
+        let sj = image.perm[si as usize];
+        // `s m s^-1` turns the tile leaving `s(i)` by `turn(m's turn) + a_j - a_i`, each term
+        // below `k`: reduced by subtracting (a division here was half of the search).
+        let mut aj = self.turns[target][si as usize] as u16 + k - self.turned[m][i] as u16
+            + self.offsets[i] as u16;
+        for _ in 0..2 {
+            if aj >= k {
+                aj -= k;
             }
-            if !changed {
-                return true;
+        }
+        let aj = aj as u8;
+        if self.sigma[j] == UNSET {
+            if self.image_of[sj as usize] != UNSET {
+                return false;
             }
+            self.sigma[j] = sj;
+            self.image_of[sj as usize] = j as u8;
+            self.offsets[j] = aj;
+            queue.push(j);
+            true
+        } else {
+            self.sigma[j] == sj && self.offsets[j] == aj
         }
     }
 }
@@ -323,6 +378,21 @@ type MoveSignature = (Vec<usize>, usize);
 fn signature(m: &Move, moved: &[bool]) -> MoveSignature {
     let turned_in_place = (0..m.perm.len()).filter(|&c| moved[c] && m.perm[c] as usize == c);
     (cycle_type(&m.perm), turned_in_place.count())
+}
+
+/// Per ordered pair of moves, an id of their product's cycle type (ids in order of first
+/// appearance).
+fn pair_types(moves: &[&Move]) -> Vec<u32> {
+    let mut ids: HashMap<Vec<usize>, u32> = HashMap::new();
+    let mut out = Vec::with_capacity(moves.len() * moves.len());
+    for a in moves {
+        for b in moves {
+            let product: Vec<u8> = a.perm.iter().map(|&c| b.perm[c as usize]).collect();
+            let next = ids.len() as u32;
+            out.push(*ids.entry(cycle_type(&product)).or_insert(next));
+        }
+    }
+    out
 }
 
 /// Per cell, the lengths of its cycles under every move, sorted: a symmetry maps a cell onto

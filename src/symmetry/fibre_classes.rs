@@ -500,7 +500,7 @@ End
         ] {
             let analysis = Analysis::of(&puzzle).unwrap();
             let (inv, group) = (&analysis.invariants, &analysis.group_order);
-            let f = FibreRanking::new(&puzzle, inv, group).unwrap();
+            let f = FibreRanking::new(&puzzle, inv, group, 1).unwrap();
             assert_eq!(f.n_states(), boards, "{name}");
             let c = FibreClasses::new(&puzzle, f.clone(), Symmetries::of(&puzzle)).unwrap();
             assert_eq!(c.order(), order, "{name}");
@@ -538,7 +538,7 @@ End
     fn layered_corners_take_classes_of_their_layers() {
         let puzzle = layered_corners();
         let analysis = Analysis::of(&puzzle).unwrap();
-        let f = FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order).unwrap();
+        let f = FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order, 1).unwrap();
         assert_eq!((f.n_projections(), f.fibre_len()), (70, 576));
         let c = FibreClasses::new(&puzzle, f, Symmetries::of(&puzzle)).unwrap();
         assert_eq!(c.projection_classes(), (14, 70));
@@ -553,7 +553,7 @@ End
     fn maps_that_do_not_keep_the_moves_are_refused() {
         let puzzle = defined(SWAPPED_RINGS);
         let analysis = Analysis::of(&puzzle).unwrap();
-        let f = FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order).unwrap();
+        let f = FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order, 1).unwrap();
         let n = puzzle.n_positions();
         let mut exchange = super::super::Symmetry::identity(n);
         exchange.cells.swap(0, 1);

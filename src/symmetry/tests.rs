@@ -495,6 +495,49 @@ fn definitions_find_their_symmetries_from_the_moves() {
     }
 }
 
+/// Loopover on an `n` x `n` torus: every shift of every row (`H`) and column (`V`) by
+/// `1..n` cells, a move each (so `H1x1'` repeats `H1x3`, and `twirl` adds the powers again).
+fn loopover(n: usize) -> String {
+    let mut text = format!("Name Loopover\nSet TILE {} 1\nSolved\nTILE\n", n * n);
+    text += &(1..=n * n).map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
+    text += "\nEnd\n";
+    for kind in ["H", "V"] {
+        let cell = |line: usize, i: usize, n: usize| match kind {
+            "H" => line * n + i,
+            _ => i * n + line,
+        };
+        for line in 0..n {
+            for shift in 1..n {
+                let mut from = vec![0; n * n];
+                for (c, f) in from.iter_mut().enumerate() {
+                    *f = c;
+                }
+                for i in 0..n {
+                    from[cell(line, (i + shift) % n, n)] = cell(line, i, n);
+                }
+                let list: Vec<String> = from.iter().map(|c| (c + 1).to_string()).collect();
+                text +=
+                    &format!("Move {kind}{}x{shift}\nTILE\n{}\nEnd\n", line + 1, list.join(" "));
+            }
+        }
+    }
+    text
+}
+
+#[test]
+fn repeated_moves_and_powers_do_not_stop_the_search() {
+    // A map of the torus (r, c) -> (a r + t, b c + u), or that with rows and columns
+    // exchanged, carries a shift onto a shift for every unit `a`, `b` mod n: 2 * n^2 * 4
+    // maps for n = 3 and 4 (units +-1). The search gave up on both: each move listed twice
+    // gave every symmetry several leaves, and a shift's powers (one cycle type) were told
+    // apart only deep in the search.
+    for (n, order) in [(3, 72), (4, 128)] {
+        let p = definition_puzzle(&loopover(n), &format!("loopover{n}"), Metric::Htm);
+        let syms = Symmetries::of(&p);
+        assert_eq!((syms.order(), syms.gave_up), (order, false), "loopover {n}: {syms}");
+    }
+}
+
 #[test]
 fn found_symmetries_conjugate_moves_and_boards_alike() {
     // s (g m) s^-1 = (s g s^-1)(s m s^-1), with the offsets, on random boards of cube2.
