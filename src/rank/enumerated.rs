@@ -5,7 +5,7 @@
 //! nobody sees (a definition's `?`) are set to 0 in every board listed or looked up, so
 //! boards that differ only there are one board.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
@@ -17,7 +17,9 @@ pub const MAX_LISTED: u64 = 5_000_000;
 #[derive(Clone, Debug)]
 pub struct Enumerated {
     boards: Vec<Board>,
-    index: HashMap<Board, u32>,
+    /// Fx hashing, quicker than SipHash on the boards' bytes (the arecibo's `info`, which
+    /// lists 5,000,000 boards before failing: 30 s -> 23 s).
+    index: FxHashMap<Board, u32>,
     /// `solve[m][r]`: the rank reached from rank `r` by move `m`.
     solve: Vec<Vec<u32>>,
     /// `scramble[m][r]`: the rank reached by the inverse of move `m`.
@@ -35,7 +37,7 @@ impl Enumerated {
         };
         let seen = |b: Board| seen_part(&unseen, b);
         let solved = puzzle.solved();
-        let mut index: HashMap<Board, u32> = HashMap::new();
+        let mut index: FxHashMap<Board, u32> = FxHashMap::default();
         index.insert(solved.clone(), 0);
         let mut boards = vec![solved];
         let mut next = 0;
