@@ -60,7 +60,7 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
     let cell_sig = cell_signatures(n, &moves);
     let move_sig: Vec<MoveSignature> =
         moves.iter().zip(&moved).map(|(m, mv)| signature(m, mv)).collect();
-    let pair_type = pair_types(&moves);
+    let pair_type = pair_types(&moves, k);
     let solved = puzzle.solved();
     let unseen: Vec<bool> = match puzzle.defined() {
         Some(d) => d.unseen_orientations().to_vec(),
@@ -382,14 +382,13 @@ fn signature(m: &Move, moved: &[bool]) -> MoveSignature {
 
 /// Per ordered pair of moves, an id of their product's cycle type (ids in order of first
 /// appearance).
-fn pair_types(moves: &[&Move]) -> Vec<u32> {
+fn pair_types(moves: &[&Move], k: u8) -> Vec<u32> {
     let mut ids: HashMap<Vec<usize>, u32> = HashMap::new();
     let mut out = Vec::with_capacity(moves.len() * moves.len());
     for a in moves {
         for b in moves {
-            let product: Vec<u8> = a.perm.iter().map(|&c| b.perm[c as usize]).collect();
             let next = ids.len() as u32;
-            out.push(*ids.entry(cycle_type(&product)).or_insert(next));
+            out.push(*ids.entry(cycle_type(&a.then(b, k).perm)).or_insert(next));
         }
     }
     out
