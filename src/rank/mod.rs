@@ -23,6 +23,7 @@
 //! first (`board_count.rs`).
 
 pub(crate) mod bit_rank;
+pub(crate) mod bits;
 pub(crate) mod board_count;
 pub mod chain;
 pub mod coord_tables;

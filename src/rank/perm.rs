@@ -7,6 +7,8 @@
 //! `0..n!/2`. A digit costs one popcount of a bitmask (Korf and Schultze's linear-time
 //! lexicographic ranking), so ranking and unranking are linear in `n`.
 
+use super::bits::select_bit;
+
 /// The number of permutations of `n` elements with a given sign: `n!/2` (1 for `n < 2`).
 /// Fits a `u64` up to `n = 20`.
 pub fn half_factorial(n: usize) -> u64 {
@@ -73,24 +75,6 @@ fn div_small(x: u64, d: u64) -> u64 {
     }
     const RECIPROCAL: [u64; 33] = reciprocals();
     if x < (1 << 59) { ((x as u128 * RECIPROCAL[d as usize] as u128) >> 64) as u64 } else { x / d }
-}
-
-/// The position of the `k`-th (0-based) set bit of `mask`.
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-#[inline(always)]
-fn select_bit(mask: u32, k: u32) -> u32 {
-    // SAFETY: BMI2 is enabled at compile time (the cfg above); pdep has no memory effects.
-    unsafe { std::arch::x86_64::_pdep_u32(1 << k, mask) }.trailing_zeros()
-}
-
-/// The position of the `k`-th (0-based) set bit of `mask`.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-#[inline(always)]
-fn select_bit(mut mask: u32, k: u32) -> u32 {
-    for _ in 0..k {
-        mask &= mask - 1;
-    }
-    mask.trailing_zeros()
 }
 
 #[cfg(test)]

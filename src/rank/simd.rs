@@ -1,8 +1,7 @@
 //! Vector kernels of the fast path's working form ([`Cells`]): a compiled move applied with
 //! SSSE3 byte shuffles (boards of at most 16 cells) or AVX2 (17 to 32), an orbit's tiles read
-//! with two shuffles instead of a gather, and bit extraction by BMI2 `pext`. Each has the
-//! scalar version beside it, the reference the vector paths must agree with (the tests in
-//! [`super::layout`] compare them). The path is chosen at compile time (`target_feature`:
+//! with two shuffles instead of a gather. Each has the scalar version beside it, the
+//! reference the vector paths must agree with (the tests in [`super::layout`] compare them). The path is chosen at compile time (`target_feature`:
 //! this crate builds for x86-64-v3, see `.cargo/config.toml`). [`shuffle32`], [`load32`]
 //! and [`store32`] also serve the ranking of classes (`crate::symmetry::ranking`).
 
@@ -208,42 +207,5 @@ pub(super) fn orbit_tiles32(s: &Cells, shuffle: &[u8; 32], local: &[u8; MAX_CELL
         let locals = shuffle32(load32(local), tiles);
         // Past the orbit, `order` has its top bit set: PAD there.
         store32(_mm256_blendv_epi8(locals, _mm256_set1_epi8(PAD as i8), order))
-    }
-}
-
-/// The position of the `k`-th set bit of `x` (counting from 0, lowest first); `x` must have
-/// more than `k` bits set.
-#[inline(always)]
-pub(crate) fn nth_set_bit(x: u32, k: u32) -> u32 {
-    debug_assert!(x.count_ones() > k);
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    // SAFETY: BMI2 is enabled at compile time (the cfg above); pdep has no memory effects.
-    return unsafe { std::arch::x86_64::_pdep_u32(1 << k, x) }.trailing_zeros();
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let mut x = x;
-        for _ in 0..k {
-            x &= x - 1;
-        }
-        x.trailing_zeros()
-    }
-}
-
-/// The bits of `x` selected by `mask`, packed low (lowest selected bit first).
-#[inline(always)]
-pub(super) fn extract_bits(x: u32, mask: u32) -> u32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    // SAFETY: BMI2 is enabled at compile time (the cfg above); pext has no memory effects.
-    return unsafe { std::arch::x86_64::_pext_u32(x, mask) };
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let (mut out, mut m, mut k) = (0u32, mask, 0);
-        while m != 0 {
-            let low = m.trailing_zeros();
-            out |= ((x >> low) & 1) << k;
-            k += 1;
-            m &= m - 1;
-        }
-        out
     }
 }

@@ -4,9 +4,11 @@
 //! The first four digits of a Lehmer code depend only on the first four tiles, the others
 //! only on how the remaining tiles are ordered among themselves, so the index is
 //! `head(first four) * (n - 4)! + tail(the rest)`. With the tiles as 3-bit numbers, one
-//! bit extraction (BMI2 `pext`) makes both table keys at once: the index of every
+//! bit extraction ([`super::bits::byte_fields`]) makes both table keys at once: the index of every
 //! neighbour of a 2x2x2 class search costs two reads of 4 KiB tables instead of a loop of
 //! popcounts.
+
+use super::bits::byte_fields;
 
 /// Tiles of the head.
 const HEAD: usize = 4;
@@ -79,7 +81,7 @@ impl SmallPerm {
     pub fn index_and_sign(&self, tiles: &[u8; 32]) -> (u64, u32) {
         let word = u64::from_le_bytes(tiles[..8].try_into().expect("8 bytes"));
         let keep = u64::MAX >> (64 - 8 * self.n.max(1));
-        let packed = extract_low_3_bits(word & keep);
+        let packed = byte_fields::<0, 3>(word & keep) as usize;
         let mask = (1 << (HEAD * TILE)) - 1;
         let head = self.head[packed & mask];
         let tail = self.tail[packed >> (HEAD * TILE) & mask];
@@ -87,17 +89,6 @@ impl SmallPerm {
         let sign = ((head ^ tail) & PARITY != 0) as u32;
         (value(head) * self.tail_radix as u64 + value(tail), sign)
     }
-}
-
-/// The low three bits of each byte of `word`, packed.
-#[inline(always)]
-fn extract_low_3_bits(word: u64) -> usize {
-    const LOW3: u64 = 0x0707_0707_0707_0707;
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    // SAFETY: BMI2 is enabled at compile time (the cfg above).
-    return unsafe { std::arch::x86_64::_pext_u64(word, LOW3) } as usize;
-    #[allow(unreachable_code)]
-    (0..8).fold(0, |v, i| v | ((word >> (8 * i)) as usize & 7) << (TILE * i))
 }
 
 #[cfg(test)]

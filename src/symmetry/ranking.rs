@@ -67,10 +67,10 @@ use super::{Symmetries, Symmetry};
 use crate::bfs::Level;
 use crate::group::invariants::orient_sum;
 use crate::puzzle::{Board, Puzzle};
+use crate::rank::bits::select_bit;
 use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK, UpperMaps};
 use crate::rank::orbit_split::RestParts;
 use crate::rank::runs::for_each_subset;
-use crate::rank::simd::nth_set_bit;
 use crate::rank::{CellRuns, Cells, Layout, OrbitSplit, StateRanking};
 use crate::table::{CELLS_PER_WORD, DistanceTable, OffsetMap};
 use crate::{Error, Result};
@@ -567,7 +567,7 @@ impl ClassRanking {
         let cells = &self.key[0];
         let mut free = (1u32 << cells.len()) - 1;
         for (&c, &d) in cells.iter().zip(digits) {
-            let local = nth_set_bit(free, d);
+            let local = select_bit(free, d);
             free &= !(1 << local);
             // The orbit's Lehmer order is the key's: local index `i` is the tile of cell i.
             put(c, cells[local as usize]);

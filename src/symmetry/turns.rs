@@ -4,10 +4,11 @@
 //!
 //! Ranking it is on the path of every neighbour (the 2x2x2 spent a fifth of its search
 //! here), so for moduli up to 4 the cells' turns are gathered two bits each by one bit
-//! extraction and valued a byte (four digits) at a time from tables, not by a chain of
+//! extraction ([`byte_fields`]) and valued a byte (four digits) at a time from tables, not by a chain of
 //! multiplications.
 
 use crate::rank::Cells;
+use crate::rank::bits::byte_fields;
 use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
 
 /// Digits per table: a byte of two-bit digits.
@@ -139,17 +140,9 @@ impl Turns {
 /// The turns of cells 0 to 15 (each below 4), two bits each, cell 0 lowest.
 #[inline(always)]
 fn turn_pairs(cells: &[u8; MAX_CELLS]) -> u64 {
-    const TURN_BITS: u64 = 0x6060_6060_6060_6060;
     const _: () = assert!(TILE_BITS == 5, "turns in bits 5 and 6 of each byte");
     let word = |i: usize| u64::from_le_bytes(cells[8 * i..8 * i + 8].try_into().expect("8 bytes"));
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        use std::arch::x86_64::_pext_u64;
-        // SAFETY: BMI2 is enabled at compile time (the cfg above).
-        unsafe { _pext_u64(word(0), TURN_BITS) | _pext_u64(word(1), TURN_BITS) << 16 }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    (0..16).fold(0, |v, p| v | ((word(p / 8) >> (8 * (p % 8) + 5)) & 3) << (2 * p))
+    byte_fields::<5, 2>(word(0)) | byte_fields::<5, 2>(word(1)) << 16
 }
 
 #[cfg(test)]
