@@ -13,8 +13,15 @@
 //! `m'(s(i))`, and the turns fix the offset there), so a contradiction ends a branch early.
 //! The first cell of each orbit under the moves gets offset 0: offsets that differ by a
 //! constant on an orbit act alike on boards ([`Symmetry::acts_like_in`]).
+//!
+//! The maps found form a group, so the search lists generators, not every element (as
+//! automorphism searches of graphs do): it tries the identity's choice first at every node
+//! where all choices so far were the identity's, and of each other choice there it needs one
+//! map, the rest being that map times those under the identity's choice. A choice that a
+//! product of the maps found already makes is not searched at all. lo55 (a torus of 5 x 5
+//! tiles, 800 symmetries) took more than a million nodes when each map was a leaf.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::Symmetry;
 use crate::group::cycles::cycle_type;
@@ -22,11 +29,10 @@ use crate::puzzle::{Move, Puzzle};
 
 /// Nodes of the search after which it gives up and keeps the identity alone (a definition
 /// with many alike moves could otherwise branch for long; a node costs up to a few
-/// microseconds on the largest): of twsearch's samples, the 2x2x2 takes 537 nodes, the
-/// compy cube 2,537, the megaminx 8,911, the gigaminx 73,291, the 7x7x7 220,333; lo55 (a
-/// torus of 5 x 5 tiles, 800 symmetries) gives up.
+/// microseconds on the largest).
 const MAX_NODES: usize = 1_000_000;
-/// Most symmetries kept: the class rankings index elements in a few bits.
+/// Most symmetries kept (the class rankings index elements in a few bits); a group of more
+/// maps of the moves is given up.
 pub const MAX_SYMMETRIES: usize = 1024;
 
 /// What the search learned: the symmetries (identity first) and whether it was cut short.
@@ -78,6 +84,8 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
         turns.iter().map(|t| t.iter().map(|&t| (k - t) % k).collect()).collect();
     let mut found: Vec<Symmetry> = Vec::new();
     let mut gave_up = false;
+    // The maps without reversal (found first).
+    let mut kept: Vec<Symmetry> = Vec::new();
     // Reversing orientations acts on the reachable boards as an offset would where no orbit
     // has more than two free orientations (a tile's turn is then fixed up to a half turn
     // by its cell): the maps without reversal are all there is to find.
@@ -106,18 +114,36 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
             leaves: Vec::new(),
             pool: Vec::new(),
             queue: Vec::new(),
+            group: Group::new(k, root, &moves),
+            finds_group: !reverses,
+            hit: false,
         };
         // Cells no move touches keep their tiles: they stay where they are.
         for c in (0..n).filter(|&c| !moving[c]) {
             search.sigma[c] = c as u8;
             search.image_of[c] = c as u8;
         }
-        search.run(Assigned::Nothing);
-        gave_up |= search.nodes >= MAX_NODES || search.leaves.len() >= MAX_SYMMETRIES;
+        search.run(Assigned::Nothing, !reverses);
+        gave_up |= search.nodes >= MAX_NODES || search.group.too_large;
         // At a leaf every move's conjugate is the move it was matched with (propagation set
         // each cell and turn so), so the moves are kept; `Symmetries::of` checks it again.
-        for (cells, offsets) in search.leaves {
-            let s = Symmetry { name: String::new(), cells, reverses, offsets };
+        // The maps that keep orientations are the group the leaves generate; those that
+        // reverse them are one such map (the search stops at the first) times that group.
+        let maps = if reverses {
+            let first = search.leaves.first().map(|(cells, offsets)| Symmetry {
+                name: String::new(),
+                cells: cells.clone(),
+                reverses,
+                offsets: offsets.clone(),
+            });
+            first.map_or(Vec::new(), |r| {
+                kept.iter().map(|g| search.group.normalized(g.then(&r, k))).collect()
+            })
+        } else {
+            kept = search.group.elements.clone();
+            search.group.elements
+        };
+        for s in maps {
             if keeps_solved(&s, &solved.tiles, &unseen, k)
                 && !found.iter().any(|f| f.acts_like_in(&s, k, root))
             {
@@ -170,11 +196,132 @@ struct Search<'a> {
     pi: Vec<usize>,
     pi_used: Vec<bool>,
     nodes: usize,
+    /// The leaves of a search with reversal (it stops at the first).
     leaves: Vec<(Vec<u8>, Vec<u8>)>,
     /// Saved states no branch holds now, to save into again.
     pool: Vec<Saved>,
     /// Cells assigned and not yet pushed along the moves (kept to reuse its memory).
     queue: Vec<usize>,
+    /// The maps without reversal found so far and all their products.
+    group: Group,
+    /// Whether this search finds the maps without reversal (a group: the identity's choices
+    /// come first and choices covered by the group are skipped), else the first that
+    /// reverses.
+    finds_group: bool,
+    /// A leaf was found where one is all the branch needs: the branch stops.
+    hit: bool,
+}
+
+/// Maps found, closed under products, each normalized (offset 0 on its orbit's first cell, as
+/// the search's leaves have), with the move each carries each move onto.
+struct Group {
+    k: u8,
+    root: Vec<u8>,
+    elements: Vec<Symmetry>,
+    /// `images[e][m]`: the move that element `e` carries move `m` onto.
+    images: Vec<Vec<usize>>,
+    generators: Vec<Symmetry>,
+    /// Each element's cells and offsets.
+    keys: HashSet<(Vec<u8>, Vec<u8>)>,
+    /// The moves by permutation and turns, to read images by.
+    move_index: HashMap<(Vec<u8>, Vec<u8>), usize>,
+    moves: Vec<Move>,
+    /// The products passed [`MAX_SYMMETRIES`].
+    too_large: bool,
+}
+
+impl Group {
+    fn new(k: u8, root: &[u8], moves: &[&Move]) -> Group {
+        let turns = |m: &Move| m.twist.iter().map(|&t| t % k).collect::<Vec<u8>>();
+        let move_index =
+            moves.iter().enumerate().map(|(i, m)| ((m.perm.clone(), turns(m)), i)).collect();
+        let mut group = Group {
+            k,
+            root: root.to_vec(),
+            elements: Vec::new(),
+            images: Vec::new(),
+            generators: Vec::new(),
+            keys: HashSet::new(),
+            move_index,
+            moves: moves.iter().map(|&m| m.clone()).collect(),
+            too_large: false,
+        };
+        group.close();
+        group
+    }
+
+    /// `s` with each orbit's offsets less that of the orbit's first cell.
+    fn normalized(&self, mut s: Symmetry) -> Symmetry {
+        let k = self.k;
+        let at_root: Vec<u8> = self.root.iter().map(|&r| s.offsets[r as usize] % k).collect();
+        for (o, r) in s.offsets.iter_mut().zip(at_root) {
+            *o = (*o % k + k - r) % k;
+        }
+        s
+    }
+
+    fn contains(&self, cells: &[u8], offsets: &[u8]) -> bool {
+        self.keys.contains(&(cells.to_vec(), offsets.to_vec()))
+    }
+
+    /// Adds a map found at a leaf (normalized already) and every product it makes.
+    fn add(&mut self, cells: &[u8], offsets: &[u8]) {
+        if self.contains(cells, offsets) {
+            return;
+        }
+        let s = Symmetry {
+            name: String::new(),
+            cells: cells.to_vec(),
+            reverses: false,
+            offsets: offsets.to_vec(),
+        };
+        self.generators.push(s);
+        self.close();
+    }
+
+    /// The elements anew: every product of the generators, breadth first from the identity.
+    fn close(&mut self) {
+        let n = self.root.len();
+        self.elements = vec![Symmetry::identity(n)];
+        self.keys =
+            HashSet::from([(self.elements[0].cells.clone(), self.elements[0].offsets.clone())]);
+        let mut i = 0;
+        while i < self.elements.len() {
+            for g in 0..self.generators.len() {
+                let product = self.normalized(self.elements[i].then(&self.generators[g], self.k));
+                if self.keys.insert((product.cells.clone(), product.offsets.clone())) {
+                    if self.elements.len() >= MAX_SYMMETRIES {
+                        self.too_large = true;
+                        return;
+                    }
+                    self.elements.push(product);
+                }
+            }
+            i += 1;
+        }
+        self.images = self.elements.iter().map(|e| self.move_images(e)).collect();
+    }
+
+    /// Per move, the move `e` carries it onto (`usize::MAX` if none: not a map of the moves,
+    /// which a leaf never is).
+    fn move_images(&self, e: &Symmetry) -> Vec<usize> {
+        let k = self.k;
+        self.moves
+            .iter()
+            .map(|m| {
+                let c = e.conjugate_move(m, k);
+                let turns = c.twist.iter().map(|&t| t % k).collect();
+                self.move_index.get(&(c.perm, turns)).copied().unwrap_or(usize::MAX)
+            })
+            .collect()
+    }
+}
+
+/// A choice at a node: a move's image or a cell's.
+#[derive(Clone, Copy)]
+enum Choice {
+    Move(usize, usize),
+    Cell(usize, usize),
 }
 
 /// What a node of the search assigned last.
@@ -224,10 +371,10 @@ impl Search<'_> {
     }
 
     /// One node: `new` is what its parent assigned last (everything before it was pushed
-    /// along the moves already).
-    fn run(&mut self, new: Assigned) {
+    /// along the moves already); `identity` when every choice so far was the identity's.
+    fn run(&mut self, new: Assigned, identity: bool) {
         self.nodes += 1;
-        if self.nodes >= MAX_NODES || self.leaves.len() >= MAX_SYMMETRIES {
+        if self.nodes >= MAX_NODES || self.group.too_large || self.hit {
             return;
         }
         if !self.propagate(new) {
@@ -240,7 +387,8 @@ impl Search<'_> {
         let mut saved = self.take_saved();
         self.save(&mut saved);
         if let Some(m) = next_move {
-            for target in 0..self.moves.len() {
+            // The identity's choice first (see the module's notes).
+            for target in std::iter::once(m).chain((0..self.moves.len()).filter(|&t| t != m)) {
                 if self.pi_used[target]
                     || self.move_sig[target] != self.move_sig[m]
                     || !self.products_agree(m, target)
@@ -248,9 +396,13 @@ impl Search<'_> {
                 {
                     continue;
                 }
+                let choice = Choice::Move(m, target);
+                if identity && target != m && self.covered(choice) {
+                    continue;
+                }
                 self.pi[m] = target;
                 self.pi_used[target] = true;
-                self.run(Assigned::Move(m));
+                self.branch(Assigned::Move(m), identity, target == m);
                 self.restore(&saved);
             }
             self.pool.push(saved);
@@ -258,23 +410,69 @@ impl Search<'_> {
         }
         let Some(c) = (0..self.n).find(|&c| self.sigma[c] == UNSET) else {
             if self.pi.iter().all(|&p| p != usize::MAX) {
-                self.leaves.push((self.sigma.clone(), self.offsets.clone()));
+                self.leaf(identity);
             }
             self.pool.push(saved);
             return;
         };
         // The first cell of an orbit with nothing assigned: any image of its kind, offset 0.
-        for d in 0..self.n {
+        for d in std::iter::once(c).chain((0..self.n).filter(|&d| d != c)) {
             if self.image_of[d] != UNSET || self.cell_sig[d] != self.cell_sig[c] {
+                continue;
+            }
+            if identity && d != c && self.covered(Choice::Cell(c, d)) {
                 continue;
             }
             self.sigma[c] = d as u8;
             self.image_of[d] = c as u8;
             self.offsets[c] = 0;
-            self.run(Assigned::Cell(c));
+            self.branch(Assigned::Cell(c), identity, d == c);
             self.restore(&saved);
         }
         self.pool.push(saved);
+    }
+
+    /// Searches a child of a node (`identity` when every choice to the node was the
+    /// identity's, `same` when the child's is too). Below an identity node a child that
+    /// differs needs one leaf: the others are that leaf times the identity child's leaves,
+    /// which are in the group by the time it runs.
+    fn branch(&mut self, new: Assigned, identity: bool, same: bool) {
+        if !(identity && self.finds_group) || same {
+            self.run(new, identity && same);
+            return;
+        }
+        self.run(new, false);
+        self.hit = false;
+    }
+
+    /// A leaf: the maps without reversal join the group (and end a branch that needs one);
+    /// one that reverses ends the search. `identity`: the identity's own leaf.
+    fn leaf(&mut self, identity: bool) {
+        if self.finds_group {
+            self.group.add(&self.sigma, &self.offsets);
+        } else {
+            self.leaves.push((self.sigma.clone(), self.offsets.clone()));
+        }
+        self.hit = !identity;
+    }
+
+    /// Whether some map of the group makes every choice so far (the identity's: it keeps
+    /// each assigned cell and move) and `choice`: the leaves below `choice` are then that map
+    /// times those below the identity's choice, found already.
+    fn covered(&self, choice: Choice) -> bool {
+        let g = &self.group;
+        g.elements.iter().zip(&g.images).any(|(e, images)| {
+            let makes = match choice {
+                Choice::Move(m, target) => images[m] == target,
+                Choice::Cell(c, d) => e.cells[c] as usize == d && e.offsets[c] == 0,
+            };
+            makes
+                && (0..self.n).all(|p| {
+                    self.sigma[p] == UNSET
+                        || (e.cells[p] == self.sigma[p] && e.offsets[p] == self.offsets[p])
+                })
+                && self.pi.iter().zip(images).all(|(&a, &b)| a == usize::MAX || a == b)
+        })
     }
 
     /// Whether `target` can be the image of move `m` as far as the assigned moves tell: the
