@@ -724,6 +724,18 @@ impl FibreRanking {
         group_order: &BigUint,
         fewest_boards: u64,
     ) -> Result<Self> {
+        Self::within(puzzle, invariants, group_order, fewest_boards, MAX_FIBRE)
+    }
+
+    /// [`FibreRanking::new`] with fibres of at most `fibre_limit` boards (the tests try
+    /// limits at the fibres' own sizes).
+    fn within(
+        puzzle: &Puzzle,
+        invariants: &Invariants,
+        group_order: &BigUint,
+        fewest_boards: u64,
+        fibre_limit: usize,
+    ) -> Result<Self> {
         let mut coords = (0..invariants.orbits.len())
             .map(|j| OrbitCoord::new(puzzle, invariants, j))
             .collect::<Result<Vec<_>>>()?;
@@ -790,15 +802,15 @@ impl FibreRanking {
         scored.sort();
         let parts = (invariants, &coords[..], &moves[..], &solved_values[..]);
         // Boards number more than this: a fibre past the limit over `r` projections means
-        // more than `r * MAX_FIBRE` boards, and then no split reaching at most `r`
+        // more than `r * fibre_limit` boards, and then no split reaching at most `r`
         // projections fits either (the eliac's ten builds took 14 s each to fail).
         let mut boards_above = fewest_boards.saturating_sub(1);
         for (rank, (_, i, reached)) in scored.into_iter().enumerate() {
             let (outer, inner) = splits[i].clone();
-            let most_boards = reached.saturating_mul(MAX_FIBRE as u64);
+            let most_boards = reached.saturating_mul(fibre_limit as u64);
             if most_boards <= boards_above {
                 why.push(format!(
-                    "more than {MAX_FIBRE} boards of cells {} go with one projection (more \
+                    "more than {fibre_limit} boards of cells {} go with one projection (more \
                      than {boards_above} boards over its {reached} projections)",
                     cell_list(&inner.cells),
                 ));
@@ -814,7 +826,8 @@ impl FibreRanking {
                     }
                 },
             };
-            match FibreRanking::build(puzzle, parts, outer, inner, projections, group_order) {
+            let build = (outer, inner, projections, fibre_limit);
+            match FibreRanking::build(puzzle, parts, build, group_order) {
                 Ok(r) => return Ok(r),
                 Err(e) => {
                     if let Error::TooLarge(_) = e {
@@ -852,9 +865,7 @@ impl FibreRanking {
             &[CellMap],
             &[u64],
         ),
-        outer: Side,
-        inner: Side,
-        projections: Projections,
+        (outer, inner, projections, fibre_limit): (Side, Side, Projections, usize),
         group_order: &BigUint,
     ) -> Result<FibreRanking> {
         let n_moves = puzzle.moves.len();
@@ -875,7 +886,7 @@ impl FibreRanking {
         // order over the most of it that can keep those (exchanges of alike pieces, any
         // turns): past the limit, neither this loop nor the listing goes on (the eliac's took
         // 50 s to fail).
-        let most_fibre = BigUint::from(MAX_FIBRE) * most_keeping(puzzle, invariants, &inner);
+        let most_fibre = BigUint::from(fibre_limit) * most_keeping(puzzle, invariants, &inner);
         for (a, t) in reached.iter().enumerate() {
             for (m, map) in inner_maps.iter().enumerate().take(n_moves) {
                 let b = projections.moves[a * moves.len() + m] as usize;
@@ -889,7 +900,7 @@ impl FibreRanking {
                 let gens: Vec<Perm> = kept.iter().map(points).collect();
                 let c = StabChain::new(degree, &gens);
                 if c.order() > most_fibre {
-                    return Err(fibre_too_large(&inner));
+                    return Err(fibre_too_large(&inner, fibre_limit));
                 }
                 chain = Some(c);
             }
@@ -897,7 +908,7 @@ impl FibreRanking {
 
         // The fibre over the solved projection: the orbit of the solved inner coordinates.
         let c0 = inner.key(coords, inner.orbits.iter().map(|&j| solved_values[j]));
-        let fibre = orbit_of(coords, &inner, c0, &kept)?;
+        let fibre = orbit_of(coords, &inner, c0, &kept, fibre_limit)?;
         let mut fibre = fibre;
         fibre.sort_unstable();
         let fibre_values: Vec<[u32; MAX_INNER]> = fibre
@@ -1178,8 +1189,14 @@ impl FibreRanking {
 
 /// The orbit of an inner key under maps of the inner cells: each orbit's values move by a
 /// table per map where they are few, the keys found are marked in a bitmap where the inner
-/// space is small.
-fn orbit_of(coords: &[OrbitCoord], inner: &Side, start: u64, maps: &[CellMap]) -> Result<Vec<u64>> {
+/// space is small. More than `limit` keys fail as too large.
+fn orbit_of(
+    coords: &[OrbitCoord],
+    inner: &Side,
+    start: u64,
+    maps: &[CellMap],
+    limit: usize,
+) -> Result<Vec<u64>> {
     // `tables[k][g * size + v]`, or empty for an orbit whose values are computed.
     let tables: Vec<Vec<u32>> = (inner.orbits.iter().enumerate())
         .map(|(k, &j)| {
@@ -1229,8 +1246,8 @@ fn orbit_of(coords: &[OrbitCoord], inner: &Side, start: u64, maps: &[CellMap]) -
         for g in 0..maps.len() {
             let c = image(found[i], g);
             if first_time(c) {
-                if found.len() >= MAX_FIBRE {
-                    return Err(fibre_too_large(inner));
+                if found.len() >= limit {
+                    return Err(fibre_too_large(inner, limit));
                 }
                 found.push(c);
             }
@@ -1240,9 +1257,9 @@ fn orbit_of(coords: &[OrbitCoord], inner: &Side, start: u64, maps: &[CellMap]) -
     Ok(found)
 }
 
-fn fibre_too_large(inner: &Side) -> Error {
+fn fibre_too_large(inner: &Side, limit: usize) -> Error {
     Error::TooLarge(format!(
-        "more than {MAX_FIBRE} boards of cells {} go with one projection",
+        "more than {limit} boards of cells {} go with one projection",
         cell_list(&inner.cells)
     ))
 }
@@ -1603,6 +1620,59 @@ End
             assert_eq!(by_boards.iter().sum::<u64>(), f.n_states());
             for direction in [Direction::Forward, Direction::Backward] {
                 assert_eq!(search(true, Some(direction)), by_boards, "{direction:?}");
+            }
+        }
+    }
+
+    /// The fibre limit is exact: a fibre of the limit's size is built, and a limit one
+    /// below refuses it, early (the kept group's order over the most maps keeping the solved
+    /// coordinates) or by listing, or takes another split within it. Once a fibre failed,
+    /// splits reaching too few projections to hold the boards are refused unbuilt.
+    #[test]
+    fn fibre_limits_refuse_exactly_the_fibres_past_them() {
+        // TWINS_AND_RINGS with rings C and D of alike pieces: over D, V keeps C's solved
+        // pieces (it exchanges two alike), so the kept group is larger than the fibre and
+        // the early bound must count that (with the exchanges left out it refused this
+        // fibre of 144 at a limit of 144).
+        let alike_ring = TWINS_AND_RINGS.replacen("C\n1 2 3 4", "C\n1 1 2 2", 1).replacen(
+            "D\n1 2 3 4",
+            "D\n1 1 2 2",
+            1,
+        );
+        // Whether a split reaches a projection per board (a fibre of one board).
+        let puzzles =
+            [(TWINS_AND_RINGS, (2304, 13_824), false), (&alike_ring[..], (144, 864), true)];
+        for (text, sizes, whole) in puzzles {
+            let puzzle = defined(text);
+            let analysis = Analysis::of(&puzzle).unwrap();
+            let (inv, order) = (&analysis.invariants, &analysis.group_order);
+            let f = FibreRanking::new(&puzzle, inv, order, 1).unwrap();
+            let (fibre, boards) = (f.fibre_len(), f.n_states());
+            assert_eq!((fibre, boards), sizes, "{}", f.describe().0);
+            for fewest in [1, boards] {
+                let at = FibreRanking::within(&puzzle, inv, order, fewest, fibre as usize).unwrap();
+                assert_eq!((at.fibre_len(), at.n_states()), (fibre, boards));
+                match FibreRanking::within(&puzzle, inv, order, fewest, fibre as usize - 1) {
+                    Ok(other) => assert!(other.fibre_len() < fibre && other.n_states() == boards),
+                    Err(e) => {
+                        let why = e.to_string();
+                        let limit = fibre - 1;
+                        assert!(
+                            why.contains(&format!("more than {limit} boards of cells")),
+                            "{why}"
+                        );
+                    }
+                }
+            }
+            // Every board known, a limit of one board per projection: each split reaching
+            // fewer projections than there are boards is refused unbuilt.
+            match FibreRanking::within(&puzzle, inv, order, boards, 1) {
+                Ok(one) => assert!(whole && one.n_projections() == boards),
+                Err(e) => {
+                    let (why, skipped) =
+                        (e.to_string(), format!("(more than {} boards", boards - 1));
+                    assert!(!whole && why.contains(&skipped), "{why}");
+                }
             }
         }
     }
