@@ -12,7 +12,7 @@
 /// AMD's and Hygon's before family 0x19 (Zen 3). Asked once, then cached.
 #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
 #[inline(always)]
-pub(crate) fn bmi2_is_fast() -> bool {
+fn bmi2_is_fast() -> bool {
     static FAST: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
         let v = std::arch::x86_64::__cpuid(0);
         let vendor = [v.ebx.to_le_bytes(), v.edx.to_le_bytes(), v.ecx.to_le_bytes()].concat();
@@ -76,10 +76,7 @@ pub(crate) fn byte_fields<const SHIFT: u32, const WIDTH: u32>(word: u64) -> u64 
     const { assert!(SHIFT + WIDTH <= 8 && WIDTH >= 1 && WIDTH <= 4) };
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     if bmi2_is_fast() {
-        return bmi2::extract_bits64(
-            word,
-            (((1u64 << WIDTH) - 1) << SHIFT) * 0x0101_0101_0101_0101,
-        );
+        return bmi2::extract_bits64(word, const { byte_field_mask(SHIFT, WIDTH) });
     }
     byte_fields_portable::<SHIFT, WIDTH>(word)
 }
@@ -88,10 +85,15 @@ pub(crate) fn byte_fields<const SHIFT: u32, const WIDTH: u32>(word: u64) -> u64 
 /// into pairs, pairs into fours, fours into eight), each join a shift, an or and a mask.
 #[inline(always)]
 fn byte_fields_portable<const SHIFT: u32, const WIDTH: u32>(word: u64) -> u64 {
-    let mut x = (word >> SHIFT) & const { lanes(WIDTH, 8) };
+    let mut x = (word & const { byte_field_mask(SHIFT, WIDTH) }) >> SHIFT;
     x = (x | x >> (8 - WIDTH)) & const { lanes(2 * WIDTH, 16) };
     x = (x | x >> (16 - 2 * WIDTH)) & const { lanes(4 * WIDTH, 32) };
     (x | x >> (32 - 4 * WIDTH)) & const { lanes(8 * WIDTH, 64) }
+}
+
+/// The mask [`byte_fields`] gathers: bits `shift..shift + width` of every byte.
+const fn byte_field_mask(shift: u32, width: u32) -> u64 {
+    lanes(width, 8) << shift
 }
 
 /// A mask of the low `bits` bits of every `every`-bit lane.
@@ -167,11 +169,13 @@ mod tests {
         #[test]
         fn byte_fields_are_pext(word: u64) {
             fn check<const S: u32, const W: u32>(word: u64) -> Result<(), TestCaseError> {
-                let expected = pext64(word, (((1u64 << W) - 1) << S) * 0x0101_0101_0101_0101);
+                // The mask written out independently of `byte_field_mask`.
+                let mask = (((1u64 << W) - 1) << S) * 0x0101_0101_0101_0101;
+                let expected = pext64(word, mask);
                 prop_assert_eq!(byte_fields::<S, W>(word), expected, "shift {}, width {}", S, W);
                 prop_assert_eq!(byte_fields_portable::<S, W>(word), expected);
                 #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-                prop_assert_eq!(bmi2::extract_bits64(word, (((1u64 << W) - 1) << S) * 0x0101_0101_0101_0101), expected);
+                prop_assert_eq!(bmi2::extract_bits64(word, byte_field_mask(S, W)), expected);
                 Ok(())
             }
             // The two the ranks use (tiles' low 3 bits, turns' bits 5 and 6) and the extremes.

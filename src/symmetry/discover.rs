@@ -111,7 +111,7 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
             pi: vec![usize::MAX; moves.len()],
             pi_used: vec![false; moves.len()],
             nodes: 0,
-            leaves: Vec::new(),
+            reversing: None,
             pool: Vec::new(),
             queue: Vec::new(),
             group: Group::new(k, root, &moves),
@@ -130,11 +130,11 @@ pub fn discover(puzzle: &Puzzle, root: &[u8]) -> Discovered {
         // The maps that keep orientations are the group the leaves generate; those that
         // reverse them are one such map (the search stops at the first) times that group.
         let maps = if reverses {
-            let first = search.leaves.first().map(|(cells, offsets)| Symmetry {
+            let first = search.reversing.take().map(|(cells, offsets)| Symmetry {
                 name: String::new(),
-                cells: cells.clone(),
+                cells,
                 reverses,
-                offsets: offsets.clone(),
+                offsets,
             });
             first.map_or(Vec::new(), |r| {
                 kept.iter().map(|g| search.group.normalized(g.then(&r, k))).collect()
@@ -196,14 +196,15 @@ struct Search<'a> {
     pi: Vec<usize>,
     pi_used: Vec<bool>,
     nodes: usize,
-    /// The leaves of a search with reversal (it stops at the first).
-    leaves: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The cells and offsets of the first map that reverses (a search with reversal stops
+    /// there).
+    reversing: Option<(Vec<u8>, Vec<u8>)>,
     /// Saved states no branch holds now, to save into again.
     pool: Vec<Saved>,
     /// Cells assigned and not yet pushed along the moves (kept to reuse its memory).
     queue: Vec<usize>,
     /// The maps without reversal found so far and all their products.
-    group: Group,
+    group: Group<'a>,
     /// Whether this search finds the maps without reversal (a group: the identity's choices
     /// come first and choices covered by the group are skipped), else the first that
     /// reverses.
@@ -214,7 +215,7 @@ struct Search<'a> {
 
 /// Maps found, closed under products, each normalized (offset 0 on its orbit's first cell, as
 /// the search's leaves have), with the move each carries each move onto.
-struct Group {
+struct Group<'a> {
     k: u8,
     root: Vec<u8>,
     elements: Vec<Symmetry>,
@@ -225,13 +226,13 @@ struct Group {
     keys: HashSet<(Vec<u8>, Vec<u8>)>,
     /// The moves by permutation and turns, to read images by.
     move_index: HashMap<(Vec<u8>, Vec<u8>), usize>,
-    moves: Vec<Move>,
+    moves: &'a [&'a Move],
     /// The products passed [`MAX_SYMMETRIES`].
     too_large: bool,
 }
 
-impl Group {
-    fn new(k: u8, root: &[u8], moves: &[&Move]) -> Group {
+impl<'a> Group<'a> {
+    fn new(k: u8, root: &[u8], moves: &'a [&'a Move]) -> Group<'a> {
         let turns = |m: &Move| m.twist.iter().map(|&t| t % k).collect::<Vec<u8>>();
         let move_index =
             moves.iter().enumerate().map(|(i, m)| ((m.perm.clone(), turns(m)), i)).collect();
@@ -243,7 +244,7 @@ impl Group {
             generators: Vec::new(),
             keys: HashSet::new(),
             move_index,
-            moves: moves.iter().map(|&m| m.clone()).collect(),
+            moves,
             too_large: false,
         };
         group.close();
@@ -451,7 +452,7 @@ impl Search<'_> {
         if self.finds_group {
             self.group.add(&self.sigma, &self.offsets);
         } else {
-            self.leaves.push((self.sigma.clone(), self.offsets.clone()));
+            self.reversing = Some((self.sigma.clone(), self.offsets.clone()));
         }
         self.hit = !identity;
     }
