@@ -93,6 +93,21 @@ pub enum Error {
         /// The processes of the job.
         processes: usize,
     },
+    /// The processes of an MPI job split the ranks differently (a build or definition that
+    /// differs between them): searching on would hang or mix up their tables.
+    #[error(
+        "the processes of the MPI job deal the ranks differently: expected process 0's \
+         {expected}, found {found} on process {process} (run one build on one definition \
+         everywhere)"
+    )]
+    DealMismatch {
+        /// Process 0's deal, in words.
+        expected: String,
+        /// This process's deal, in words.
+        found: String,
+        /// This process (0-based).
+        process: usize,
+    },
     /// The worker threads of a search could not be started.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(String),

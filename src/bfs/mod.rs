@@ -456,6 +456,7 @@ fn search<S: StateRanking>(
     };
     processes::agree(processes, refused)?;
     let part = Part::of(space, processes);
+    part.deal.check_agreed(processes)?;
     let use_runs = config.runs && !config.unique;
     let kernel = match (config.unique, space.xor_block_bits().filter(|_| use_runs)) {
         (true, _) => Kernel::Unique,

@@ -358,6 +358,37 @@ impl RankDeal {
         self.parts
     }
 
+    /// Fails unless every process deals as process 0 does (same ranks, units and processes):
+    /// each process routes boards by its own deal, so a mismatch would leave processes
+    /// waiting for each other's messages forever.
+    pub fn check_agreed(&self, processes: &dyn Processes) -> Result<()> {
+        let words = [self.n_states, self.unit, self.parts as u64];
+        let mine: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let root = processes.broadcast(mine.clone());
+        let local = if root == mine {
+            Ok(())
+        } else {
+            let text = |bytes: &[u8]| {
+                let words: Vec<u64> = bytes
+                    .chunks_exact(8)
+                    .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+                    .collect();
+                match words[..] {
+                    [n, unit, parts] if bytes.len() == 24 => {
+                        format!("{n} ranks in units of {unit} over {parts} processes")
+                    }
+                    _ => format!("a deal of {} bytes", bytes.len()),
+                }
+            };
+            Err(Error::DealMismatch {
+                expected: text(&root),
+                found: text(&mine),
+                process: processes.index(),
+            })
+        };
+        agree(processes, local)
+    }
+
     /// Ranks per unit.
     pub fn unit(&self) -> u64 {
         self.unit
@@ -397,7 +428,76 @@ pub fn gather_table(
 
 #[cfg(test)]
 mod tests {
-    use super::{RankDeal, UnitDivisor};
+    use super::{Mailbox, Processes, RankDeal, Single, UnitDivisor};
+
+    /// Process 1 of two, whose process 0 broadcasts `root` (the other collectives as if
+    /// process 0 agreed with everything).
+    struct SecondOfTwo {
+        root: Vec<u8>,
+    }
+
+    impl Processes for SecondOfTwo {
+        fn index(&self) -> usize {
+            1
+        }
+        fn count(&self) -> usize {
+            2
+        }
+        fn sum(&self, x: u64) -> u64 {
+            x
+        }
+        fn sum_each(&self, x: [u64; 4]) -> [u64; 4] {
+            x
+        }
+        fn all(&self, x: bool) -> bool {
+            x
+        }
+        fn any(&self, x: bool) -> bool {
+            x
+        }
+        fn first_failed(&self, failed: bool) -> Option<usize> {
+            failed.then_some(1)
+        }
+        fn broadcast(&self, _: Vec<u8>) -> Vec<u8> {
+            self.root.clone()
+        }
+        fn smallest(&self, smallest: &[u64]) -> Vec<u64> {
+            smallest.to_vec()
+        }
+        fn swap(&self, by_owner: &[Vec<&[u64]>], mailbox: &mut Mailbox<u64>) {
+            Single.swap(by_owner, mailbox)
+        }
+        fn swap_bytes(&self, by_owner: &[Vec<&[u8]>], mailbox: &mut Mailbox<u8>) {
+            Single.swap_bytes(by_owner, mailbox)
+        }
+        fn gather(&self, mine: &[u64], all: &mut Vec<u64>) -> Vec<u64> {
+            Single.gather(mine, all)
+        }
+    }
+
+    #[test]
+    fn processes_dealing_differently_fail_at_once_saying_how() {
+        let deal = RankDeal::with_unit(1000, 2, 64);
+        let words = |n: u64, unit: u64| -> Vec<u8> {
+            [n, unit, 2].iter().flat_map(|w| w.to_le_bytes()).collect()
+        };
+        let agreeing = SecondOfTwo { root: words(1000, 64) };
+        assert!(deal.check_agreed(&agreeing).is_ok());
+        let other_unit = SecondOfTwo { root: words(1000, 128) };
+        let message = deal.check_agreed(&other_unit).unwrap_err().to_string();
+        assert_eq!(
+            message,
+            "the processes of the MPI job deal the ranks differently: expected process 0's 1000 \
+             ranks in units of 128 over 2 processes, found 1000 ranks in units of 64 over 2 \
+             processes on process 1 (run one build on one definition everywhere)"
+        );
+        let other_size = SecondOfTwo { root: words(999, 64) };
+        assert!(deal.check_agreed(&other_size).is_err());
+        let garbled = SecondOfTwo { root: vec![1, 2, 3] };
+        let message = deal.check_agreed(&garbled).unwrap_err().to_string();
+        assert!(message.contains("expected process 0's a deal of 3 bytes"), "{message}");
+        assert!(RankDeal::with_unit(1000, 1, 64).check_agreed(&Single).is_ok());
+    }
 
     #[test]
     fn the_deal_covers_the_ranks_once_in_aligned_units() {
