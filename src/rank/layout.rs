@@ -23,8 +23,6 @@ use super::couplings::{BoardSteps, MAX_UPPER_SPACE, ReachableUpper};
 use super::perm::{half_factorial, rank_padded, sign_class_weights, unrank_in_sign_class};
 use super::runs::CellRuns;
 use super::simd::{self, apply_compiled};
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-pub(crate) use super::simd::{load32, shuffle32, store32};
 use super::small_perm::SmallPerm;
 use crate::group::invariants::{Coord, Invariants, Orbit};
 use crate::puzzle::{Board, Move, Puzzle};

@@ -30,6 +30,8 @@ pub mod coord_tables;
 mod couplings;
 pub mod enumerated;
 pub mod fibres;
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+pub(crate) mod lanes;
 pub mod layout;
 pub mod multiset;
 pub mod orbit_split;

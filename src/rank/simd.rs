@@ -1,9 +1,10 @@
 //! Vector kernels of the fast path's working form ([`Cells`]): a compiled move applied with
 //! SSSE3 byte shuffles (boards of at most 16 cells) or AVX2 (17 to 32), an orbit's tiles read
 //! with two shuffles instead of a gather. Each has the scalar version beside it, the
-//! reference the vector paths must agree with (the tests in [`super::layout`] compare them). The path is chosen at compile time (`target_feature`:
-//! this crate builds for x86-64-v3, see `.cargo/config.toml`). [`shuffle32`], [`load32`]
-//! and [`store32`] also serve the ranking of classes (`crate::symmetry::ranking`).
+//! reference the vector paths must agree with (the tests in [`super::layout`] compare them).
+//! The path is chosen at compile time (`target_feature`: this crate builds for x86-64-v3,
+//! see `.cargo/config.toml`). [`shuffle32`], [`load32`] and [`store32`] also serve the 32
+//! lanes of [`super::lanes`].
 
 use super::layout::{Cells, CompiledMove, MAX_CELLS, TILE_MASK};
 use super::perm::PAD;

@@ -68,6 +68,8 @@ use crate::bfs::Level;
 use crate::group::invariants::orient_sum;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::bits::select_bit;
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+use crate::rank::lanes::{ByteLanes, Lanes16, Lanes32};
 use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK, UpperMaps};
 use crate::rank::orbit_split::RestParts;
 use crate::rank::runs::for_each_subset;
@@ -906,9 +908,11 @@ impl ClassRanking {
         let c = &self.conjugations[e];
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
         if let Some((relabel, from)) = &c.shuffles {
-            use crate::rank::layout::{load32, shuffle32, store32};
-            let relabelled = shuffle32(load32(relabel), load32(&board.0));
-            return Cells(store32(shuffle32(relabelled, load32(from))));
+            return Cells(if self.full.n_cells() <= 16 {
+                relabel_and_move::<Lanes16>(relabel, from, &board.0)
+            } else {
+                relabel_and_move::<Lanes32>(relabel, from, &board.0)
+            });
         }
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
         if let Some(twists) = &c.twists {
@@ -1249,7 +1253,11 @@ impl ClassRanking {
         // What each cell's tile leaves on the tile's home, all cells at once; then the
         // scatter alone is left per cell (it was 9% of the 2x2x2's search, turns included).
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-        let left = inverse_bytes(&board.0, &self.free_mods);
+        let left = if self.full.n_cells() <= 16 {
+            inverse_bytes::<Lanes16>(&board.0, &self.free_mods)
+        } else {
+            inverse_bytes::<Lanes32>(&board.0, &self.free_mods)
+        };
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
         let left = inverse_bytes_scalar(&board.0, &self.free_mods);
         let mut out = [0u8; MAX_CELLS];
@@ -1273,12 +1281,14 @@ fn inverse_bytes_scalar(board: &[u8; MAX_CELLS], free_mods: &[u8; MAX_CELLS]) ->
     })
 }
 
-/// [`inverse_bytes_scalar`] in a few AVX2 instructions.
+/// [`inverse_bytes_scalar`] in a few vector instructions (the cells past `V`'s lanes are left
+/// zero).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
-fn inverse_bytes(board: &[u8; MAX_CELLS], free_mods: &[u8; MAX_CELLS]) -> [u8; MAX_CELLS] {
-    use crate::rank::layout::{load32, store32};
-    use std::arch::x86_64::*;
+fn inverse_bytes<V: ByteLanes>(
+    board: &[u8; MAX_CELLS],
+    free_mods: &[u8; MAX_CELLS],
+) -> [u8; MAX_CELLS] {
     const CELLS: [u8; MAX_CELLS] = {
         let mut cells = [0u8; MAX_CELLS];
         let mut p = 0;
@@ -1288,21 +1298,24 @@ fn inverse_bytes(board: &[u8; MAX_CELLS], free_mods: &[u8; MAX_CELLS]) -> [u8; M
         }
         cells
     };
-    // SAFETY: AVX2 is enabled at compile time (the cfg above); no memory is touched.
-    unsafe {
-        // 16-bit shifts move bits across bytes: the masks keep each byte's own.
-        let turn = _mm256_and_si256(
-            _mm256_srli_epi16::<{ TILE_BITS as i32 }>(load32(board)),
-            _mm256_set1_epi8((0xff >> TILE_BITS) as i8),
-        );
-        let is_zero = _mm256_cmpeq_epi8(turn, _mm256_setzero_si256());
-        let back = _mm256_andnot_si256(is_zero, _mm256_sub_epi8(load32(free_mods), turn));
-        let back_bits = _mm256_and_si256(
-            _mm256_slli_epi16::<{ TILE_BITS as i32 }>(back),
-            _mm256_set1_epi8(!TILE_MASK as i8),
-        );
-        store32(_mm256_or_si256(back_bits, load32(&CELLS)))
-    }
+    // 16-bit shifts move bits across bytes: the masks keep each byte's own.
+    let turn =
+        V::load(board).shift_right_16::<{ TILE_BITS as i32 }>().and(V::splat(0xff >> TILE_BITS));
+    let back = turn.equals(V::splat(0)).and_not(V::load(free_mods).sub(turn));
+    let back_bits = back.shift_left_16::<{ TILE_BITS as i32 }>().and(V::splat(!TILE_MASK));
+    back_bits.or(V::load(&CELLS)).store()
+}
+
+/// A board without orientations conjugated by two shuffles: its tiles relabelled, then
+/// moved to their cells' images.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+fn relabel_and_move<V: ByteLanes>(
+    relabel: &[u8; MAX_CELLS],
+    from: &[u8; MAX_CELLS],
+    board: &[u8; MAX_CELLS],
+) -> [u8; MAX_CELLS] {
+    V::load(relabel).shuffle(V::load(board)).shuffle(V::load(from)).store()
 }
 
 /// Chooses the key cells: whole orbits of cells under the symmetries, largest first (ties:
@@ -1621,7 +1634,12 @@ mod inverse_tests {
             let board: [u8; MAX_CELLS] = std::array::from_fn(|p| {
                 (seed[p] & TILE_MASK) | ((seed[p] >> TILE_BITS) % mods[p]) << TILE_BITS
             });
-            prop_assert_eq!(inverse_bytes(&board, &mods), inverse_bytes_scalar(&board, &mods));
+            let scalar = inverse_bytes_scalar(&board, &mods);
+            prop_assert_eq!(inverse_bytes::<Lanes32>(&board, &mods), scalar);
+            // Sixteen lanes: the first 16 cells' bytes.
+            let mut first = scalar;
+            first[16..].fill(0);
+            prop_assert_eq!(inverse_bytes::<Lanes16>(&board, &mods), first);
         }
     }
 }

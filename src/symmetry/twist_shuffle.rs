@@ -8,6 +8,8 @@
 //! shuffles, adds and mins), the cube's corners on every rank of a class search. A
 //! conjugation whose tables do not have that form keeps the general path.
 
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+use crate::rank::lanes::{ByteLanes, Lanes16, Lanes32};
 use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
 
 /// A conjugation in the form `u' = ±u + a + c`, lane by lane (a lane is a cell of the
@@ -28,6 +30,8 @@ pub(super) struct TwistShuffle {
     reverse: [u8; MAX_CELLS],
     /// 0xff on the board's cells.
     lanes: [u8; MAX_CELLS],
+    /// The board has at most 16 cells: 16-lane vectors hold it.
+    narrow: bool,
 }
 
 /// A conjugation as its general path reads it: the tile on cell `p` goes to cell `to[p]`,
@@ -64,6 +68,7 @@ impl TwistShuffle {
             modulus: [1; MAX_CELLS],
             reverse: [0; MAX_CELLS],
             lanes: [0; MAX_CELLS],
+            narrow: n <= 16,
         };
         // Each orbit's first cell gives `c` (its own `a` taken as 0); every other cell of
         // the orbit its `a` from the orbit's first tile.
@@ -115,27 +120,74 @@ impl TwistShuffle {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     #[inline(always)]
     pub fn apply(&self, board: &[u8; MAX_CELLS]) -> [u8; MAX_CELLS] {
-        use std::arch::x86_64::*;
+        if self.narrow { self.apply_in::<Lanes16>(board) } else { self.apply_in::<Lanes32>(board) }
+    }
 
-        use crate::rank::layout::{load32, shuffle32, store32};
-        let moved = shuffle32(load32(board), load32(&self.from));
-        // SAFETY: AVX2 is enabled at compile time (the cfg above); no memory is touched.
-        unsafe {
-            let tile = _mm256_and_si256(moved, _mm256_set1_epi8(TILE_MASK as i8));
-            // A 16-bit shift: the next byte's low bits land above bit 2, masked off.
-            let turn =
-                _mm256_and_si256(_mm256_srli_epi16(moved, TILE_BITS as i32), _mm256_set1_epi8(7));
-            let k = load32(&self.modulus);
-            let turn = _mm256_blendv_epi8(turn, _mm256_sub_epi8(k, turn), load32(&self.reverse));
-            let c = shuffle32(load32(&self.by_tile), tile);
-            let mut sum = _mm256_add_epi8(_mm256_add_epi8(load32(&self.by_cell), c), turn);
-            // Below 3k: two conditional subtractions (a wrapped difference is the larger).
-            sum = _mm256_min_epu8(sum, _mm256_sub_epi8(sum, k));
-            sum = _mm256_min_epu8(sum, _mm256_sub_epi8(sum, k));
-            let image = shuffle32(load32(&self.relabel), tile);
-            // Turns below 8: the 16-bit shift keeps each within its byte.
-            let byte = _mm256_or_si256(image, _mm256_slli_epi16(sum, TILE_BITS as i32));
-            store32(_mm256_and_si256(byte, load32(&self.lanes)))
+    /// [`TwistShuffle::apply`] on vectors of `V`'s lanes.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn apply_in<V: ByteLanes>(&self, board: &[u8; MAX_CELLS]) -> [u8; MAX_CELLS] {
+        let moved = V::load(board).shuffle(V::load(&self.from));
+        let tile = moved.and(V::splat(TILE_MASK));
+        // A 16-bit shift: the next byte's low bits land above bit 2, masked off.
+        let turn = moved.shift_right_16::<{ TILE_BITS as i32 }>().and(V::splat(7));
+        let k = V::load(&self.modulus);
+        let turn = turn.blend(k.sub(turn), V::load(&self.reverse));
+        let c = V::load(&self.by_tile).shuffle(tile);
+        let mut sum = V::load(&self.by_cell).add(c).add(turn);
+        // Below 3k: two conditional subtractions (a wrapped difference is the larger).
+        sum = sum.min(sum.sub(k));
+        sum = sum.min(sum.sub(k));
+        let image = V::load(&self.relabel).shuffle(tile);
+        // Turns below 8: the 16-bit shift keeps each within its byte.
+        image.or(sum.shift_left_16::<{ TILE_BITS as i32 }>()).and(V::load(&self.lanes)).store()
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64", target_feature = "avx2"))]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// On boards of at most 16 cells, 16 lanes conjugate as 32 do.
+        #[test]
+        fn sixteen_lanes_conjugate_as_thirty_two(
+            n in 1usize..=16,
+            k in 1u8..=6,
+            seed in prop::array::uniform32(any::<u8>()),
+            more in prop::array::uniform32(any::<u8>()),
+        ) {
+            // Permutations of the n cells from the seeds (sort by key).
+            let perm = |key: &[u8; 32]| -> Vec<u8> {
+                let mut order: Vec<u8> = (0..n as u8).collect();
+                order.sort_by_key(|&i| (key[i as usize], i));
+                order
+            };
+            let mixed: [u8; 32] = std::array::from_fn(|i| seed[i] ^ more[31 - i]);
+            let (from, relabel, tiles) = (perm(&seed), perm(&more), perm(&mixed));
+            let mut shuffle = TwistShuffle {
+                from: [0x80; MAX_CELLS],
+                relabel: [0; MAX_CELLS],
+                by_tile: [0; MAX_CELLS],
+                by_cell: [0; MAX_CELLS],
+                modulus: [1; MAX_CELLS],
+                reverse: [0; MAX_CELLS],
+                lanes: [0; MAX_CELLS],
+                narrow: true,
+            };
+            let mut board = [0u8; MAX_CELLS];
+            for q in 0..n {
+                shuffle.from[q] = from[q];
+                shuffle.relabel[q] = relabel[q];
+                shuffle.by_tile[q] = seed[q] % k;
+                shuffle.by_cell[q] = more[q] % k;
+                shuffle.modulus[q] = k;
+                shuffle.reverse[q] = if seed[q] & 0x80 != 0 { 0xff } else { 0 };
+                shuffle.lanes[q] = 0xff;
+                board[q] = tiles[q] | ((more[q] >> 3) % k) << TILE_BITS;
+            }
+            prop_assert_eq!(shuffle.apply_in::<Lanes16>(&board), shuffle.apply_in::<Lanes32>(&board));
         }
     }
 }
