@@ -51,6 +51,21 @@ impl ByteMaps<'_> {
 }
 
 impl TwistShuffle {
+    /// A conjugation of a board of `n` cells with no cell filled in yet: every lane past the
+    /// board (empty, modulus 1), for [`TwistShuffle::fit`] to fill.
+    fn unfilled(n: usize) -> TwistShuffle {
+        TwistShuffle {
+            from: [0x80; MAX_CELLS],
+            relabel: [0; MAX_CELLS],
+            by_tile: [0; MAX_CELLS],
+            by_cell: [0; MAX_CELLS],
+            modulus: [1; MAX_CELLS],
+            reverse: [0; MAX_CELLS],
+            lanes: [0; MAX_CELLS],
+            narrow: n <= 16,
+        }
+    }
+
     /// Reads the terms off the byte maps of a conjugation of a board whose cell `p` holds
     /// the tiles `tiles(p)` (its orbit) turned mod `free_mod(p)`, or `None` where the maps
     /// do not have that form.
@@ -60,16 +75,7 @@ impl TwistShuffle {
         tiles: impl Fn(usize) -> &'t [u8],
         free_mod: impl Fn(usize) -> u8,
     ) -> Option<TwistShuffle> {
-        let mut out = TwistShuffle {
-            from: [0x80; MAX_CELLS],
-            relabel: [0; MAX_CELLS],
-            by_tile: [0; MAX_CELLS],
-            by_cell: [0; MAX_CELLS],
-            modulus: [1; MAX_CELLS],
-            reverse: [0; MAX_CELLS],
-            lanes: [0; MAX_CELLS],
-            narrow: n <= 16,
-        };
+        let mut out = TwistShuffle::unfilled(n);
         // Each orbit's first cell gives `c` (its own `a` taken as 0); every other cell of
         // the orbit its `a` from the orbit's first tile.
         let mut c_known = [false; MAX_CELLS];
@@ -166,16 +172,7 @@ mod tests {
             };
             let mixed: [u8; 32] = std::array::from_fn(|i| seed[i] ^ more[31 - i]);
             let (from, relabel, tiles) = (perm(&seed), perm(&more), perm(&mixed));
-            let mut shuffle = TwistShuffle {
-                from: [0x80; MAX_CELLS],
-                relabel: [0; MAX_CELLS],
-                by_tile: [0; MAX_CELLS],
-                by_cell: [0; MAX_CELLS],
-                modulus: [1; MAX_CELLS],
-                reverse: [0; MAX_CELLS],
-                lanes: [0; MAX_CELLS],
-                narrow: true,
-            };
+            let mut shuffle = TwistShuffle::unfilled(n);
             let mut board = [0u8; MAX_CELLS];
             for q in 0..n {
                 shuffle.from[q] = from[q];
