@@ -64,6 +64,8 @@ struct OrbitLayout {
     perm_radix: u64,
     /// Weights of its Lehmer digits ([`sign_class_weights`]).
     weights: [u64; 32],
+    /// How many leading digits weigh nothing ([`Layout::prefix_ranked_out`]).
+    ranked_out: usize,
     /// `cells` padded with 0x80 (a byte shuffle reads 0 there), for
     /// [`orbit_tiles16`](super::simd::orbit_tiles16).
     shuffle: [u8; 32],
@@ -108,6 +110,9 @@ struct TurnPlaces {
     /// The orbits of two or more with turns: their byte's shift, modulus, the multiplier of
     /// [`mod_by_magic`], and their sum's place value in the code.
     summed: Vec<(u32, u32, u64, u32)>,
+    /// The cells of those orbits (how many, then which), where they are not every cell:
+    /// the tiles elsewhere have no digit and no sum to add to (the tangram's 3 cells of 20).
+    summed_cells: Option<(usize, [u8; MAX_CELLS])>,
 }
 
 impl TurnPlaces {
@@ -123,7 +128,17 @@ impl TurnPlaces {
             sum_unit: [0; MAX_CELLS],
             single: Vec::new(),
             summed: Vec::new(),
+            summed_cells: None,
         };
+        let mut cells: Vec<u8> = (turning.iter().filter(|o| o.cells.len() > 1))
+            .flat_map(|o| o.cells.iter().copied())
+            .collect();
+        if cells.len() < orbits.iter().map(|o| o.cells.len()).sum() {
+            cells.sort_unstable();
+            let mut list = [0u8; MAX_CELLS];
+            list[..cells.len()].copy_from_slice(&cells);
+            places.summed_cells = Some((cells.len(), list));
+        }
         // The last orbit's digits and sum are the least significant; within an orbit, its
         // first tile's digit.
         let (mut place, mut code_place) = (1u64, 1u32);
@@ -154,10 +169,14 @@ impl TurnPlaces {
     #[inline(always)]
     fn read(&self, cells: &[u8]) -> (u32, u64) {
         let (mut digits, mut sums, mut code) = (0u64, 0u64, 0u32);
-        for &b in cells {
+        let mut add = |b: u8| {
             let (t, u) = ((b & TILE_MASK) as usize, (b >> TILE_BITS) as u64);
             digits += u * self.weight[t];
             sums += u * self.sum_unit[t];
+        };
+        match &self.summed_cells {
+            Some((n, list)) => list[..*n].iter().for_each(|&c| add(cells[c as usize])),
+            None => cells.iter().for_each(|&b| add(b)),
         }
         for &(c, place) in &self.single {
             code += (cells[c as usize] >> TILE_BITS) as u32 * place;
@@ -271,6 +290,7 @@ impl Layout {
                 free_mod: o.free_mod,
                 perm_radix,
                 weights,
+                ranked_out: 0,
                 shuffle,
                 tile_mask: o.cells.iter().fold(0, |m, &c| m | 1 << c),
                 orient_tiles: o.cells.clone(),
@@ -433,6 +453,7 @@ impl Layout {
             let n = o.cells.len();
             assert!(k == 0 || k + 2 <= n, "a ranked-out prefix leaves two cells of its orbit");
             o.weights[..k].fill(0);
+            o.ranked_out = k;
             o.perm_radix = half_factorial(n - k);
             if k > 0 {
                 o.small = None;
@@ -463,7 +484,7 @@ impl Layout {
                 let (lehmer, sign) = small.index_and_sign(&xs);
                 (lehmer >> 1, sign)
             }
-            None => rank_padded(&xs, n, &o.weights),
+            None => rank_padded(&xs, n, &o.weights, o.ranked_out),
         }
     }
 
@@ -557,12 +578,12 @@ impl Layout {
     /// A board's upper digits as one index below `n_states / orientation_count` (among the
     /// reachable values, with [`Layout::ranks_reachable_couplings`]).
     #[inline(always)]
-    pub(crate) fn upper_index(&self, s: &Cells) -> u64 {
+    pub(crate) fn board_upper_index(&self, s: &Cells) -> u64 {
         self.index_of_upper(self.upper_and_orientation(s).0)
     }
 
-    /// The upper value of index `i` (see [`Layout::upper_index`]).
-    pub(crate) fn upper_value(&self, i: u64) -> u64 {
+    /// The upper value of index `i` (see [`Layout::board_upper_index`]).
+    pub(crate) fn upper_at_index(&self, i: u64) -> u64 {
         match &self.reachable_upper {
             Some(r) => r.upper(i),
             None => i,
@@ -719,7 +740,7 @@ impl Layout {
     #[inline]
     pub fn unrank(&self, rank: u64) -> Cells {
         debug_assert!(rank < self.n_states);
-        self.board_of_upper(self.upper_value(rank / self.orient_count), rank % self.orient_count)
+        self.board_of_upper(self.upper_at_index(rank / self.orient_count), rank % self.orient_count)
     }
 
     /// The solved board in working form.
@@ -806,7 +827,7 @@ impl Layout {
                 "the board breaks a parity or orientation-sum constraint of the moves".into(),
             ));
         }
-        if self.reachable_upper.is_some() && self.upper_index(&cells) == u32::MAX as u64 {
+        if self.reachable_upper.is_some() && self.board_upper_index(&cells) == u32::MAX as u64 {
             return Err(Error::InvalidBoard(
                 "the moves cannot reach the board: its pieces' arrangement does not go with \
                  their parities and orientation sums (a coupling of this group)"
@@ -1225,13 +1246,15 @@ End
 ";
 
     /// Turns read in one pass ([`TurnPlaces`]) give every rank the table of turns per tile
-    /// gives (the path left for more orbits than one word of sums holds), on every board.
+    /// gives (the path left for more orbits than one word of sums holds), on every board;
+    /// the pass reads the 5 cells of the orbits of two or more, not the lone piece's.
     #[test]
     fn turns_read_in_one_pass_agree_with_the_table_of_turns() {
         let p = defined(LONE_TURNER);
         let Ranking::Layout(l) = StateSpace::build(&p).unwrap().ranking else { panic!() };
         let places = l.turn_places.as_ref().expect("turns mod 3 and 2");
         assert!(!l.flips_only && places.single.len() == 1 && places.summed.len() == 2);
+        assert!(places.summed_cells.is_some_and(|(n, _)| n == 5));
         let by_table = Layout { turn_places: None, ..l.clone() };
         assert_eq!(l.n_states(), 972);
         for r in 0..l.n_states() {

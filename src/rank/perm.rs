@@ -163,14 +163,16 @@ pub fn sign_class_weights(n: usize) -> [u64; 32] {
 pub const PAD: u8 = 127;
 
 /// [`rank_in_sign_class`] for a permutation stored in the first `n` bytes of `xs` (the rest
-/// [`PAD`]), with `weights` from [`sign_class_weights`]. Every Lehmer digit is counted
-/// independently (AVX2 compares where available), so there is no serial chain.
+/// [`PAD`]), with `weights` from [`sign_class_weights`], of which the first `first` may be
+/// 0 (a ranked-out prefix: those digits count towards the sign alone). Every Lehmer digit is
+/// counted independently (AVX2 compares where available), so there is no serial chain.
 #[inline(always)]
-pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &[u64; 32]) -> (u64, u32) {
+pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &[u64; 32], first: usize) -> (u64, u32) {
     #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
     if n <= 16 {
-        return rank_padded16(xs, n, weights);
+        return rank_padded16(xs, n, weights, first);
     }
+    let _ = first;
     let mut rank = 0u64;
     let mut parity = 0u32;
     for (i, &weight) in weights.iter().enumerate().take(n.saturating_sub(1)) {
@@ -182,12 +184,15 @@ pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &[u64; 32]) -> (u64, u32) {
 }
 
 /// [`rank_padded`] for `n <= 16`: all Lehmer digits at once, by comparing the elements with
-/// themselves shifted by 1..15 places and counting the greater ones in each lane.
+/// themselves shifted by 1..15 places and counting the greater ones in each lane. The sign
+/// is the digits' sum taken in the vector; the weighted sum reads only digits `first..n-2`
+/// (the last two weigh nothing): ufo's rest of 6 cells after 6 key cells, 4 of 11.
 #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
 #[inline(always)]
-fn rank_padded16(xs: &[u8; 32], n: usize, weights: &[u64; 32]) -> (u64, u32) {
+fn rank_padded16(xs: &[u8; 32], n: usize, weights: &[u64; 32], first: usize) -> (u64, u32) {
     use std::arch::x86_64::*;
     let mut digits = [0u8; 16];
+    let parity;
     // SAFETY: SSSE3 is enabled at compile time (the cfg above); `xs` is 32 readable bytes and
     // `digits` 16 writable ones, both unaligned.
     unsafe {
@@ -203,14 +208,16 @@ fn rank_padded16(xs: &[u8; 32], n: usize, weights: &[u64; 32]) -> (u64, u32) {
         }
         later!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
         _mm_storeu_si128(digits.as_mut_ptr() as *mut __m128i, count);
+        // Lanes from `n - 1` on count 0: every later lane is PAD, never smaller.
+        let sums = _mm_sad_epu8(count, _mm_setzero_si128());
+        let total = _mm_add_epi64(sums, _mm_srli_si128::<8>(sums));
+        parity = _mm_cvtsi128_si64(total) as u32 & 1;
     }
     let mut rank = 0u64;
-    let mut parity = 0u32;
-    for i in 0..n.saturating_sub(1) {
+    for i in first..n.saturating_sub(2) {
         rank += digits[i] as u64 * weights[i];
-        parity += digits[i] as u32;
     }
-    (rank, parity & 1)
+    (rank, parity)
 }
 
 /// The number of elements after position `i` smaller than `xs[i]`.
@@ -253,7 +260,15 @@ mod padded_tests {
                 }
                 let mut xs = [PAD; 32];
                 xs[..n].copy_from_slice(&p);
-                assert_eq!(rank_padded(&xs, n, &w), rank_in_sign_class(n, |i| p[i] as u32));
+                let (rank, sign) = rank_in_sign_class(n, |i| p[i] as u32);
+                assert_eq!(rank_padded(&xs, n, &w, 0), (rank, sign));
+                // A ranked-out prefix of `k` digits: weights zeroed, the sign still whole.
+                for k in 1..n.saturating_sub(1) {
+                    let mut wk = w;
+                    wk[..k].fill(0);
+                    let low = (k..n - 2).map(|i| later_smaller(&xs, i) as u64 * w[i]).sum();
+                    assert_eq!(rank_padded(&xs, n, &wk, k), (low, sign), "n {n} prefix {k}");
+                }
             }
         }
     }

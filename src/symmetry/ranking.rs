@@ -123,7 +123,7 @@ enum Rest {
     /// turn on cell `p`).
     Turns(Turns),
     /// The first part is the whole arrangement with its signs and orientation sums (the
-    /// layout's upper digits, [`Layout::upper_index`]), the rest the orientation digits:
+    /// layout's upper digits, [`Layout::board_upper_index`]), the rest the orientation digits:
     /// for boards whose symmetries move every cell of several orbits, where key cells leave
     /// no room (the skewb, the pyraminx), and for groups smaller than their invariants, whose
     /// layout ranks only the upper values the moves reach.
@@ -433,7 +433,8 @@ impl ClassRanking {
                 // so keeping it only adds to the cache misses (the mastermorphix, 1.05x).
                 Rest::Orientations if out.rest_count > 1 => {
                     let (full, reps) = (&out.full, out.representative.par_iter());
-                    let kept = reps.map(|&p| full.arrangement_of_upper(full.upper_value(p as u64)));
+                    let kept =
+                        reps.map(|&p| full.arrangement_of_upper(full.upper_at_index(p as u64)));
                     (out.arrangements, out.arrangement_sums) = kept.unzip();
                 }
                 Rest::Orbits(split) => {
@@ -618,7 +619,7 @@ impl ClassRanking {
                 // sparse set of values each index is a cache miss (the mastermorphix's
                 // 96 images of each of 62,756 classes among 15.9M values).
                 let mut images = out.iter_mut();
-                tables.images(self.full.upper_value(p as u64), |v| {
+                tables.images(self.full.upper_at_index(p as u64), |v| {
                     self.full.prefetch_index_of_upper(v);
                     *images.next().expect("an image per element") = v as u32;
                 });
@@ -829,7 +830,7 @@ impl ClassRanking {
     #[inline(always)]
     fn placement_of(&self, s: &Cells) -> u64 {
         match &self.rest {
-            Rest::Orientations => return self.full.upper_index(s),
+            Rest::Orientations => return self.full.board_upper_index(s),
             Rest::Orbits(split) => return split.placement(&self.full, s),
             _ => {}
         }

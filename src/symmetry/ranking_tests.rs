@@ -277,13 +277,13 @@ fn upper_values_map_by_tables_as_boards_do() {
             .expect("the symmetries act orbit by orbit");
         let values = layout.n_states() / layout.orientation_count();
         for i in 0..values {
-            let u = layout.upper_value(i);
+            let u = layout.upper_at_index(i);
             let board = layout.board_of_upper(u, 0);
-            assert_eq!(layout.upper_index(&board), i, "{spec}");
+            assert_eq!(layout.board_upper_index(&board), i, "{spec}");
             let mut m = 0;
             by_moves.images(u, |v| {
                 let index = layout.index_of_upper(v);
-                assert_eq!(index, layout.upper_index(&moves.solve_step(&board, m)), "{spec}");
+                assert_eq!(index, layout.board_upper_index(&moves.solve_step(&board, m)), "{spec}");
                 assert!(index < values, "{spec}: a move leaves the reachable values");
                 m += 1;
             });
@@ -291,7 +291,7 @@ fn upper_values_map_by_tables_as_boards_do() {
             let mut e = 0;
             by_elements.images(u, |v| {
                 let index = layout.index_of_upper(v);
-                assert_eq!(index, layout.upper_index(&c.transform(e, &board)), "{spec}");
+                assert_eq!(index, layout.board_upper_index(&c.transform(e, &board)), "{spec}");
                 assert!(index < values, "{spec}: a symmetry leaves the reachable values");
                 e += 1;
             });

@@ -71,10 +71,7 @@ fn bit_words(n_states: u64) -> usize {
 #[inline(always)]
 pub(crate) fn prefetch_at<T>(ptr: *const T) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint and never faults, even for an out-of-range address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(ptr as *const i8, std::arch::x86_64::_MM_HINT_T0);
-    }
+    prefetch_with::<{ std::arch::x86_64::_MM_HINT_T0 }, T>(ptr);
     #[cfg(not(target_arch = "x86_64"))]
     let _ = ptr;
 }
@@ -86,14 +83,20 @@ pub(crate) fn prefetch_range_l2(table: &DistanceTable, ranks: std::ops::Range<u6
     let (first, last) = (ranks.start / CELLS_PER_WORD, ranks.end.div_ceil(CELLS_PER_WORD));
     for w in (first..last).step_by(8) {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint and never faults, even for an out-of-range address.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch(
-                words.as_ptr().wrapping_add(w as usize) as *const i8,
-                std::arch::x86_64::_MM_HINT_T1,
-            );
-        }
+        prefetch_with::<{ std::arch::x86_64::_MM_HINT_T1 }, _>(
+            words.as_ptr().wrapping_add(w as usize),
+        );
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (words, w);
     }
+}
+
+/// The prefetch instruction with cache hint `HINT`, for both functions above.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn prefetch_with<const HINT: i32, T>(ptr: *const T) {
+    // SAFETY: prefetching is a hint and never faults, even for an out-of-range address.
+    unsafe { std::arch::x86_64::_mm_prefetch::<HINT>(ptr as *const i8) }
 }
 
 /// Every low bit of the 32 cells of a word.
