@@ -591,10 +591,7 @@ impl Projections {
                 let index = index_of(b, next);
                 if index == next {
                     if p.keys.len() >= MAX_OUTER {
-                        return Err(Error::TooLarge(format!(
-                            "the moves reach more than {MAX_OUTER} projections on cells {}",
-                            cell_list(&outer.cells)
-                        )));
+                        return Err(too_many_projections(outer));
                     }
                     p.keys.push(b);
                     p.parent.push((i as u32, m as u32));
@@ -736,27 +733,7 @@ impl FibreRanking {
         fewest_boards: u64,
         fibre_limit: usize,
     ) -> Result<Self> {
-        let mut coords = (0..invariants.orbits.len())
-            .map(|j| OrbitCoord::new(puzzle, invariants, j))
-            .collect::<Result<Vec<_>>>()?;
-        // Every move, then every move undone, as maps of all cells (reduced twists).
-        let modulus: Vec<u8> = (0..puzzle.n_positions())
-            .map(|c| invariants.orbits[invariants.orbit_of[c] as usize].free_mod)
-            .collect();
-        let solve = puzzle
-            .moves
-            .iter()
-            .zip(&invariants.reduced_twist)
-            .map(|(m, t)| CellMap { perm: m.perm.clone(), twist: t.clone() });
-        let solve: Vec<CellMap> = solve.collect();
-        let moves: Vec<CellMap> =
-            solve.iter().cloned().chain(solve.iter().map(|m| m.inverse(&modulus))).collect();
-        let solved = puzzle.solved();
-        let mut solved_values = Vec::with_capacity(coords.len());
-        for o in coords.iter_mut() {
-            o.tabulate(&moves, &invariants.local);
-            solved_values.push(o.rank(&o.pieces_of(invariants, &solved)?));
-        }
+        let (coords, moves, solved_values) = tabulated(puzzle, invariants)?;
         let splits = candidate_splits(&coords);
         let mut why = Vec::new();
         // The projections of the cheapest splits, scored by how their maps would tabulate;
@@ -776,6 +753,11 @@ impl FibreRanking {
             // dearer ones are not tried (each is seconds of search to fail).
             if scored.is_empty() && too_many.len() >= FAILED_SPLITS_GIVE_UP {
                 break;
+            }
+            if projections_exceed(puzzle, &coords, outer, MAX_OUTER as u64) {
+                too_many.push(&outer.orbits);
+                why.push(too_many_projections(outer).to_string());
+                continue;
             }
             match Projections::search(&coords, outer, key_of(outer), moves.len()) {
                 Ok(p) => {
@@ -1456,6 +1438,68 @@ fn points_of(m: &CellMap, modulus: &[u8], degree: usize) -> Perm {
     out
 }
 
+/// Each orbit's coordinate with its moves tabulated, the moves (every move, then every move
+/// undone, as maps of all cells with reduced twists), and each orbit's solved value.
+fn tabulated(
+    puzzle: &Puzzle,
+    invariants: &Invariants,
+) -> Result<(Vec<OrbitCoord>, Vec<CellMap>, Vec<u64>)> {
+    let mut coords = (0..invariants.orbits.len())
+        .map(|j| OrbitCoord::new(puzzle, invariants, j))
+        .collect::<Result<Vec<_>>>()?;
+    let modulus: Vec<u8> = (0..puzzle.n_positions())
+        .map(|c| invariants.orbits[invariants.orbit_of[c] as usize].free_mod)
+        .collect();
+    let solve = puzzle
+        .moves
+        .iter()
+        .zip(&invariants.reduced_twist)
+        .map(|(m, t)| CellMap { perm: m.perm.clone(), twist: t.clone() });
+    let solve: Vec<CellMap> = solve.collect();
+    let moves: Vec<CellMap> =
+        solve.iter().cloned().chain(solve.iter().map(|m| m.inverse(&modulus))).collect();
+    let solved = puzzle.solved();
+    let mut solved_values = Vec::with_capacity(coords.len());
+    for o in coords.iter_mut() {
+        o.tabulate(&moves, &invariants.local);
+        solved_values.push(o.rank(&o.pieces_of(invariants, &solved)?));
+    }
+    Ok((coords, moves, solved_values))
+}
+
+/// Why a split is refused when its projections pass [`MAX_OUTER`].
+fn too_many_projections(outer: &Side) -> Error {
+    Error::TooLarge(format!(
+        "the moves reach more than {MAX_OUTER} projections on cells {}",
+        cell_list(&outer.cells)
+    ))
+}
+
+/// Whether the moves surely reach more than `limit` projections on `outer`, told from the
+/// order of the group they generate on its cells alone (a stabilizer chain, milliseconds):
+/// the projections number at least the solved labels' orbit under that group, which is its
+/// order over the exchanges of identical pieces at most. Searching the projections up to the
+/// limit took seconds per split (the arecibo's `info`, 25 s).
+fn projections_exceed(puzzle: &Puzzle, coords: &[OrbitCoord], outer: &Side, limit: u64) -> bool {
+    let mut local = vec![u16::MAX; puzzle.n_positions()];
+    for (i, &c) in outer.cells.iter().enumerate() {
+        local[c as usize] = i as u16;
+    }
+    // Moves keep orbits, so each maps the side's cells onto themselves.
+    let gens: Vec<Perm> = (puzzle.moves.iter())
+        .map(|m| outer.cells.iter().map(|&c| local[m.perm[c as usize] as usize]).collect())
+        .collect();
+    if gens.iter().any(|g: &Perm| g.contains(&u16::MAX)) {
+        return false;
+    }
+    let order = StabChain::new(outer.cells.len(), &gens).order();
+    let exchanges: BigUint = (outer.orbits.iter())
+        .flat_map(|&j| &coords[j].counts)
+        .map(|&n| factorial(n as usize))
+        .product();
+    order > exchanges * BigUint::from(limit)
+}
+
 /// The ways to split the orbits into outer and inner, cheapest first: by the bytes a dense
 /// index of the outer space and a bitmap of the inner space would take (their reached
 /// parts are what the build keeps, and are not known before it runs).
@@ -1674,6 +1718,26 @@ End
                     assert!(!whole && why.contains(&skipped), "{why}");
                 }
             }
+        }
+    }
+
+    /// The group on a side's cells bounds its projections from below: never past the
+    /// number the search reaches, and on some split of each puzzle exactly that number.
+    #[test]
+    fn projection_bounds_never_pass_the_projections_reached() {
+        for text in [TWINS, TURNING_TWINS, TWINS_AND_RINGS] {
+            let puzzle = defined(text);
+            let analysis = Analysis::of(&puzzle).unwrap();
+            let (coords, moves, solved) = tabulated(&puzzle, &analysis.invariants).unwrap();
+            let mut exact = 0;
+            for (outer, _) in candidate_splits(&coords) {
+                let key = outer.key(&coords, outer.orbits.iter().map(|&j| solved[j]));
+                let found = Projections::search(&coords, &outer, key, moves.len()).unwrap();
+                let reached = found.keys.len() as u64;
+                assert!(!projections_exceed(&puzzle, &coords, &outer, reached), "{text}");
+                exact += projections_exceed(&puzzle, &coords, &outer, reached - 1) as usize;
+            }
+            assert!(exact > 0, "{text}");
         }
     }
 

@@ -163,8 +163,8 @@ pub fn sign_class_weights(n: usize) -> [u64; 32] {
 pub const PAD: u8 = 127;
 
 /// [`rank_in_sign_class`] for a permutation stored in the first `n` bytes of `xs` (the rest
-/// [`PAD`]), with `weights` from [`sign_class_weights`], of which the first `first` may be
-/// 0 (a ranked-out prefix: those digits count towards the sign alone). Every Lehmer digit is
+/// [`PAD`]), with `weights` from [`sign_class_weights`] whose first `first` are 0 (a
+/// ranked-out prefix: those digits count towards the sign alone). Every Lehmer digit is
 /// counted independently (AVX2 compares where available), so there is no serial chain.
 #[inline(always)]
 pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &[u64; 32], first: usize) -> (u64, u32) {
