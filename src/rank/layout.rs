@@ -130,15 +130,8 @@ impl TurnPlaces {
             summed: Vec::new(),
             summed_cells: None,
         };
-        let mut cells: Vec<u8> = (turning.iter().filter(|o| o.cells.len() > 1))
-            .flat_map(|o| o.cells.iter().copied())
-            .collect();
-        if cells.len() < orbits.iter().map(|o| o.cells.len()).sum() {
-            cells.sort_unstable();
-            let mut list = [0u8; MAX_CELLS];
-            list[..cells.len()].copy_from_slice(&cells);
-            places.summed_cells = Some((cells.len(), list));
-        }
+        // The cells of the orbits summed, gathered as they are placed.
+        let mut cells: Vec<u8> = Vec::new();
         // The last orbit's digits and sum are the least significant; within an orbit, its
         // first tile's digit.
         let (mut place, mut code_place) = (1u64, 1u32);
@@ -150,6 +143,7 @@ impl TurnPlaces {
                 let shift = TURN_SUM_BITS * places.summed.len() as u32;
                 let e = o.free_mod as u32;
                 places.summed.push((shift, e, o.sum_magic, code_place));
+                cells.extend(&o.cells);
                 let mut digit_place = place;
                 for (i, &t) in o.orient_tiles.iter().enumerate() {
                     places.sum_unit[t as usize] = 1 << shift;
@@ -161,6 +155,12 @@ impl TurnPlaces {
             }
             place *= o.orient_radix;
             code_place *= o.free_mod as u32;
+        }
+        if cells.len() < orbits.iter().map(|o| o.cells.len()).sum() {
+            cells.sort_unstable();
+            let mut list = [0u8; MAX_CELLS];
+            list[..cells.len()].copy_from_slice(&cells);
+            places.summed_cells = Some((cells.len(), list));
         }
         Some(places)
     }
