@@ -34,7 +34,7 @@ use super::tile_distance::TileDistances;
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::rank::Cells;
 use crate::rank::layout::MAX_CELLS;
-use crate::symmetry::{Symmetries, Symmetry, move_images};
+use crate::symmetry::{MoveIndex, Symmetries, Symmetry};
 use crate::{Error, Result};
 
 /// Most lookups carried per node.
@@ -266,11 +266,12 @@ impl<'a> Solver<'a> {
             parity: DistanceParity::of(puzzle),
             tile_distances: TileDistances::of(puzzle),
             always_tiles: false,
-            symmetries: Symmetries::of(puzzle)
-                .elements
-                .into_iter()
-                .filter_map(|s| move_images(puzzle, &s).map(|images| (s, images)))
-                .collect(),
+            symmetries: {
+                let index = MoveIndex::of(puzzle);
+                (Symmetries::of(puzzle).elements.into_iter())
+                    .filter_map(|s| index.images(&s).map(|images| (s, images)))
+                    .collect()
+            },
             perms,
             twists,
             solved,

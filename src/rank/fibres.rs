@@ -31,6 +31,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use strength_reduce::StrengthReducedU64;
 
 use super::StateRanking;
+use super::bit_rank::BitRank;
 use super::multiset::Arrangements;
 use super::runs::{CellRuns, OffsetTable, RunMove};
 use crate::group::invariants::{Invariants, cell_list, factorial};
@@ -65,6 +66,9 @@ const SHOWN_REASONS: usize = 2;
 const MAX_OUTER: usize = 1 << 22;
 /// Outer spaces of at most this many values are searched with a dense index (64 MiB).
 const MAX_DENSE_INDEX: u64 = 1 << 24;
+/// Larger outer spaces of at most this many values are searched with a bitmap of them (128
+/// MiB, and 64 MiB of counts to rank the keys by), larger ones with a hash map.
+const MAX_BITMAP_SPACE: u64 = 1 << 30;
 /// Most boards over the solved projection.
 const MAX_FIBRE: usize = 1 << 26;
 /// Inner spaces of at most this many values mark the fibre in a bitmap (a rank counts its
@@ -398,6 +402,9 @@ struct Side {
     /// `modulus[i]`: the free orientations of the side's `i`-th cell.
     modulus: Vec<u8>,
     space: u64,
+    /// Each orbit's values, as a divisor: a key is read digit by digit, and a division by a
+    /// variable took a quarter of the projections' search.
+    sizes: Vec<StrengthReducedU64>,
 }
 
 impl Side {
@@ -409,7 +416,8 @@ impl Side {
             modulus.extend(std::iter::repeat_n(coords[j].free_mod, coords[j].cells.len()));
             space = space.checked_mul(coords[j].size)?;
         }
-        Some(Side { orbits, offset, cells, modulus, space })
+        let sizes = orbits.iter().map(|&j| StrengthReducedU64::new(coords[j].size)).collect();
+        Some(Side { orbits, offset, cells, modulus, space, sizes })
     }
 
     /// A puzzle move restricted to the side's cells (orbits are kept by every move).
@@ -467,10 +475,11 @@ impl Side {
     #[inline]
     fn step(&self, coords: &[OrbitCoord], mut key: u64, m: usize) -> u64 {
         let (mut out, mut weight) = (0u64, 1u64);
-        for &j in self.orbits.iter().rev() {
+        for (&j, &size) in self.orbits.iter().zip(&self.sizes).rev() {
+            let (rest, value) = StrengthReducedU64::div_rem(key, size);
             let o = &coords[j];
-            out += o.step(key % o.size, m) * weight;
-            (key, weight) = (key / o.size, weight * o.size);
+            out += o.step(value, m) * weight;
+            (key, weight) = (rest, weight * o.size);
         }
         out
     }
@@ -566,6 +575,9 @@ struct Projections {
 
 impl Projections {
     fn search(coords: &[OrbitCoord], outer: &Side, a0: u64, maps: usize) -> Result<Projections> {
+        if outer.space > MAX_DENSE_INDEX && outer.space <= MAX_BITMAP_SPACE {
+            return Projections::search_by_bitmap(coords, outer, a0, maps);
+        }
         let mut p = Projections { keys: vec![a0], moves: Vec::new(), parent: vec![(0, 0)] };
         // Found so far, by key: a dense index where the outer space is small (this search
         // runs for several splits), else a map.
@@ -600,6 +612,82 @@ impl Projections {
             }
             i += 1;
         }
+        Ok(p)
+    }
+
+    /// [`Projections::search`] over an outer space too large for a dense index: the keys
+    /// found are marked in a bitmap of the space, a bit per value, and indexed afterwards by
+    /// their rank among the marked ones. A hash map of millions of keys was most of the
+    /// eliac's `info` (a split's search took 2-3 s, most of it failing past the limit).
+    fn search_by_bitmap(
+        coords: &[OrbitCoord],
+        outer: &Side,
+        a0: u64,
+        maps: usize,
+    ) -> Result<Projections> {
+        let mut seen = vec![0u64; outer.space.div_ceil(64) as usize];
+        // Marks `key` seen: whether it was not.
+        let mark = |seen: &mut [u64], key: u64| {
+            let (word, bit) = (&mut seen[(key / 64) as usize], 1u64 << (key % 64));
+            let new = *word & bit == 0;
+            *word |= bit;
+            new
+        };
+        let mut p = Projections { keys: vec![a0], moves: Vec::new(), parent: vec![(0, 0)] };
+        mark(&mut seen, a0);
+        // A few keys' images at a time, their words asked of the cache before any is
+        // marked: the bitmap outgrows the cache, and each mark was a wait for a line. Keys
+        // are still taken, and their images marked, in the order found.
+        const AHEAD: usize = 16;
+        let mut moved = Vec::with_capacity(AHEAD * maps);
+        let mut i = 0;
+        while i < p.keys.len() {
+            let end = (i + AHEAD).min(p.keys.len());
+            moved.clear();
+            for a in i..end {
+                for m in 0..maps {
+                    let b = outer.step(coords, p.keys[a], m);
+                    crate::table::prefetch_at(seen.as_ptr().wrapping_add((b / 64) as usize));
+                    moved.push(b);
+                }
+            }
+            for (x, &b) in moved.iter().enumerate() {
+                if mark(&mut seen, b) {
+                    if p.keys.len() >= MAX_OUTER {
+                        return Err(too_many_projections(outer));
+                    }
+                    p.keys.push(b);
+                    p.parent.push(((i + x / maps) as u32, (x % maps) as u32));
+                }
+            }
+            i = end;
+        }
+        let ranks = BitRank::from_words(seen);
+        let mut index = vec![0u32; p.keys.len()];
+        for (i, &key) in p.keys.iter().enumerate() {
+            index[ranks.rank(key) as usize] = i as u32;
+        }
+        // The images again, a few keys at a time as above: each reads its rank's words,
+        // then its index.
+        let mut moves = vec![0u32; p.keys.len() * maps];
+        let chunks = moves.par_chunks_mut(AHEAD * maps).enumerate();
+        chunks.for_each_init(Vec::new, |images, (c, out)| {
+            let keys = &p.keys[c * AHEAD..(c * AHEAD + out.len() / maps)];
+            images.clear();
+            for x in 0..out.len() {
+                let b = outer.step(coords, keys[x / maps], x % maps);
+                ranks.prefetch(b);
+                images.push(b);
+            }
+            for (o, &b) in out.iter_mut().zip(images.iter()) {
+                *o = ranks.rank(b);
+                crate::table::prefetch_at(index.as_ptr().wrapping_add(*o as usize));
+            }
+            for o in out.iter_mut() {
+                *o = index[*o as usize];
+            }
+        });
+        p.moves = moves;
         Ok(p)
     }
 }
@@ -734,6 +822,14 @@ impl FibreRanking {
         fibre_limit: usize,
     ) -> Result<Self> {
         let (coords, moves, solved_values) = tabulated(puzzle, invariants)?;
+        // Boards are at most the projections times the boards over each.
+        let most_boards = |projections: u64| projections.saturating_mul(fibre_limit as u64);
+        if fewest_boards > most_boards(MAX_OUTER as u64) {
+            return Err(Error::TooLarge(format!(
+                "at least {fewest_boards} boards: more than the {MAX_OUTER} projections a \
+                 ranking by fibres holds times the {fibre_limit} boards over each"
+            )));
+        }
         let splits = candidate_splits(&coords);
         let mut why = Vec::new();
         // The projections of the cheapest splits, scored by how their maps would tabulate;
@@ -757,6 +853,12 @@ impl FibreRanking {
             if projections_exceed(puzzle, &coords, outer, MAX_OUTER as u64) {
                 too_many.push(&outer.orbits);
                 why.push(too_many_projections(outer).to_string());
+                continue;
+            }
+            // Its projections are at most the arrangements of the outer cells: too few to
+            // spread the boards within the fibres' limit (eliac's splits, seconds each).
+            if fewest_boards > most_boards(outer.space) {
+                why.push(too_large_fibres(&inner.cells, fibre_limit, fewest_boards, outer.space));
                 continue;
             }
             match Projections::search(&coords, outer, key_of(outer), moves.len()) {
@@ -789,13 +891,9 @@ impl FibreRanking {
         let mut boards_above = fewest_boards.saturating_sub(1);
         for (rank, (_, i, reached)) in scored.into_iter().enumerate() {
             let (outer, inner) = splits[i].clone();
-            let most_boards = reached.saturating_mul(fibre_limit as u64);
+            let most_boards = most_boards(reached);
             if most_boards <= boards_above {
-                why.push(format!(
-                    "more than {fibre_limit} boards of cells {} go with one projection (more \
-                     than {boards_above} boards over its {reached} projections)",
-                    cell_list(&inner.cells),
-                ));
+                why.push(too_large_fibres(&inner.cells, fibre_limit, boards_above + 1, reached));
                 continue;
             }
             let projections = match (rank, best.take()) {
@@ -1468,6 +1566,15 @@ fn tabulated(
 }
 
 /// Why a split is refused when its projections pass [`MAX_OUTER`].
+/// Why a split cannot hold `boards` boards over at most `projections` projections.
+fn too_large_fibres(inner: &[u8], fibre_limit: usize, boards: u64, projections: u64) -> String {
+    format!(
+        "more than {fibre_limit} boards of cells {} go with one projection (at least {boards} \
+         boards over at most {projections} projections)",
+        cell_list(inner),
+    )
+}
+
 fn too_many_projections(outer: &Side) -> Error {
     Error::TooLarge(format!(
         "the moves reach more than {MAX_OUTER} projections on cells {}",
@@ -1476,28 +1583,12 @@ fn too_many_projections(outer: &Side) -> Error {
 }
 
 /// Whether the moves surely reach more than `limit` projections on `outer`, told from the
-/// order of the group they generate on its cells alone (a stabilizer chain, milliseconds):
-/// the projections number at least the solved labels' orbit under that group, which is its
-/// order over the exchanges of identical pieces at most. Searching the projections up to the
-/// limit took seconds per split (the arecibo's `info`, 25 s).
+/// orders of the groups they generate on its orbits and unions of them
+/// ([`super::board_count::fewest_projections`], milliseconds). Searching the projections up
+/// to the limit took seconds per split (the arecibo's `info`, 25 s).
 fn projections_exceed(puzzle: &Puzzle, coords: &[OrbitCoord], outer: &Side, limit: u64) -> bool {
-    let mut local = vec![u16::MAX; puzzle.n_positions()];
-    for (i, &c) in outer.cells.iter().enumerate() {
-        local[c as usize] = i as u16;
-    }
-    // Moves keep orbits, so each maps the side's cells onto themselves.
-    let gens: Vec<Perm> = (puzzle.moves.iter())
-        .map(|m| outer.cells.iter().map(|&c| local[m.perm[c as usize] as usize]).collect())
-        .collect();
-    if gens.iter().any(|g: &Perm| g.contains(&u16::MAX)) {
-        return false;
-    }
-    let order = StabChain::new(outer.cells.len(), &gens).order();
-    let exchanges: BigUint = (outer.orbits.iter())
-        .flat_map(|&j| &coords[j].counts)
-        .map(|&n| factorial(n as usize))
-        .product();
-    order > exchanges * BigUint::from(limit)
+    let orbits: Vec<Vec<u8>> = outer.orbits.iter().map(|&j| coords[j].cells.clone()).collect();
+    super::board_count::fewest_projections(puzzle, &orbits) > BigUint::from(limit)
 }
 
 /// The ways to split the orbits into outer and inner, cheapest first: by the bytes a dense
@@ -1709,12 +1800,13 @@ End
                 }
             }
             // Every board known, a limit of one board per projection: each split reaching
-            // fewer projections than there are boards is refused unbuilt.
+            // (or whose outer cells have) fewer projections than there are boards is refused
+            // unbuilt.
             match FibreRanking::within(&puzzle, inv, order, boards, 1) {
                 Ok(one) => assert!(whole && one.n_projections() == boards),
                 Err(e) => {
                     let (why, skipped) =
-                        (e.to_string(), format!("(more than {} boards", boards - 1));
+                        (e.to_string(), format!("(at least {boards} boards over at most"));
                     assert!(!whole && why.contains(&skipped), "{why}");
                 }
             }
@@ -1722,7 +1814,8 @@ End
     }
 
     /// The group on a side's cells bounds its projections from below: never past the
-    /// number the search reaches, and on some split of each puzzle exactly that number.
+    /// number the search reaches, and on some split of each puzzle exactly that number. The
+    /// search by a bitmap finds the same projections in the same order.
     #[test]
     fn projection_bounds_never_pass_the_projections_reached() {
         for text in [TWINS, TURNING_TWINS, TWINS_AND_RINGS] {
@@ -1733,6 +1826,14 @@ End
             for (outer, _) in candidate_splits(&coords) {
                 let key = outer.key(&coords, outer.orbits.iter().map(|&j| solved[j]));
                 let found = Projections::search(&coords, &outer, key, moves.len()).unwrap();
+                // The search by a bitmap (for large outer spaces) finds them alike.
+                let by_bitmap =
+                    Projections::search_by_bitmap(&coords, &outer, key, moves.len()).unwrap();
+                assert_eq!(
+                    (&by_bitmap.keys, &by_bitmap.moves, &by_bitmap.parent),
+                    (&found.keys, &found.moves, &found.parent),
+                    "{text}"
+                );
                 let reached = found.keys.len() as u64;
                 assert!(!projections_exceed(&puzzle, &coords, &outer, reached), "{text}");
                 exact += projections_exceed(&puzzle, &coords, &outer, reached - 1) as usize;

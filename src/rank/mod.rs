@@ -714,6 +714,16 @@ impl Ranking {
         if exact && let Ok(m) = multiset {
             return Ok(Ranking::Multiset(m));
         }
+        // What the boards show on a few orbits can say far more than the group's order over
+        // every exchange: both bounds refuse sooner what no ranking below could hold.
+        let shown = board_count::fewest_boards_by_projections(puzzle);
+        let Ok(shown) = u64::try_from(&shown) else {
+            return Err(Error::TooLarge(format!(
+                "at least {shown} boards (the arrangements the moves reach on some of its \
+                 orbits): more than 64-bit ranks can count"
+            )));
+        };
+        let fewest = fewest.max(shown);
         // Dense: one rank per board, however the group ties its pieces.
         let fibres = match exact {
             true => None,

@@ -31,7 +31,7 @@ use rayon::prelude::*;
 
 use super::entry_classes::{EntryClasses, TwinBlocks};
 use super::orbits::ElementSet;
-use super::{Symmetries, move_images};
+use super::{MoveIndex, Symmetries};
 use crate::bfs::Level;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::coord_tables::{CoordTables, Digits, MAX_COORDS};
@@ -572,8 +572,9 @@ fn commutes_with_moves(
 ) -> bool {
     let n = puzzle.n_positions();
     let moves = multiset.moves();
+    let index = MoveIndex::of(puzzle);
     let Some(images): Option<Vec<Vec<usize>>> =
-        syms.elements.iter().map(|s| move_images(puzzle, s)).collect()
+        syms.elements.iter().map(|s| index.images(s)).collect()
     else {
         return false;
     };

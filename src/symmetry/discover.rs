@@ -236,18 +236,19 @@ impl<'a> Group<'a> {
         let turns = |m: &Move| m.twist.iter().map(|&t| t % k).collect::<Vec<u8>>();
         let move_index =
             moves.iter().enumerate().map(|(i, m)| ((m.perm.clone(), turns(m)), i)).collect();
+        let identity = Symmetry::identity(root.len());
         let mut group = Group {
             k,
             root: root.to_vec(),
-            elements: Vec::new(),
+            keys: HashSet::from([(identity.cells.clone(), identity.offsets.clone())]),
+            elements: vec![identity],
             images: Vec::new(),
             generators: Vec::new(),
-            keys: HashSet::new(),
             move_index,
             moves,
             too_large: false,
         };
-        group.close();
+        group.images = vec![group.move_images(&group.elements[0])];
         group
     }
 
@@ -280,16 +281,18 @@ impl<'a> Group<'a> {
         self.close();
     }
 
-    /// The elements anew: every product of the generators, breadth first from the identity.
+    /// The elements closed under the generators again, the last of them new: the elements
+    /// were closed under the others, so they are multiplied by the new one alone, and the
+    /// new elements by every generator (the lo55's 800 maps were closed anew for each).
     fn close(&mut self) {
-        let n = self.root.len();
-        self.elements = vec![Symmetry::identity(n)];
-        self.keys =
-            HashSet::from([(self.elements[0].cells.clone(), self.elements[0].offsets.clone())]);
+        let (old, newest) = (self.elements.len(), self.generators.len() - 1);
         let mut i = 0;
         while i < self.elements.len() {
-            for g in 0..self.generators.len() {
-                let product = self.normalized(self.elements[i].then(&self.generators[g], self.k));
+            let by = if i < old { newest..newest + 1 } else { 0..self.generators.len() };
+            for g in by {
+                let mut product = Symmetry::identity(0);
+                self.elements[i].then_into(&self.generators[g], self.k, &mut product);
+                let product = self.normalized(product);
                 if self.keys.insert((product.cells.clone(), product.offsets.clone())) {
                     if self.elements.len() >= MAX_SYMMETRIES {
                         self.too_large = true;
@@ -300,7 +303,9 @@ impl<'a> Group<'a> {
             }
             i += 1;
         }
-        self.images = self.elements.iter().map(|e| self.move_images(e)).collect();
+        let new: Vec<Vec<usize>> =
+            self.elements[self.images.len()..].iter().map(|e| self.move_images(e)).collect();
+        self.images.extend(new);
     }
 
     /// Per move, the move `e` carries it onto (`usize::MAX` if none: not a map of the moves,

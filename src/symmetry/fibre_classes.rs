@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use super::entry_classes::{EntryClasses, TwinBlocks};
 use super::orbits::ElementSet;
-use super::{PieceImages, Symmetries, move_images};
+use super::{MoveIndex, PieceImages, Symmetries};
 use crate::bfs::Level;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::fibres::{FibreState, MAX_INNER};
@@ -187,8 +187,9 @@ impl FibreClasses {
     /// image of the board moved (so images are as far from solved as their boards).
     fn check_action(&self, puzzle: &Puzzle) -> std::result::Result<(), String> {
         let f = &self.fibres;
+        let index = MoveIndex::of(puzzle);
         let conjugates: Vec<Vec<usize>> = (self.syms.elements.iter())
-            .map(|s| move_images(puzzle, s))
+            .map(|s| index.images(s))
             .collect::<Option<_>>()
             .ok_or("a symmetry does not keep the move set")?;
         let n_boards = f.n_states();

@@ -377,8 +377,9 @@ impl Symmetries {
             }
             None => Symmetries::candidates(puzzle.rows, puzzle.cols, k),
         };
+        let index = MoveIndex::of(puzzle);
         for s in candidates {
-            if keeps_moves(puzzle, &s) {
+            if index.images(&s).is_some() {
                 elements.push(s);
             } else {
                 rejected.push(s);
@@ -432,8 +433,11 @@ impl Symmetries {
         self.elements.iter().position(|e| e.acts_like_in(s, self.orient_mod, &self.root))
     }
 
-    /// Whether the kept maps form a group: the identity is first and every product is kept
-    /// (a finite set closed under products is a group).
+    /// Whether the kept maps form a group: the identity is first and every product is kept.
+    /// A finite set closed under products is a group, and it is closed when the products
+    /// of a set of its generators, taken from the identity, stay in it: generators are taken
+    /// from the kept maps one at a time where the products so far miss one, so a group of
+    /// `n` maps costs about `n log n` products, not `n^2` (5,184 for the lo33's 72, 1.6 ms).
     pub fn is_group(&self) -> bool {
         let Some(first) = self.elements.first() else { return false };
         let n = first.cells.len();
@@ -444,17 +448,39 @@ impl Symmetries {
             key
         };
         let kept: HashSet<Vec<u8>> = self.elements.iter().map(key_of).collect();
-        // Products written into one map and one key: with 72 maps, 5,184 products named
-        // and keyed afresh took a millisecond of the lo33's 12.
+        if !first.acts_like_in(&Symmetry::identity(n), k, &self.root) {
+            return false;
+        }
+        // The products reached, closed under the generators taken so far.
+        let mut reached = vec![Symmetry::identity(n)];
+        let mut reached_keys = HashSet::from([key_of(&reached[0])]);
+        let mut generators: Vec<&Symmetry> = Vec::new();
         let (mut product, mut key) = (Symmetry::identity(n), Vec::new());
-        first.acts_like_in(&Symmetry::identity(n), k, &self.root)
-            && self.elements.iter().all(|a| {
-                self.elements.iter().all(|b| {
-                    a.then_into(b, k, &mut product);
+        for e in &self.elements {
+            if reached_keys.contains(&key_of(e)) {
+                continue;
+            }
+            generators.push(e);
+            // The products reached before were closed under the earlier generators: they
+            // need the new one alone, the new products every generator.
+            let (old, newest) = (reached.len(), generators.len() - 1);
+            let mut i = 0;
+            while i < reached.len() {
+                let by = if i < old { newest..newest + 1 } else { 0..generators.len() };
+                for g in by {
+                    reached[i].then_into(generators[g], k, &mut product);
                     product.action_in(k, &self.root, &mut key);
-                    kept.contains(key.as_slice())
-                })
-            })
+                    if !kept.contains(key.as_slice()) {
+                        return false;
+                    }
+                    if reached_keys.insert(key.clone()) {
+                        reached.push(product.clone());
+                    }
+                }
+                i += 1;
+            }
+        }
+        true
     }
 
     /// The images of a board under every element (each kept map, then with inversion each
@@ -499,19 +525,38 @@ pub fn keeps_moves(puzzle: &Puzzle, s: &Symmetry) -> bool {
 /// `images[m]`: the index of the move `s m s^-1` (the first of that action, twists compared
 /// modulo the puzzle's orientations), or `None` if some conjugate is no move of the puzzle.
 pub fn move_images(puzzle: &Puzzle, s: &Symmetry) -> Option<Vec<usize>> {
-    let k = puzzle.orient_mod;
-    let mut index: HashMap<(&[u8], Vec<u8>), usize> = HashMap::new();
-    for (i, m) in puzzle.moves.iter().enumerate() {
-        index.entry((&m.perm[..], reduced(&m.twist, k))).or_insert(i);
+    MoveIndex::of(puzzle).images(s)
+}
+
+/// The moves of a puzzle by action (permutation and twists modulo its orientations), built
+/// once for every map whose [`MoveIndex::images`] are asked: built per map, it took a third
+/// of the lo33's symmetry finding.
+pub struct MoveIndex<'a> {
+    puzzle: &'a Puzzle,
+    index: HashMap<(&'a [u8], Vec<u8>), usize>,
+}
+
+impl<'a> MoveIndex<'a> {
+    /// The index of `puzzle`'s moves.
+    pub fn of(puzzle: &'a Puzzle) -> MoveIndex<'a> {
+        let k = puzzle.orient_mod;
+        let mut index = HashMap::new();
+        for (i, m) in puzzle.moves.iter().enumerate() {
+            index.entry((&m.perm[..], reduced(&m.twist, k))).or_insert(i);
+        }
+        MoveIndex { puzzle, index }
     }
-    puzzle
-        .moves
-        .iter()
-        .map(|m| {
-            let c = s.conjugate_move(m, k);
-            index.get(&(&c.perm[..], reduced(&c.twist, k))).copied()
-        })
-        .collect()
+
+    /// [`move_images`] of `s`.
+    pub fn images(&self, s: &Symmetry) -> Option<Vec<usize>> {
+        let k = self.puzzle.orient_mod;
+        (self.puzzle.moves.iter())
+            .map(|m| {
+                let c = s.conjugate_move(m, k);
+                self.index.get(&(&c.perm[..], reduced(&c.twist, k))).copied()
+            })
+            .collect()
+    }
 }
 
 impl fmt::Display for Symmetries {

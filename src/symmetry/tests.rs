@@ -112,6 +112,42 @@ fn symmetry_groups_found_from_the_moves() {
     assert_eq!(Symmetries::of(&p).to_string(), "order 2: identity, rotate 180; inverse-closed: no");
 }
 
+/// `is_group` takes products of generators only: it must still refuse a set that misses a
+/// product, a set without the identity first, and accept every subgroup.
+#[test]
+fn a_set_of_maps_is_a_group_only_when_closed_under_products() {
+    let syms = Symmetries::of(&puzzle("nrp:3x3:2", Metric::Qtm));
+    assert_eq!(syms.order(), 8);
+    assert!(syms.is_group());
+    let without = |drop: usize| Symmetries {
+        elements: (syms.elements.iter().enumerate())
+            .filter(|&(i, _)| i != drop)
+            .map(|(_, s)| s.clone())
+            .collect(),
+        ..syms.clone()
+    };
+    // Dropping any map but the identity leaves a product of two kept maps out.
+    for drop in 1..8 {
+        assert!(!without(drop).is_group(), "{} dropped", syms.elements[drop].name);
+    }
+    // The identity must come first.
+    let mut moved = syms.clone();
+    moved.elements.swap(0, 1);
+    assert!(!moved.is_group());
+    // The rotations are a subgroup, a rotation and a mirror alone are not.
+    let rotations = syms.subgroup(|s| !s.reverses);
+    assert_eq!(rotations.order(), 4);
+    let pair = Symmetries { elements: syms.elements[..2].to_vec(), ..syms.clone() };
+    assert_eq!(pair.elements[1].name, "rotate 90");
+    assert!(!pair.is_group());
+    let half = Symmetries {
+        elements: vec![syms.elements[0].clone(), syms.elements[2].clone()],
+        ..syms.clone()
+    };
+    assert_eq!(half.elements[1].name, "rotate 180");
+    assert!(half.is_group());
+}
+
 #[test]
 fn symmetry_restricted_spin_types_keep_the_board_symmetry() {
     // Spins of 1x2 rectangles only, on a 2x3 board: the horizontal and the vertical dominoes
