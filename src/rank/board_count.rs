@@ -69,7 +69,7 @@ pub(crate) fn fewest_boards_by_projections(puzzle: &Puzzle) -> BigUint {
 /// orbit (the most that can leave the solved labels as they are). Orbits join the union one
 /// at a time, largest bound first, where they raise it; the whole union is tried last. On
 /// the whole puzzle that is [`fewest_boards`] at best, whose exchanges multiply over every
-/// orbit: the arecibo's 165 boards, against more than 5,000,000 shown on a few of its
+/// orbit: the arecibo's 164 boards, against more than 5,000,000 shown on a few of its
 /// orbits (which spares listing 5,000,000 boards, 2 GB and seconds, before failing).
 pub(crate) fn fewest_projections(puzzle: &Puzzle, orbits: &[Vec<u8>]) -> BigUint {
     let solved = puzzle.solved();
