@@ -63,8 +63,8 @@ pub(crate) fn fewest_boards_by_projections(puzzle: &Puzzle) -> BigUint {
 }
 
 /// A lower bound on the arrangements of labels the boards show on the union of `orbits`
-/// (each a list of cells the moves keep together): boards that differ on some of the orbits
-/// differ on all, and the arrangements the moves reach on a union of orbits number at least
+/// (each a list of cells the moves keep together): boards showing different labels on some
+/// orbits are different boards, and the arrangements the moves reach on a union of orbits number at least
 /// the order of the group they generate there over the exchanges of alike labels within each
 /// orbit (the most that can leave the solved labels as they are). Orbits join the union one
 /// at a time, largest bound first, where they raise it; the whole union is tried last. On
