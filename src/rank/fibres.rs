@@ -1565,7 +1565,6 @@ fn tabulated(
     Ok((coords, moves, solved_values))
 }
 
-/// Why a split is refused when its projections pass [`MAX_OUTER`].
 /// Why a split cannot hold `boards` boards over at most `projections` projections.
 fn too_large_fibres(inner: &[u8], fibre_limit: usize, boards: u64, projections: u64) -> String {
     format!(
@@ -1575,6 +1574,7 @@ fn too_large_fibres(inner: &[u8], fibre_limit: usize, boards: u64, projections: 
     )
 }
 
+/// Why a split is refused when its projections pass [`MAX_OUTER`].
 fn too_many_projections(outer: &Side) -> Error {
     Error::TooLarge(format!(
         "the moves reach more than {MAX_OUTER} projections on cells {}",
