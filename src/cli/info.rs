@@ -196,6 +196,15 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                 c.twin_classes(),
                 c.fibres().fibre_len()
             )?;
+            if c.twin_classes() > 0 {
+                let (tables, twin_bytes) = c.twin_tables();
+                writeln!(
+                    out,
+                    "classes a symmetry fixes: one entry per orbit of their fibre's boards \
+                     ({tables} distinct tables of orbits, {})",
+                    human(twin_bytes)
+                )?;
+            }
             writeln!(out, "search with symmetry: board by board")?;
             write_reduced_table(&mut out, c.n_states(), c.order(), c.n_boards(), bytes)?;
         }

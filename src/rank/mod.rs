@@ -545,7 +545,8 @@ impl StateSpace {
             return Ok(boards);
         }
         // Boards by a projection and its fibres walked as runs beat their classes walked one
-        // by one: the 235 cuboid 0.30 s against 1.13 s (33 MiB against 13 MiB).
+        // by one: the 235 cuboid 0.73 s against 1.20 s (34 MiB against 18 MiB), though its
+        // classes take 4,210,688 entries to 31,850,496 boards.
         if let (Ranking::Fibres(f), SymmetryMode::Auto) = (&boards.ranking, mode)
             && f.walks_runs()
         {

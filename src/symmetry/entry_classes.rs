@@ -88,8 +88,7 @@ pub(crate) fn for_each_marked(
 /// Classes whose entries come in blocks of `len`, one block per class of a first part (its
 /// class, then a rest or a place), where `twins` lists the classes whose representative
 /// elements besides the identity fix, and `image(class, h, offset)` is the offset within
-/// its block of the entry at `offset` carried by such an `h` ([`super::CoordClasses`],
-/// [`super::FibreClasses`]).
+/// its block of the entry at `offset` carried by such an `h` ([`super::CoordClasses`]).
 pub(crate) struct TwinBlocks<'a, F> {
     pub twins: &'a [(u32, ElementSet)],
     pub len: u64,

@@ -12,17 +12,18 @@
 //! - a board `(a, c)` is carried by `e_a` to `(r, e_a c)`, whose place in the fibre over `r`
 //!   is the entry's second part.
 //!
-//! Entries over a representative that an element `h` fixes are one class with their
-//! `h`-images: a forward step marks the others after it ([`EntryClasses`]). Each entry stands
-//! for `|G| / |H|` boards, the orbit of its projection (`|H|` the projection's stabilizer),
-//! whatever its own stabilizer: so histograms in boards are exact. Boards are walked one by
-//! one (no runs): the fibres' offset tables composed with the elements would take more
-//! memory than the classes save.
+//! Over a representative that elements `H` fix (a "twin" class), places `x` and `h x` for
+//! `h` in `H` hold one class of boards: such a class keeps one entry per orbit of its places
+//! under `H` ([`CompactTwins`]), which stands for `|G| · |H x| / |H|` boards: so entries
+//! are classes of boards, and histograms in boards are exact. Boards are walked one by one
+//! (no runs): the fibres' offset tables composed with the elements would take more memory
+//! than the classes save.
 
 use rayon::prelude::*;
 
-use super::entry_classes::{EntryClasses, TwinBlocks};
+use super::entry_classes::{EntryClasses, others};
 use super::orbits::ElementSet;
+use super::twins::{CompactTwins, MAX_TWIN_RESTS};
 use super::{MoveIndex, PieceImages, Symmetries};
 use crate::bfs::Level;
 use crate::puzzle::{Board, Puzzle};
@@ -59,8 +60,9 @@ pub struct FibreClasses {
     /// Classes whose representative some element besides the identity fixes, with the set
     /// of those that do (bit `e`).
     twins: Vec<(u32, ElementSet)>,
+    /// Where each class's entries start; a twin class's are one per orbit of its places.
+    entries: CompactTwins,
     fibre_len: u64,
-    n_states: u64,
 }
 
 /// One element's action on the inner orbits' values.
@@ -164,21 +166,39 @@ impl FibreClasses {
         let Some(class_of) = class_of else {
             return refuse("its symmetries' maps of its projections do not form a group".into());
         };
-        let n_states = reps.len() as u64 * fibre_len;
-        let classes = FibreClasses {
+        if fibre_len > MAX_TWIN_RESTS {
+            return refuse(format!(
+                "fibres of {fibre_len} boards, more than the {MAX_TWIN_RESTS} the tables of \
+                 their orbits take"
+            ));
+        }
+        let mut classes = FibreClasses {
             fibres,
             syms,
             class_of,
             reps,
             actions,
             twins,
+            // Set below, once the elements' tables are checked.
+            entries: CompactTwins::new(0, fibre_len, &[], |_, _, _, _| {}),
             images,
             fibre_len,
-            n_states,
         };
         if let Err(why) = classes.check_action(puzzle) {
             return refuse(why);
         }
+        // The twins' orbits come from the elements' tables, now checked.
+        let entries = CompactTwins::new(
+            classes.reps.len(),
+            fibre_len,
+            &classes.twins,
+            |class, fixed, x, out| {
+                // The identity (element 0) keeps the place.
+                out.push(x as u32);
+                out.extend(others(fixed).map(|h| classes.twin_place(class, h, x) as u32));
+            },
+        );
+        classes.entries = entries;
         Ok(classes)
     }
 
@@ -242,7 +262,7 @@ impl FibreClasses {
         };
         let place = self.fibres.place(&rep);
         debug_assert!(place.is_some(), "an image off the fibre");
-        class as u64 * self.fibre_len + place.unwrap_or(0)
+        self.entries.entry(class, place.unwrap_or(0))
     }
 
     /// The place over a twin class's representative of the board at `place` there carried
@@ -284,10 +304,16 @@ impl FibreClasses {
         &self.fibres
     }
 
+    /// The distinct tables of the twin classes' orbits and the bytes they take.
+    pub fn twin_tables(&self) -> (usize, u64) {
+        self.entries.footprint()
+    }
+
     /// What the entries are, in words (table headers record it).
     pub fn describe(&self) -> String {
         format!(
-            "{} symmetries, {} classes of {} projections, then the fibre's {} places",
+            "{} symmetries, {} classes of {} projections, then the fibre's {} places, twin \
+             classes' one per orbit",
             self.order(),
             self.reps.len(),
             self.class_of.len(),
@@ -310,16 +336,9 @@ impl FibreClasses {
         self.fibres.board_of(&self.unrank(entry))
     }
 
-    /// The number of classes of boards: entries, less the repeats of twin classes (each
-    /// counted at the smallest of its entries).
+    /// The number of classes of boards: one per entry.
     pub fn exact_classes(&self) -> u64 {
-        self.n_states - self.twin_blocks().repeats()
-    }
-
-    /// The fibres over twin classes' representatives, with their elements' images.
-    fn twin_blocks(&self) -> TwinBlocks<'_, impl Fn(u32, usize, u64) -> u64 + Sync + '_> {
-        let image = |class, h, place| self.twin_place(class, h, place);
-        TwinBlocks { twins: &self.twins, len: self.fibre_len, image }
+        self.entries.n_entries()
     }
 }
 
@@ -379,7 +398,7 @@ fn inner_actions(
 impl StateRanking for FibreClasses {
     type State = FibreState;
     fn n_states(&self) -> u64 {
-        self.n_states
+        self.entries.n_entries()
     }
     fn n_moves(&self) -> usize {
         self.fibres.n_moves()
@@ -390,7 +409,7 @@ impl StateRanking for FibreClasses {
     }
     #[inline(always)]
     fn unrank(&self, entry: u64) -> FibreState {
-        let (class, place) = (entry / self.fibre_len, entry % self.fibre_len);
+        let (class, place) = self.entries.class_and_rest(entry);
         self.fibres.unrank(self.reps[class as usize] as u64 * self.fibre_len + place)
     }
     #[inline(always)]
@@ -414,16 +433,18 @@ impl EntryClasses for FibreClasses {
         false
     }
     fn deal_unit(&self) -> u64 {
-        self.fibre_len
+        // Entries are classes of boards: no level needs completing class by class.
+        1
     }
     fn complete_level_in(
         &self,
         table: &DistanceTable,
         local: &(dyn Fn(u64) -> Option<u64> + Sync),
         mark: u8,
-        mark_twins: bool,
+        _mark_twins: bool,
     ) -> (Level, u64) {
-        self.twin_blocks().complete_level_in(self.order(), table, local, mark, mark_twins)
+        let excess = self.entries.excess_in(&self.twins, self.order(), table, local, mark);
+        (Level::default(), excess)
     }
 }
 
@@ -495,9 +516,9 @@ End
         // and C always agree); the twins and rings' one symmetry fixes every projection.
         for (name, puzzle, order, (boards, entries, exact)) in [
             ("twins", defined(TWINS), 4, (24u64, 16, 16)),
-            ("twins and rings", defined(TWINS_AND_RINGS), 2, (13_824, 13_824, 9_216)),
-            ("swapped rings", defined(SWAPPED_RINGS), 4, (3_456, 2_304, 944)),
-            ("layered corners", layered_corners(), 16, (40_320, 8_064, 2_768)),
+            ("twins and rings", defined(TWINS_AND_RINGS), 2, (13_824, 9_216, 9_216)),
+            ("swapped rings", defined(SWAPPED_RINGS), 4, (3_456, 944, 944)),
+            ("layered corners", layered_corners(), 16, (40_320, 2_768, 2_768)),
         ] {
             let analysis = Analysis::of(&puzzle).unwrap();
             let (inv, group) = (&analysis.invariants, &analysis.group_order);
@@ -544,7 +565,8 @@ End
         let c = FibreClasses::new(&puzzle, f, Symmetries::of(&puzzle)).unwrap();
         assert_eq!(c.projection_classes(), (14, 70));
         assert_eq!(c.twin_classes(), 13);
-        assert_eq!(c.n_states(), 14 * 576);
+        // Each twin class one entry per orbit of its 576 places.
+        assert_eq!(c.n_states(), 576 + 2_192);
     }
 
     /// A map that keeps the solved board but not the moves (two cells of ring A exchanged,

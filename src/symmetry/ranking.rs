@@ -751,8 +751,10 @@ impl ClassRanking {
     /// [`ClassRanking::weight`] of an entry of twin class `class`, `fixed` the elements
     /// fixing its representative.
     fn twin_weight(&self, class: u32, entry: u64, fixed: ElementSet) -> u64 {
-        let rests = self.compact.as_ref().map_or(1, |c| c.orbit_len(class, entry));
-        self.order() * rests / fixed.count_ones() as u64
+        match &self.compact {
+            Some(c) => c.weight(class, entry, fixed, self.order()),
+            None => self.order() / fixed.count_ones() as u64,
+        }
     }
 
     /// Whether each class's entries are one per class of boards (twins compacted), so
@@ -1080,8 +1082,9 @@ impl ClassRanking {
         mark: u8,
         mark_twins: bool,
     ) -> (Level, u64) {
-        if self.compact.is_some() {
-            return (Level::default(), self.excess_in(table, &local, mark));
+        if let Some(compact) = &self.compact {
+            let excess = compact.excess_in(&self.twins, self.order(), table, &local, mark);
+            return (Level::default(), excess);
         }
         let order = self.order();
         self.twin_ranges()
@@ -1106,41 +1109,6 @@ impl ClassRanking {
                 (found, count * (order - order / fixed.count_ones() as u64))
             })
             .reduce(|| (Level::default(), 0), |(a, x), (b, y)| (a.merge(b), x + y))
-    }
-
-    /// The boards by which `order` boards per entry overcount the entries of twin classes
-    /// marked `mark` that the table holds (entry `e` at `local(e)`; a class may be split
-    /// between processes).
-    fn excess_in(
-        &self,
-        table: &DistanceTable,
-        local: &(impl Fn(u64) -> Option<u64> + Sync),
-        mark: u8,
-    ) -> u64 {
-        let order = self.order();
-        self.twins
-            .par_iter()
-            .map(|&(class, fixed)| {
-                let range = self.class_entries(class);
-                let mut excess = 0;
-                let mut add = |e: u64| excess += order - self.twin_weight(class, e, fixed);
-                let (first, last) = (local(range.start), local(range.end - 1));
-                match (first, last) {
-                    // Both ends held at indices as far apart as the entries: all between too.
-                    (Some(a), Some(b)) if b - a == range.end - 1 - range.start => {
-                        for_each_marked(table, a..b + 1, mark, |i| add(range.start + (i - a)))
-                    }
-                    _ => {
-                        for e in range {
-                            if local(e).is_some_and(|i| table.get(i) == mark) {
-                                add(e);
-                            }
-                        }
-                    }
-                }
-                excess
-            })
-            .sum()
     }
 
     /// The number of classes of boards: entries, less the repeats of classes whose

@@ -17,13 +17,15 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use super::entry_classes::for_each_marked;
 use super::orbits::ElementSet;
+use crate::table::DistanceTable;
 
 /// The table of a class with every rest an entry of its own.
 const NONE: u32 = u32::MAX;
 
-/// Bytes of tables built together (in parallel) before they are shared: at least 16 twin
-/// classes at once, more where their rests are few (the master pyramorphix's 1,336 twins of
+/// Bytes of tables built together (in parallel) before they are shared: at least one twin
+/// class per thread at once, more where their rests are few (the master pyramorphix's 1,336 twins of
 /// 8 rests took 84 rounds of the threads, 2.9 ms of its 25).
 const TWIN_BYTES_AT_ONCE: u64 = 4 << 20;
 
@@ -144,7 +146,8 @@ impl CompactTwins {
         let (hasher, mut by_hash) = (RandomState::new(), HashMap::<u64, Vec<u32>>::new());
         // A few at a time, each shared as soon as built: twin classes may far outnumber
         // distinct tables (233: 670 and 109), and building all first took 95 MiB there.
-        let at_once = (TWIN_BYTES_AT_ONCE / (rest_count * 9).max(1)).max(16) as usize;
+        let at_once = (TWIN_BYTES_AT_ONCE / (rest_count * 9).max(1))
+            .max(rayon::current_num_threads() as u64) as usize;
         for chunk in twins.chunks(at_once) {
             let built: Vec<OrbitTable> = chunk
                 .par_iter()
@@ -216,6 +219,47 @@ impl CompactTwins {
             NONE => 1,
             t => self.tables[t as usize].len[(entry - self.offsets[class]) as usize] as u64,
         }
+    }
+
+    /// The boards an entry of twin class `class` stands for, `fixed` the elements fixing
+    /// its representative and `order` the group's order: `|G| · |H·x| / |H|`.
+    #[inline]
+    pub fn weight(&self, class: u32, entry: u64, fixed: ElementSet, order: u64) -> u64 {
+        order * self.orbit_len(class, entry) / fixed.count_ones() as u64
+    }
+
+    /// The boards by which `order` boards per entry overcount the entries of the twin
+    /// classes (`twins`) marked `mark` that `table` holds (entry `e` at `local(e)`; a class
+    /// may be split between the processes of a distributed search).
+    pub fn excess_in(
+        &self,
+        twins: &[(u32, ElementSet)],
+        order: u64,
+        table: &DistanceTable,
+        local: &(impl Fn(u64) -> Option<u64> + Sync + ?Sized),
+        mark: u8,
+    ) -> u64 {
+        (twins.par_iter())
+            .map(|&(class, fixed)| {
+                let range = self.range(class);
+                let mut excess = 0;
+                let mut add = |e: u64| excess += order - self.weight(class, e, fixed, order);
+                match (local(range.start), local(range.end - 1)) {
+                    // Both ends held at indices as far apart as the entries: all between too.
+                    (Some(a), Some(b)) if b - a == range.end - 1 - range.start => {
+                        for_each_marked(table, a..b + 1, mark, |i| add(range.start + (i - a)))
+                    }
+                    _ => {
+                        for e in range {
+                            if local(e).is_some_and(|i| table.get(i) == mark) {
+                                add(e);
+                            }
+                        }
+                    }
+                }
+                excess
+            })
+            .sum()
     }
 
     /// Distinct tables, and the bytes they and the offsets take.
