@@ -521,6 +521,13 @@ pub fn factorial(n: usize) -> BigUint {
     (1..=n).fold(BigUint::from(1u32), |acc, i| acc * i)
 }
 
+/// The orders of `items` that read the same: the product of the factorials of the numbers
+/// of equal items (the exchanges of alike pieces' labels).
+pub(crate) fn exchanges_of_alike<T: Ord>(mut items: Vec<T>) -> BigUint {
+    items.sort_unstable();
+    items.chunk_by(|a, b| a == b).map(|run| factorial(run.len())).product()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@
 use num_bigint::BigUint;
 
 use crate::group::analysis::Analysis;
-use crate::group::invariants::factorial;
+use crate::group::invariants::exchanges_of_alike;
 use crate::group::stabchain::{Perm, StabChain};
 use crate::puzzle::{Board, Puzzle};
 
@@ -18,13 +18,7 @@ const MAX_SAME: u64 = 1 << 18;
 /// The order of `K`: the exchanges of identical pieces within their labels, times the
 /// turns of pieces whose orientation nobody sees.
 pub(crate) fn exchanges(puzzle: &Puzzle, analysis: &Analysis) -> BigUint {
-    let solved = puzzle.solved();
-    let mut same = BigUint::from(1u32);
-    let mut labels: Vec<u8> = solved.tiles.clone();
-    labels.sort_unstable();
-    for run in labels.chunk_by(|a, b| a == b) {
-        same *= crate::group::invariants::factorial(run.len());
-    }
+    let mut same = exchanges_of_alike(puzzle.solved().tiles);
     if let Some(d) = puzzle.defined() {
         for _ in d.unseen_orientations().iter().filter(|&&u| u) {
             same *= analysis.invariants.orient_mod;
@@ -64,19 +58,18 @@ pub(crate) fn fewest_boards_by_projections(puzzle: &Puzzle) -> BigUint {
 
 /// A lower bound on the arrangements of labels the boards show on the union of `orbits`
 /// (each a list of cells the moves keep together): boards showing different labels on some
-/// orbits are different boards, and the arrangements the moves reach on a union of orbits number at least
-/// the order of the group they generate there over the exchanges of alike labels within each
-/// orbit (the most that can leave the solved labels as they are). Orbits join the union one
-/// at a time, largest bound first, where they raise it; the whole union is tried last. On
-/// the whole puzzle that is [`fewest_boards`] at best, whose exchanges multiply over every
-/// orbit: the arecibo's 164 boards, against more than 5,000,000 shown on a few of its
-/// orbits (which spares listing 5,000,000 boards, 2 GB and seconds, before failing).
+/// orbits are different boards, and the arrangements the moves reach on a union of orbits
+/// number at least the order of the group they generate there over the exchanges of alike
+/// labels within each orbit (the most that can leave the solved labels as they are).
+/// Orbits join the union one at a time, largest bound first, where they raise it; the whole
+/// union is tried last. On the whole puzzle that is [`fewest_boards`] at best, whose
+/// exchanges multiply over every orbit: the arecibo's 164 boards, against more than
+/// 5,000,000 shown on a few of its orbits (which spares listing 5,000,000 boards, 2 GB and
+/// seconds, before failing).
 pub(crate) fn fewest_projections(puzzle: &Puzzle, orbits: &[Vec<u8>]) -> BigUint {
     let solved = puzzle.solved();
-    let exchanges = |cells: &[u8]| -> BigUint {
-        let mut labels: Vec<u8> = cells.iter().map(|&c| solved.tiles[c as usize]).collect();
-        labels.sort_unstable();
-        labels.chunk_by(|a, b| a == b).map(|run| factorial(run.len())).product()
+    let exchanges = |cells: &[u8]| {
+        exchanges_of_alike(cells.iter().map(|&c| solved.tiles[c as usize]).collect())
     };
     let bound = |cells: &[u8], exchanged: &BigUint| {
         order_on_cells(puzzle, cells).map_or_else(BigUint::default, |order| order / exchanged)

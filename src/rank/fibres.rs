@@ -34,7 +34,7 @@ use super::StateRanking;
 use super::bit_rank::BitRank;
 use super::multiset::Arrangements;
 use super::runs::{CellRuns, OffsetTable, RunMove};
-use crate::group::invariants::{Invariants, cell_list, factorial};
+use crate::group::invariants::{Invariants, cell_list, exchanges_of_alike};
 use crate::group::stabchain::{Perm, StabChain};
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
@@ -1348,12 +1348,9 @@ fn fibre_too_large(inner: &Side, limit: usize) -> Error {
 /// exchanging alike pieces within an orbit, each piece turned any way.
 fn most_keeping(puzzle: &Puzzle, invariants: &Invariants, side: &Side) -> BigUint {
     let tiles = &puzzle.solved().tiles;
-    let mut alike: Vec<(u8, u8)> =
-        side.cells.iter().map(|&c| (invariants.orbit_of[c as usize], tiles[c as usize])).collect();
-    alike.sort_unstable();
-    let exchanges = alike.chunk_by(|a, b| a == b).map(|run| factorial(run.len()));
-    let turns = side.modulus.iter().map(|&m| BigUint::from(m.max(1)));
-    exchanges.chain(turns).product()
+    let alike = side.cells.iter().map(|&c| (invariants.orbit_of[c as usize], tiles[c as usize]));
+    let turns: BigUint = side.modulus.iter().map(|&m| BigUint::from(m.max(1))).product();
+    exchanges_of_alike(alike.collect()) * turns
 }
 
 /// The table of the `k`-th inner orbit's maps ([`MapTable`]), if their distinct restrictions

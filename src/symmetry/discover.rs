@@ -22,8 +22,9 @@
 //! tiles, 800 symmetries) took more than a million nodes when each map was a leaf.
 
 use std::collections::{HashMap, HashSet};
+use std::mem::take;
 
-use super::Symmetry;
+use super::{Symmetry, close_under_newest};
 use crate::group::cycles::cycle_type;
 use crate::puzzle::{Move, Puzzle};
 
@@ -281,27 +282,28 @@ impl<'a> Group<'a> {
         self.close();
     }
 
-    /// The elements closed under the generators again, the last of them new: the elements
-    /// were closed under the others, so they are multiplied by the new one alone, and the
-    /// new elements by every generator (the lo55's 800 maps were closed anew for each).
+    /// The elements closed under the generators again, the last of them new
+    /// ([`close_under_newest`]), and the new elements' images of the moves.
     fn close(&mut self) {
-        let (old, newest) = (self.elements.len(), self.generators.len() - 1);
-        let mut i = 0;
-        while i < self.elements.len() {
-            let by = if i < old { newest..newest + 1 } else { 0..self.generators.len() };
-            for g in by {
-                let mut product = Symmetry::identity(0);
-                self.elements[i].then_into(&self.generators[g], self.k, &mut product);
-                let product = self.normalized(product);
-                if self.keys.insert((product.cells.clone(), product.offsets.clone())) {
-                    if self.elements.len() >= MAX_SYMMETRIES {
-                        self.too_large = true;
-                        return;
-                    }
-                    self.elements.push(product);
-                }
+        let (mut elements, mut keys) = (take(&mut self.elements), take(&mut self.keys));
+        let mut count = elements.len();
+        let closed = close_under_newest(&mut elements, self.generators.len(), |e, g| {
+            let mut product = Symmetry::identity(0);
+            e.then_into(&self.generators[g], self.k, &mut product);
+            let product = self.normalized(product);
+            if !keys.insert((product.cells.clone(), product.offsets.clone())) {
+                return Ok(None);
             }
-            i += 1;
+            if count >= MAX_SYMMETRIES {
+                return Err(());
+            }
+            count += 1;
+            Ok(Some(product))
+        });
+        (self.elements, self.keys) = (elements, keys);
+        if closed.is_err() {
+            self.too_large = true;
+            return;
         }
         let new: Vec<Vec<usize>> =
             self.elements[self.images.len()..].iter().map(|e| self.move_images(e)).collect();

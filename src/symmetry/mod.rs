@@ -461,23 +461,16 @@ impl Symmetries {
                 continue;
             }
             generators.push(e);
-            // The products reached before were closed under the earlier generators: they
-            // need the new one alone, the new products every generator.
-            let (old, newest) = (reached.len(), generators.len() - 1);
-            let mut i = 0;
-            while i < reached.len() {
-                let by = if i < old { newest..newest + 1 } else { 0..generators.len() };
-                for g in by {
-                    reached[i].then_into(generators[g], k, &mut product);
-                    product.action_in(k, &self.root, &mut key);
-                    if !kept.contains(key.as_slice()) {
-                        return false;
-                    }
-                    if reached_keys.insert(key.clone()) {
-                        reached.push(product.clone());
-                    }
+            let closed = close_under_newest(&mut reached, generators.len(), |r, g| {
+                r.then_into(generators[g], k, &mut product);
+                product.action_in(k, &self.root, &mut key);
+                if !kept.contains(key.as_slice()) {
+                    return Err(());
                 }
-                i += 1;
+                Ok(reached_keys.insert(key.clone()).then(|| product.clone()))
+            });
+            if closed.is_err() {
+                return false;
             }
         }
         true
@@ -496,6 +489,30 @@ impl Symmetries {
         }
         out
     }
+}
+
+/// Closes `elements`, closed under all generators but the newest of `n_generators`, under
+/// them all: the old elements need the newest alone, the new ones every generator, until no
+/// product is new (closing anew from the identity for each generator took the lo55's 800
+/// maps over and over). `new_product(e, g)` gives element `e` times generator `g` if it is
+/// new (noting it seen), or stops the closure with `Err`.
+pub(crate) fn close_under_newest<E, X>(
+    elements: &mut Vec<E>,
+    n_generators: usize,
+    mut new_product: impl FnMut(&E, usize) -> Result<Option<E>, X>,
+) -> Result<(), X> {
+    let old = elements.len();
+    let mut i = 0;
+    while i < elements.len() {
+        let first = if i < old { n_generators - 1 } else { 0 };
+        for g in first..n_generators {
+            if let Some(product) = new_product(&elements[i], g)? {
+                elements.push(product);
+            }
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// The offset of cell `p` under `s`, less that of its orbit's root, modulo the turns.
