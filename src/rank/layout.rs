@@ -31,6 +31,9 @@ pub(crate) use upper_maps::UpperMaps;
 
 /// The largest board the fast path handles: tiles and their orientation share one byte.
 pub const MAX_CELLS: usize = 32;
+/// The largest board one 128-bit vector holds (a byte per cell): the kernels for boards up
+/// to it take 16 lanes, those for larger ones 32.
+pub(crate) const NARROW_CELLS: usize = 16;
 pub(crate) const TILE_BITS: u32 = 5;
 pub(crate) const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
 
@@ -646,7 +649,7 @@ impl Layout {
     #[inline(always)]
     fn orbit_tiles(&self, s: &Cells, o: &OrbitLayout) -> [u8; 32] {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
-        if self.n_cells <= 16 {
+        if self.n_cells <= NARROW_CELLS {
             return simd::orbit_tiles16(s, &o.shuffle, &self.local);
         }
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]

@@ -169,7 +169,7 @@ pub const PAD: u8 = 127;
 #[inline(always)]
 pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &[u64; 32], first: usize) -> (u64, u32) {
     #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-    if n <= 16 {
+    if n <= super::layout::NARROW_CELLS {
         return rank_padded16(xs, n, weights, first);
     }
     let _ = first;

@@ -6,7 +6,7 @@
 //! see `.cargo/config.toml`). [`shuffle32`], [`load32`] and [`store32`] also serve the 32
 //! lanes of [`super::lanes`].
 
-use super::layout::{Cells, CompiledMove, MAX_CELLS, TILE_MASK};
+use super::layout::{Cells, CompiledMove, MAX_CELLS, NARROW_CELLS, TILE_MASK};
 use super::perm::PAD;
 
 /// Applies a compiled move to a board of `n_cells` cells; `has_thirds` when some orbit's
@@ -22,7 +22,7 @@ pub(super) fn apply_compiled(
         return apply_thirds(n_cells, s, m);
     }
     #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-    if n_cells <= 16 {
+    if n_cells <= NARROW_CELLS {
         return apply_shuffle16(s, m);
     }
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
@@ -62,7 +62,7 @@ pub(super) fn apply_thirds_scalar(s: &Cells, m: &CompiledMove) -> Cells {
 #[inline(always)]
 fn apply_thirds(n_cells: usize, s: &Cells, m: &CompiledMove) -> Cells {
     #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-    if n_cells <= 16 {
+    if n_cells <= NARROW_CELLS {
         use std::arch::x86_64::*;
         let mut out = [0u8; MAX_CELLS];
         // SAFETY: SSSE3 (and so SSE2) is enabled at compile time (the cfg above); every

@@ -70,7 +70,7 @@ use crate::puzzle::{Board, Puzzle};
 use crate::rank::bits::select_bit;
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 use crate::rank::lanes::{ByteLanes, Lanes16, Lanes32};
-use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK, UpperMaps};
+use crate::rank::layout::{MAX_CELLS, NARROW_CELLS, TILE_BITS, TILE_MASK, UpperMaps};
 use crate::rank::orbit_split::RestParts;
 use crate::rank::runs::for_each_subset;
 use crate::rank::{CellRuns, Cells, Layout, OrbitSplit, StateRanking};
@@ -911,7 +911,7 @@ impl ClassRanking {
         let c = &self.conjugations[e];
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
         if let Some((relabel, from)) = &c.shuffles {
-            return Cells(if self.full.n_cells() <= 16 {
+            return Cells(if self.full.n_cells() <= NARROW_CELLS {
                 relabel_and_move::<Lanes16>(relabel, from, &board.0)
             } else {
                 relabel_and_move::<Lanes32>(relabel, from, &board.0)
@@ -1222,7 +1222,7 @@ impl ClassRanking {
         // What each cell's tile leaves on the tile's home, all cells at once; then the
         // scatter alone is left per cell (it was 9% of the 2x2x2's search, turns included).
         #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-        let left = if self.full.n_cells() <= 16 {
+        let left = if self.full.n_cells() <= NARROW_CELLS {
             inverse_bytes::<Lanes16>(&board.0, &self.free_mods)
         } else {
             inverse_bytes::<Lanes32>(&board.0, &self.free_mods)

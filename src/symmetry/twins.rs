@@ -25,8 +25,8 @@ use crate::table::DistanceTable;
 const NONE: u32 = u32::MAX;
 
 /// Bytes of tables built together (in parallel) before they are shared: at least one twin
-/// class per thread at once, more where their rests are few (the master pyramorphix's 1,336 twins of
-/// 8 rests took 84 rounds of the threads, 2.9 ms of its 25).
+/// class per thread at once, more where their rests are few (the master pyramorphix's 1,336
+/// twins of 8 rests took 84 rounds of the threads, 2.9 ms of its 25).
 const TWIN_BYTES_AT_ONCE: u64 = 4 << 20;
 
 /// The most rests a twin class may have: a table holds up to nine bytes per rest.

@@ -10,7 +10,7 @@
 
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 use crate::rank::lanes::{ByteLanes, Lanes16, Lanes32};
-use crate::rank::layout::{MAX_CELLS, TILE_BITS, TILE_MASK};
+use crate::rank::layout::{MAX_CELLS, NARROW_CELLS, TILE_BITS, TILE_MASK};
 
 /// A conjugation in the form `u' = ±u + a + c`, lane by lane (a lane is a cell of the
 /// conjugated board, 32 of them).
@@ -62,7 +62,7 @@ impl TwistShuffle {
             modulus: [1; MAX_CELLS],
             reverse: [0; MAX_CELLS],
             lanes: [0; MAX_CELLS],
-            narrow: n <= 16,
+            narrow: n <= NARROW_CELLS,
         }
     }
 
