@@ -83,15 +83,19 @@ pub(crate) fn fewest_projections(puzzle: &Puzzle, orbits: &[Vec<u8>]) -> BigUint
     alone.sort_by(|a, b| b.0.cmp(&a.0));
     let one = BigUint::from(1u32);
     let (mut best, mut cells, mut exchanged) = (one.clone(), Vec::new(), one.clone());
-    for (_, own, orbit) in &alone {
+    for (alone_bound, own, orbit) in &alone {
         let (mut more, with) = (cells.clone(), &exchanged * own);
         more.extend_from_slice(orbit);
-        let b = bound(&more, &with);
+        // An orbit joining no other: its bound is known (a stabilizer chain each).
+        let b = if cells.is_empty() { alone_bound.clone() } else { bound(&more, &with) };
         if b > best {
             (best, cells, exchanged) = (b, more, with);
         }
     }
     let all: Vec<u8> = orbits.concat();
+    if cells.len() == all.len() {
+        return best;
+    }
     let all_exchanged: BigUint = alone.iter().map(|a| &a.1).product();
     best.max(bound(&all, &all_exchanged))
 }
