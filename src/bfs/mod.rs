@@ -1012,6 +1012,8 @@ pub fn expand_frontier<S: StateRanking>(
     let (space, table, part) = (step.space, step.table, step.part);
     in_board_tasks(step, runs, groups, Direction::Forward, |task, rest, mut images, level| {
         let mut pending: Vec<u64> = Vec::with_capacity(PIPELINE + space.n_moves());
+        // A board's neighbours, ranked together (see [`StateRanking::rank_all`]).
+        let (mut near, mut ranks): (Vec<S::State>, Vec<u64>) = (Vec::new(), Vec::new());
         let flush = |pending: &mut Vec<u64>, level: &mut Level| {
             for &i in pending.iter() {
                 if table.mark_if_unseen(i, step.next) {
@@ -1041,17 +1043,17 @@ pub fn expand_frontier<S: StateRanking>(
                 }
                 if !rest.is_empty() {
                     let s = current_board(space, &images, rank);
-                    for &m in rest {
-                        let r = space.rank(&space.scramble_step(&s, m));
-                        aim(part.place(r), &mut pending, &mut *level);
-                    }
+                    near.clear();
+                    near.extend(rest.iter().map(|&m| space.scramble_step(&s, m)));
                     // Under inversion the inverse's images too (no cell runs then).
                     if let Some((inverse, _)) = space.inverse_in_runs(&s) {
                         debug_assert!(images.is_none(), "cell runs with inversion");
-                        for &m in rest {
-                            let r = space.rank(&space.scramble_step(&inverse, m));
-                            aim(part.place(r), &mut pending, &mut *level);
-                        }
+                        near.extend(rest.iter().map(|&m| space.scramble_step(&inverse, m)));
+                    }
+                    ranks.resize(near.len(), 0);
+                    space.rank_all(&near, &mut ranks);
+                    for &r in &ranks {
+                        aim(part.place(r), &mut pending, &mut *level);
                     }
                 }
                 if pending.len() >= PIPELINE {
@@ -1246,6 +1248,8 @@ pub fn expand_unseen<S: StateRanking>(
         // unseen.
         let mut batch: Vec<(u64, S::State, bool)> = Vec::with_capacity(BATCH);
         let mut neighbours = [0u64; BATCH * ROUND];
+        // A round's neighbours and their ranks (see [`StateRanking::rank_all`]).
+        let (mut near, mut ranks) = (Vec::with_capacity(BATCH * ROUND), [0u64; BATCH * ROUND]);
         // Neighbours held by other processes, by the batch entry that would ask about them.
         let mut remote: Vec<(usize, usize, u64)> = Vec::new();
         let ask = |level: &mut Level, i: u64, owner: usize, j: u64| {
@@ -1307,12 +1311,21 @@ pub fn expand_unseen<S: StateRanking>(
                 let mut alive = batch.len();
                 for first in (0..rest.len()).step_by(ROUND) {
                     let moves = &rest[first..(first + ROUND).min(rest.len())];
-                    for (b, (_, s, unseen)) in batch.iter().enumerate() {
+                    // The round's neighbours of the boards still unseen, ranked together.
+                    near.clear();
+                    for (_, s, unseen) in &batch {
+                        if *unseen {
+                            near.extend(moves.iter().map(|&m| space.solve_step(s, m)));
+                        }
+                    }
+                    space.rank_all(&near, &mut ranks[..near.len()]);
+                    let mut ranked = ranks.iter();
+                    for (b, (_, _, unseen)) in batch.iter().enumerate() {
                         if !unseen {
                             continue;
                         }
-                        for (k, &m) in moves.iter().enumerate() {
-                            let r = space.rank(&space.solve_step(s, m));
+                        for k in 0..moves.len() {
+                            let r = *ranked.next().expect("a rank per neighbour");
                             neighbours[b * ROUND + k] = match step.copy {
                                 Some(copy) => {
                                     copy.prefetch(r);

@@ -582,7 +582,13 @@ impl Layout {
     /// reachable values, with [`Layout::ranks_reachable_couplings`]).
     #[inline(always)]
     pub(crate) fn board_upper_index(&self, s: &Cells) -> u64 {
-        self.index_of_upper(self.upper_and_orientation(s).0)
+        self.index_of_upper(self.board_upper(s))
+    }
+
+    /// A board's upper digits as one value (before [`Layout::index_of_upper`]).
+    #[inline(always)]
+    pub(crate) fn board_upper(&self, s: &Cells) -> u64 {
+        self.upper_and_orientation(s).0
     }
 
     /// The upper value of index `i` (see [`Layout::board_upper_index`]).

@@ -79,6 +79,15 @@ pub trait StateRanking: Sync {
     fn n_moves(&self) -> usize;
     /// The rank of a working state.
     fn rank(&self, s: &Self::State) -> u64;
+    /// The ranks of several states into `out` (as long): a ranking whose rank waits on
+    /// tables far apart asks the cache for every state's reads before it ranks any, so the
+    /// misses overlap.
+    #[inline(always)]
+    fn rank_all(&self, states: &[Self::State], out: &mut [u64]) {
+        for (s, r) in states.iter().zip(out) {
+            *r = self.rank(s);
+        }
+    }
     /// The working state of a rank.
     fn unrank(&self, rank: u64) -> Self::State;
     /// Applies move `m` (solving direction).
