@@ -45,7 +45,7 @@ pub mod processes;
 mod run_wise;
 pub mod unique;
 
-use crate::rank::runs::{OffsetTable, RunMove};
+use crate::rank::runs::{Divider, OffsetTable, RunMove};
 use crate::rank::{CellRuns, Ranking, StateRanking, StateSpace};
 use crate::symmetry::EntryClasses;
 use crate::table::{DistanceTable, RankSet, mark_of};
@@ -982,7 +982,7 @@ fn in_board_tasks<'r, S: StateRanking>(
     let rest: Vec<usize> =
         runs.map_or_else(|| (0..step.space.n_moves()).collect(), |r| r.rest.clone());
     step.in_group_tasks(groups, |t, level| {
-        task(t, &rest, runs.map(|r| RunImages::new(r, direction)), level)
+        task(t, &rest, runs.map(|r| RunImages::new(step.space, r, direction)), level)
     })
 }
 
@@ -1090,15 +1090,22 @@ struct RunImages<'a, S: StateRanking> {
     class_base: usize,
     /// The run's first board of each offset class.
     bases: Vec<S::State>,
+    /// Division by the runs' length and by their offset classes.
+    by_len: Divider,
+    by_classes: Divider,
 }
 
 impl<'a, S: StateRanking> RunImages<'a, S> {
-    fn new(runs: &'a CellRuns, direction: Direction) -> RunImages<'a, S> {
+    /// The image runs of `runs` in `space`'s ranks.
+    fn new(space: &S, runs: &'a CellRuns, direction: Direction) -> RunImages<'a, S> {
         let moves = match direction {
             Direction::Forward => &runs.scramble[..],
             Direction::Backward => &runs.solve[..],
         };
+        let most = space.n_states();
         RunImages {
+            by_len: Divider::new(runs.len, most),
+            by_classes: Divider::new(runs.classes, most),
             runs,
             moves,
             direction,
@@ -1123,7 +1130,8 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
     fn go_to(&mut self, space: &S, part: &Part, rank: u64) {
         let len = self.runs.len;
         if self.images.is_empty() || rank < self.start || rank - self.start >= len {
-            self.start = rank - rank % len;
+            let run = self.by_len.div(rank);
+            self.start = run * len;
             self.images.clear();
             self.offsets.clear();
             self.placed.clear();
@@ -1140,15 +1148,15 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
                         Direction::Backward => space.solve_step(&base, rm.index),
                     };
                     let (rank, map) = space.run_image(&image, self.parity);
-                    let run = rank / len;
-                    self.images.push(run);
-                    self.offsets.push(self.runs.tables(rm, map, self.start / len));
-                    self.placed.push(part.place(run * len));
+                    let image_run = self.by_len.div(rank);
+                    self.images.push(image_run);
+                    self.offsets.push(self.runs.tables(rm, map, run));
+                    self.placed.push(part.place(image_run * len));
                 }
             }
         }
         self.offset = rank - self.start;
-        self.class_base = (self.offset % self.runs.classes) as usize * self.moves.len();
+        self.class_base = self.by_classes.rem(self.offset) as usize * self.moves.len();
     }
 
     /// The current board, unranked from the run's first boards.

@@ -95,22 +95,25 @@ impl<'a, S: StateRanking> Gathered<'a, S> {
     ) {
         let len = runs.len;
         let mut g = Gathered {
-            images: RunImages::new(runs, direction),
+            images: RunImages::new(step.space, runs, direction),
             run: u64::MAX,
             offsets: Vec::new(),
         };
+        // The current run's ranks: `first..first + len` (ranks increase, so a division
+        // only where a run begins).
+        let mut first = u64::MAX;
         for group in groups {
             for i in of_group(group) {
-                let run = i / len;
-                if run != g.run {
+                if first == u64::MAX || i.wrapping_sub(first) >= len {
                     if !g.offsets.is_empty() {
                         flush(&g);
                         g.offsets.clear();
                     }
                     g.images.go_to(step.space, step.part, i);
-                    g.run = run;
+                    g.run = g.images.by_len.div(i);
+                    first = g.run * len;
                 }
-                g.offsets.push((i - run * len) as u32);
+                g.offsets.push((i - first) as u32);
             }
         }
         if !g.offsets.is_empty() {
@@ -200,7 +203,7 @@ pub fn expand_frontier_by_image_runs<S: StateRanking>(
     let run_range = span.start / len..span.end.div_ceil(len);
     let mut count =
         in_tasks(run_range, RUNS_PER_TASK, step.progress, step.budget, |task, level| {
-            let mut images = RunImages::new(runs, Direction::Backward);
+            let mut images = RunImages::new(step.space, runs, Direction::Backward);
             let mut reached = FoundInRun::default();
             for run in task {
                 let first = run * len;
