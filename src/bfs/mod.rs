@@ -1129,7 +1129,7 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
     #[inline]
     fn go_to(&mut self, space: &S, part: &Part, rank: u64) {
         let len = self.runs.len;
-        if self.images.is_empty() || rank < self.start || rank - self.start >= len {
+        if !self.holds(rank) {
             let run = self.by_len.div(rank);
             self.start = run * len;
             self.images.clear();
@@ -1157,6 +1157,12 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
         }
         self.offset = rank - self.start;
         self.class_base = self.by_classes.rem(self.offset) as usize * self.moves.len();
+    }
+
+    /// Whether `rank` lies in the current run (none before the first [`RunImages::go_to`]).
+    #[inline(always)]
+    fn holds(&self, rank: u64) -> bool {
+        !self.bases.is_empty() && rank >= self.start && rank - self.start < self.runs.len
     }
 
     /// The current board, unranked from the run's first boards.

@@ -75,10 +75,9 @@ impl<'a> InverseTables<'a> {
 }
 
 /// The boards of one run that a task gathered (their offsets in the run), with the run's
-/// image runs.
+/// image runs (the run itself: the images' [`RunImages::start`]).
 struct Gathered<'a, S: StateRanking> {
     images: RunImages<'a, S>,
-    run: u64,
     offsets: Vec<u32>,
 }
 
@@ -93,27 +92,19 @@ impl<'a, S: StateRanking> Gathered<'a, S> {
         of_group: impl Fn(usize) -> RankSet,
         mut flush: impl FnMut(&Gathered<'a, S>),
     ) {
-        let len = runs.len;
-        let mut g = Gathered {
-            images: RunImages::new(step.space, runs, direction),
-            run: u64::MAX,
-            offsets: Vec::new(),
-        };
-        // The current run's ranks: `first..first + len` (ranks increase, so a division
-        // only where a run begins).
-        let mut first = u64::MAX;
+        let mut g =
+            Gathered { images: RunImages::new(step.space, runs, direction), offsets: Vec::new() };
         for group in groups {
             for i in of_group(group) {
-                if first == u64::MAX || i.wrapping_sub(first) >= len {
+                // Ranks increase: the run changes (and is found by a division) rarely.
+                if !g.images.holds(i) {
                     if !g.offsets.is_empty() {
                         flush(&g);
                         g.offsets.clear();
                     }
                     g.images.go_to(step.space, step.part, i);
-                    g.run = g.images.by_len.div(i);
-                    first = g.run * len;
                 }
-                g.offsets.push((i - first) as u32);
+                g.offsets.push((i - g.images.start) as u32);
             }
         }
         if !g.offsets.is_empty() {
@@ -355,7 +346,7 @@ pub fn expand_unseen<S: StateRanking>(
         let mut found = FoundInRun::default();
         let of_group = |group| table.unseen(group);
         Gathered::walk(step, runs, Direction::Backward, task, of_group, |g| {
-            found.start(g.run * len, len);
+            found.start(g.images.start, len);
             g.sweeps(table, classes, &mut class_offsets, |k, start, (t, then), offsets| {
                 // The class's first move starts from all its boards.
                 if k == 0 {
