@@ -28,7 +28,7 @@ pub fn expand_unseen<S: StateRanking>(
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
     let (space, table, part) = (step.space, step.table, step.part);
-    in_tasks(runs, TASK_RUNS, step.progress, step.budget, |task, level| {
+    in_tasks(runs, TASK_RUNS, step.progress, step.budget, step.serial, |task, level| {
         let (mut unseen, mut found, mut frontier, mut shuffled) =
             (RunMask::new(bits), RunMask::new(bits), RunMask::new(bits), RunMask::new(bits));
         let mut a = OffsetMap::default();
@@ -112,7 +112,7 @@ pub fn expand_frontier<S: StateRanking>(
     runs: std::ops::Range<u64>,
 ) -> LevelCount {
     let (space, table) = (step.space, step.table);
-    in_tasks(runs, TASK_RUNS, step.progress, step.budget, |task, level| {
+    in_tasks(runs, TASK_RUNS, step.progress, step.budget, step.serial, |task, level| {
         let mut masks = ImageMasks::new(bits);
         let (mut frontier, mut inverted) = (RunMask::new(bits), RunMask::new(bits));
         let mut a = OffsetMap::default();

@@ -291,6 +291,12 @@ const MIN_TASK_GROUPS: u64 = 64;
 /// Tasks per worker a level is cut into at least, while tasks stay above [`MIN_TASK_GROUPS`].
 const TASKS_PER_WORKER: u64 = 8;
 
+/// A level whose step ranks fewer neighbours than this (its frontier or unseen entries times
+/// the moves, with its table's groups counted an eighth each) runs on one thread: waking the
+/// workers costs more (the master pyramorphix's first seven levels took about 0.1 ms each
+/// on two threads, 0.02-0.05 ms on one).
+const SERIAL_WORK: u64 = 2048;
+
 /// One session of a search (from its start or a resume to its end or a stop): the settings,
 /// the progress, the journal and the processes that share it. ("Runs" are stretches of
 /// ranks.)
@@ -433,6 +439,15 @@ pub fn run_in<S: SearchSpace + ?Sized>(
     };
     let pool = processes::agree(processes, local)?;
     let hooked = Hooked { inner: progress, journal, table, stop: config.stop.as_deref() };
+    if processes.count() == 1 {
+        // On a worker of the pool: each level's steps start there without a hand-over, and
+        // a small one runs there alone (`Step::serial`).
+        return pool.install(|| {
+            let processes = &processes::Single;
+            let session = Session { config, progress: &hooked, journal, processes };
+            space.search_levels(starts, table, session, &pool, resume)
+        });
+    }
     let session = Session { config, progress: &hooked, journal, processes };
     space.search_levels(starts, table, session, &pool, resume)
 }
@@ -546,6 +561,12 @@ fn search<S: StateRanking>(
         progress.level_started(d + 1, frontier, direction);
         let t = Instant::now();
         let mut step = Step::new(space, table, d, progress, &part);
+        let expanded = match direction {
+            Direction::Forward => frontier,
+            Direction::Backward => unseen,
+        };
+        let work = expanded.saturating_mul(space.n_moves() as u64) + part.n_groups() as u64 / 8;
+        step.serial = processes.count() == 1 && work < SERIAL_WORK;
         if let Kernel::Boards(Some(runs)) = kernel
             && direction == Direction::Forward
             && run_wise::applies(runs, part.parts())
@@ -783,8 +804,8 @@ pub(crate) fn should_go_backward(frontier: u64, unseen: u64, factor: u64) -> boo
 }
 
 /// Splits `range` into tasks of `task_len` items and runs `task` on each, on every worker
-/// thread of the pool it is called in (a task owns its items' table groups); reports each
-/// task's finds and merges them.
+/// thread of the pool it is called in (on the calling thread alone if `serial`; a task owns
+/// its items' table groups); reports each task's finds and merges them.
 ///
 /// Workers claim tasks in order, so the tasks done always form a prefix of `range`:
 /// [`LevelCount::reached`] says where it ends. Claims stop when the search is asked to stop
@@ -795,6 +816,7 @@ pub(crate) fn in_tasks(
     task_len: u64,
     progress: &dyn Progress,
     budget: Option<&Budget<'_>>,
+    serial: bool,
     task: impl Fn(std::ops::Range<u64>, &mut Level) + Sync,
 ) -> LevelCount {
     let n_tasks = (range.end - range.start).div_ceil(task_len);
@@ -807,7 +829,7 @@ pub(crate) fn in_tasks(
         (i < n_tasks).then_some(i)
     };
     // Each worker adds its tasks' finds to one level, and their items to one outbox.
-    let levels = rayon::broadcast(|_| {
+    let work = || {
         let outbox = budget.map(|b| b.outboxes.take()).unwrap_or_default();
         let mut mine = Level { outbox, ..Level::default() };
         while let Some(i) = claim() {
@@ -819,7 +841,8 @@ pub(crate) fn in_tasks(
             progress.task_done();
         }
         mine
-    });
+    };
+    let levels = if serial { vec![work()] } else { rayon::broadcast(|_| work()) };
     let mut outboxes = Vec::with_capacity(levels.len());
     let mut level = Level::default();
     for mut l in levels {
@@ -868,6 +891,9 @@ pub struct Step<'a, S> {
     /// Forward over a dense frontier: the inverse tables that let the step fill image runs
     /// instead of pushing into them ([`run_wise::expand_frontier_by_image_runs`]).
     pub(crate) by_image_runs: Option<&'a run_wise::InverseTables<'a>>,
+    /// A level too small to wake the workers for ([`SERIAL_WORK`]): its tasks run on the
+    /// calling thread ([`in_tasks`]).
+    pub(crate) serial: bool,
 }
 
 impl<S> Clone for Step<'_, S> {
@@ -897,6 +923,7 @@ impl<'a, S: StateRanking> Step<'a, S> {
             budget: None,
             copy: None,
             by_image_runs: None,
+            serial: false,
         }
     }
 
@@ -912,7 +939,7 @@ impl<'a, S: StateRanking> Step<'a, S> {
         let workers = rayon::current_num_threads() as u64;
         let per_worker = (range.end - range.start) / (workers * TASKS_PER_WORKER);
         let task_len = per_worker.clamp(MIN_TASK_GROUPS, TASK_GROUPS);
-        in_tasks(range, task_len, self.progress, self.budget, |t, level| {
+        in_tasks(range, task_len, self.progress, self.budget, self.serial, |t, level| {
             task(t.start as usize..t.end as usize, level)
         })
     }

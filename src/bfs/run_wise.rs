@@ -192,8 +192,13 @@ pub fn expand_frontier_by_image_runs<S: StateRanking>(
     let end = (groups.end as u64 * CELLS_PER_WORD).min(table.n_states());
     let span = groups.start as u64 * CELLS_PER_WORD..end;
     let run_range = span.start / len..span.end.div_ceil(len);
-    let mut count =
-        in_tasks(run_range, RUNS_PER_TASK, step.progress, step.budget, |task, level| {
+    let mut count = in_tasks(
+        run_range,
+        RUNS_PER_TASK,
+        step.progress,
+        step.budget,
+        step.serial,
+        |task, level| {
             let mut images = RunImages::new(step.space, runs, Direction::Backward);
             let mut reached = FoundInRun::default();
             for run in task {
@@ -230,7 +235,8 @@ pub fn expand_frontier_by_image_runs<S: StateRanking>(
                     level.note_set(set);
                 }
             }
-        });
+        },
+    );
     count.reached =
         ((count.reached * len) / CELLS_PER_WORD).clamp(groups.start as u64, groups.end as u64);
     count
