@@ -36,6 +36,8 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use strength_reduce::StrengthReducedU64;
+
 mod blocks;
 pub mod exchange;
 mod frontier_copy;
@@ -45,7 +47,7 @@ pub mod processes;
 mod run_wise;
 pub mod unique;
 
-use crate::rank::runs::{Divider, OffsetTable, RunMove};
+use crate::rank::runs::{OffsetTable, RunMove};
 use crate::rank::{CellRuns, Ranking, StateRanking, StateSpace};
 use crate::symmetry::EntryClasses;
 use crate::table::{DistanceTable, RankSet, mark_of};
@@ -441,7 +443,8 @@ pub fn run_in<S: SearchSpace + ?Sized>(
     let hooked = Hooked { inner: progress, journal, table, stop: config.stop.as_deref() };
     if processes.count() == 1 {
         // On a worker of the pool: each level's steps start there without a hand-over, and
-        // a small one runs there alone (`Step::serial`).
+        // a small one runs there alone (`Step::serial`). The caller's `processes` need not
+        // be shareable with the pool's threads: one process is a `Single` there.
         return pool.install(|| {
             let processes = &processes::Single;
             let session = Session { config, progress: &hooked, journal, processes };
@@ -1009,7 +1012,7 @@ fn in_board_tasks<'r, S: StateRanking>(
     let rest: Vec<usize> =
         runs.map_or_else(|| (0..step.space.n_moves()).collect(), |r| r.rest.clone());
     step.in_group_tasks(groups, |t, level| {
-        task(t, &rest, runs.map(|r| RunImages::new(step.space, r, direction)), level)
+        task(t, &rest, runs.map(|r| RunImages::new(r, direction)), level)
     })
 }
 
@@ -1117,22 +1120,22 @@ struct RunImages<'a, S: StateRanking> {
     class_base: usize,
     /// The run's first board of each offset class.
     bases: Vec<S::State>,
-    /// Division by the runs' length and by their offset classes.
-    by_len: Divider,
-    by_classes: Divider,
+    /// Division by the runs' length and by their offset classes, without a divide
+    /// instruction (up to 45 cycles on Zen 1, and a run search divides ranks all the time).
+    by_len: StrengthReducedU64,
+    by_classes: StrengthReducedU64,
 }
 
 impl<'a, S: StateRanking> RunImages<'a, S> {
-    /// The image runs of `runs` in `space`'s ranks.
-    fn new(space: &S, runs: &'a CellRuns, direction: Direction) -> RunImages<'a, S> {
+    /// The image runs of `runs`.
+    fn new(runs: &'a CellRuns, direction: Direction) -> RunImages<'a, S> {
         let moves = match direction {
             Direction::Forward => &runs.scramble[..],
             Direction::Backward => &runs.solve[..],
         };
-        let most = space.n_states();
         RunImages {
-            by_len: Divider::new(runs.len, most),
-            by_classes: Divider::new(runs.classes, most),
+            by_len: StrengthReducedU64::new(runs.len),
+            by_classes: StrengthReducedU64::new(runs.classes),
             runs,
             moves,
             direction,
@@ -1157,7 +1160,7 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
     fn go_to(&mut self, space: &S, part: &Part, rank: u64) {
         let len = self.runs.len;
         if !self.holds(rank) {
-            let run = self.by_len.div(rank);
+            let run = rank / self.by_len;
             self.start = run * len;
             self.images.clear();
             self.offsets.clear();
@@ -1175,7 +1178,7 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
                         Direction::Backward => space.solve_step(&base, rm.index),
                     };
                     let (rank, map) = space.run_image(&image, self.parity);
-                    let image_run = self.by_len.div(rank);
+                    let image_run = rank / self.by_len;
                     self.images.push(image_run);
                     self.offsets.push(self.runs.tables(rm, map, run));
                     self.placed.push(part.place(image_run * len));
@@ -1183,7 +1186,7 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
             }
         }
         self.offset = rank - self.start;
-        self.class_base = self.by_classes.rem(self.offset) as usize * self.moves.len();
+        self.class_base = (self.offset % self.by_classes) as usize * self.moves.len();
     }
 
     /// Whether `rank` lies in the current run (none before the first [`RunImages::go_to`]).

@@ -92,8 +92,7 @@ impl<'a, S: StateRanking> Gathered<'a, S> {
         of_group: impl Fn(usize) -> RankSet,
         mut flush: impl FnMut(&Gathered<'a, S>),
     ) {
-        let mut g =
-            Gathered { images: RunImages::new(step.space, runs, direction), offsets: Vec::new() };
+        let mut g = Gathered { images: RunImages::new(runs, direction), offsets: Vec::new() };
         for group in groups {
             for i in of_group(group) {
                 // Ranks increase: the run changes (and is found by a division) rarely.
@@ -199,7 +198,7 @@ pub fn expand_frontier_by_image_runs<S: StateRanking>(
         step.budget,
         step.serial,
         |task, level| {
-            let mut images = RunImages::new(step.space, runs, Direction::Backward);
+            let mut images = RunImages::new(runs, Direction::Backward);
             let mut reached = FoundInRun::default();
             for run in task {
                 let first = run * len;

@@ -197,54 +197,6 @@ pub struct CellRuns {
     pub shared: Vec<OffsetTable>,
 }
 
-/// Division by a fixed divisor without a divide instruction (a 64-bit one takes up to 45
-/// cycles on Zen 1, and a run search divides ranks by the runs' length all the time): by a
-/// shift for a power of two, else the high half of a product with `floor(2^64 / d) + 1`,
-/// exact while dividend times divisor stays below `2^64`, else by dividing.
-#[derive(Clone, Copy, Debug)]
-pub struct Divider {
-    d: u64,
-    how: Divide,
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Divide {
-    Shift(u32),
-    Multiply(u64),
-    Plain,
-}
-
-impl Divider {
-    /// Division by `d` (at least 1) of dividends up to `most`.
-    pub fn new(d: u64, most: u64) -> Divider {
-        assert!(d > 0, "division by zero");
-        let how = if d.is_power_of_two() {
-            Divide::Shift(d.trailing_zeros())
-        } else if (most as u128 + 1) * (d as u128) <= 1 << 64 {
-            Divide::Multiply(u64::MAX / d + 1)
-        } else {
-            Divide::Plain
-        };
-        Divider { d, how }
-    }
-
-    /// `n / d`.
-    #[inline(always)]
-    pub fn div(&self, n: u64) -> u64 {
-        match self.how {
-            Divide::Shift(k) => n >> k,
-            Divide::Multiply(m) => ((n as u128 * m as u128) >> 64) as u64,
-            Divide::Plain => n / self.d,
-        }
-    }
-
-    /// `n % d`.
-    #[inline(always)]
-    pub fn rem(&self, n: u64) -> u64 {
-        n - self.div(n) * self.d
-    }
-}
-
 impl CellRuns {
     /// The offset table of move `rm` from run `run` into an image run naming `map`, and the
     /// map applied after it, if any.
@@ -462,37 +414,6 @@ where
                     expected,
                     "{name}"
                 );
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod divider_tests {
-    use super::Divider;
-
-    /// Quotients and remainders as the divide instruction gives them, for divisors of every
-    /// kind (powers of two, runs' lengths, large ones), at small dividends and at the largest
-    /// each divider takes by multiplying.
-    #[test]
-    fn divides_as_the_instruction_does() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for d in [1u64, 2, 3, 7, 64, 252, 2187, 40_320, 55_296, 479_001_600, (1 << 32) + 1] {
-            for most in [1_000u64, 1 << 40, u64::MAX / d, u64::MAX] {
-                let div = Divider::new(d, most);
-                let check = |n: u64| {
-                    assert_eq!(div.div(n), n / d, "{n} / {d} (most {most})");
-                    assert_eq!(div.rem(n), n % d, "{n} % {d} (most {most})");
-                };
-                for n in (0..2000).chain([most - 1, most, most.saturating_sub(d)]) {
-                    check(n.min(most));
-                }
-                for _ in 0..2000 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    check(x % most.saturating_add(1).max(1));
-                }
             }
         }
     }
