@@ -573,7 +573,14 @@ fn resume_table(
         Resumed::Complete(finished) => &finished.puzzle,
         Resumed::Continue(job) => job.puzzle(),
     };
-    session.check_outputs(Some(path), Some(searched))?;
+    // Every process checks before process 0 may write the outputs: one that checked after
+    // would find them written and refuse them.
+    let checked = session.check_outputs(Some(path), Some(searched));
+    let first_failed = processes.first_failed(checked.is_err());
+    checked?;
+    if let Some(process) = first_failed {
+        return Err(twirl::Error::OtherProcess { process, processes: count }.into());
+    }
     let goals = session.read_goals(searched)?;
     let recorded = match &resumed {
         Resumed::Complete(finished) => finished.goals.as_ref(),
