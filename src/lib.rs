@@ -64,6 +64,7 @@ pub mod distributed;
 pub mod durable;
 pub mod error;
 pub mod group;
+pub mod huge_alloc;
 pub mod job;
 pub mod optimal;
 pub mod phase;

@@ -3,6 +3,9 @@
 
 mod cli;
 
+#[global_allocator]
+static ALLOC: twirl::huge_alloc::HugePageAlloc = twirl::huge_alloc::HugePageAlloc;
+
 fn main() {
     // Under mpirun: MPI lives until the command is done, and is finalized before exit.
     #[cfg(feature = "mpi")]
