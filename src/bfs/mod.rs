@@ -497,7 +497,7 @@ fn search<S: StateRanking>(
             let mut excess = 0;
             if let Some(classes) = classes {
                 let (twins, by_mark) =
-                    pool.install(|| part.complete_classes(classes, table, mark_of(0), true));
+                    pool.install(|| part.complete_classes(classes, table, mark_of(0), true, true));
                 level = level.merge(twins);
                 excess = by_mark;
             }
@@ -596,8 +596,8 @@ fn search<S: StateRanking>(
         if let Some(classes) = classes {
             // A forward step marks one entry of each class it meets: mark the others.
             let forward = direction == Direction::Forward;
-            let (twins, by_mark) =
-                pool.install(|| part.complete_classes(classes, table, step.next, forward));
+            let (twins, by_mark) = pool
+                .install(|| part.complete_classes(classes, table, step.next, forward, step.serial));
             level.absorb(twins);
             excess = by_mark;
         }
@@ -678,11 +678,12 @@ impl Part {
         table: &DistanceTable,
         mark: u8,
         mark_twins: bool,
+        small_level: bool,
     ) -> (Level, u64) {
         if self.deal.parts() == 1 {
-            classes.complete_level_in(table, &Some, mark, mark_twins)
+            classes.complete_level_in(table, &Some, mark, mark_twins, small_level)
         } else {
-            classes.complete_level_in(table, &|e| self.local(e), mark, mark_twins)
+            classes.complete_level_in(table, &|e| self.local(e), mark, mark_twins, small_level)
         }
     }
 

@@ -663,8 +663,10 @@ impl EntryClasses for CoordClasses {
         local: &(dyn Fn(u64) -> Option<u64> + Sync),
         mark: u8,
         mark_twins: bool,
+        small_level: bool,
     ) -> (Level, u64) {
-        self.twin_blocks().complete_level_in(self.order(), table, local, mark, mark_twins)
+        let blocks = self.twin_blocks();
+        blocks.complete_level_in(self.order(), table, local, mark, mark_twins, small_level)
     }
 }
 

@@ -24,18 +24,21 @@ pub trait EntryClasses: Sync {
     /// `mark_twins` (after a forward step, which marks one entry of each class it meets),
     /// marks the other entries of each class met that are still unseen. Returns those newly
     /// marked and the number of boards by which `order` boards per entry overcounts the
-    /// entries marked `mark` (every level with that mark, not only the last).
+    /// entries marked `mark` (every level with that mark, not only the last). A
+    /// `small_level` (few entries marked) may be completed on the calling thread
+    /// ([`scan_serially`]).
     fn complete_level_in(
         &self,
         table: &DistanceTable,
         local: &(dyn Fn(u64) -> Option<u64> + Sync),
         mark: u8,
         mark_twins: bool,
+        small_level: bool,
     ) -> (Level, u64);
 
     /// For each mark, the excess [`EntryClasses::complete_level_in`] counts in a whole table.
     fn excess_by_mark(&self, table: &DistanceTable) -> [u64; 4] {
-        [0u8, 1, 2, 3].map(|m| self.complete_level_in(table, &Some, m, false).1)
+        [0u8, 1, 2, 3].map(|m| self.complete_level_in(table, &Some, m, false, false).1)
     }
 
     /// For each mark, the excess (as [`EntryClasses::complete_level_in`] counts it) of the
@@ -61,6 +64,37 @@ pub(crate) fn others(fixed: ElementSet) -> impl Iterator<Item = usize> {
             h
         })
     })
+}
+
+/// Table groups (32 entries each) below which a level's twin classes are scanned on the
+/// calling thread: handing a scan this small to the pool's workers costs more than it saves
+/// (the mastermorphix's 13,104 twins of one entry each took 0.6 ms a level on two threads,
+/// 0.09 ms on one).
+pub(crate) const SERIAL_TWIN_GROUPS: u64 = 1 << 15;
+
+/// Whether a scan of about `groups` table groups runs on the calling thread: a small scan
+/// that only counts, or one that marks twins after a small level (few marks to follow).
+pub(crate) fn scan_serially(groups: u64, mark_twins: bool, small_level: bool) -> bool {
+    groups < SERIAL_TWIN_GROUPS && (!mark_twins || small_level)
+}
+
+/// Folds `visit` over the twin classes `twins` (it notes the entries it marks in the level
+/// given and returns their excess): on the calling thread if `serial`, else on every worker.
+pub(crate) fn fold_twins<T: Sync>(
+    twins: &[T],
+    serial: bool,
+    visit: impl Fn(&mut Level, &T) -> u64 + Sync,
+) -> (Level, u64) {
+    let step = |(mut found, excess): (Level, u64), twin: &T| {
+        let more = visit(&mut found, twin);
+        (found, excess + more)
+    };
+    if serial {
+        return twins.iter().fold((Level::default(), 0), step);
+    }
+    (twins.par_iter())
+        .fold(|| (Level::default(), 0), step)
+        .reduce(|| (Level::default(), 0), |(a, x), (b, y)| (a.merge(b), x + y))
 }
 
 /// Calls `f` with every rank in `range` that `table` marks `mark`.
@@ -106,30 +140,28 @@ impl<F: Fn(u32, usize, u64) -> u64 + Sync> TwinBlocks<'_, F> {
         local: &(dyn Fn(u64) -> Option<u64> + Sync),
         mark: u8,
         mark_twins: bool,
+        small_level: bool,
     ) -> (Level, u64) {
-        (self.twins.par_iter())
-            .filter_map(|&(class, fixed)| {
-                let start = class as u64 * self.len;
-                Some((class, start, fixed, local(start)?))
-            })
-            .map(|(class, start, fixed, at)| {
-                let held = at..at + self.len;
-                let mut found = Level::default();
-                if mark_twins {
-                    for_each_marked(table, held.clone(), mark, |i| {
-                        for h in others(fixed) {
-                            let twin = (self.image)(class, h, i - at);
-                            if table.mark_if_unseen(at + twin, mark) {
-                                found.note(start + twin);
-                            }
+        let groups = self.twins.len() as u64 * (1 + self.len / 32);
+        let serial = scan_serially(groups, mark_twins, small_level);
+        fold_twins(self.twins, serial, |found, &(class, fixed)| {
+            let start = class as u64 * self.len;
+            let Some(at) = local(start) else { return 0 };
+            let held = at..at + self.len;
+            if mark_twins {
+                for_each_marked(table, held.clone(), mark, |i| {
+                    for h in others(fixed) {
+                        let twin = (self.image)(class, h, i - at);
+                        if table.mark_if_unseen(at + twin, mark) {
+                            found.note(start + twin);
                         }
-                    });
-                }
-                let mut count = 0u64;
-                for_each_marked(table, held, mark, |_| count += 1);
-                (found, count * (order - order / fixed.count_ones() as u64))
-            })
-            .reduce(|| (Level::default(), 0), |(a, x), (b, y)| (a.merge(b), x + y))
+                    }
+                });
+            }
+            let mut count = 0u64;
+            for_each_marked(table, held, mark, |_| count += 1);
+            count * (order - order / fixed.count_ones() as u64)
+        })
     }
 
     /// Entries that repeat a class: in each twin block, those with a smaller twin (each

@@ -442,6 +442,7 @@ impl EntryClasses for FibreClasses {
         local: &(dyn Fn(u64) -> Option<u64> + Sync),
         mark: u8,
         _mark_twins: bool,
+        _small_level: bool,
     ) -> (Level, u64) {
         let excess = self.entries.excess_in(&self.twins, self.order(), table, local, mark);
         (Level::default(), excess)

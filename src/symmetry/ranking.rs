@@ -58,7 +58,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::entry_classes::{EntryClasses, for_each_marked, others};
+use super::entry_classes::{EntryClasses, fold_twins, for_each_marked, others, scan_serially};
 use super::orbits::{self, ElementSet};
 use super::turns::Turns;
 use super::twins::{CompactTwins, MAX_TWIN_RESTS};
@@ -1086,41 +1086,37 @@ impl ClassRanking {
         local: impl Fn(u64) -> Option<u64> + Sync,
         mark: u8,
         mark_twins: bool,
+        small_level: bool,
     ) -> (Level, u64) {
         if let Some(compact) = &self.compact {
             let excess = compact.excess_in(&self.twins, self.order(), table, &local, mark);
             return (Level::default(), excess);
         }
         let order = self.order();
-        // A class of one rest is its own twin: nothing to mark (the mastermorphix's twins,
-        // a few thousand a level, cost 0.8 ms there to find so).
+        // A class of one rest is its own twin: nothing to mark.
         let mark_twins = mark_twins && self.rest_count > 1;
-        // Folded: a level's twins are many and mostly unmarked, so one `Level` per worker's
-        // share rather than per twin.
-        self.twin_ranges()
-            .filter_map(|(range, fixed)| Some((range.clone(), fixed, local(range.start)?)))
-            .fold(
-                || (Level::default(), 0),
-                |(mut found, excess), (range, fixed, at)| {
-                    let held = at..at + (range.end - range.start);
-                    if mark_twins {
-                        for_each_marked(table, held.clone(), mark, |i| {
-                            let board = self.entry_board(range.start + (i - at));
-                            let both = self.with_inverse(board, fixed >> self.syms.order() != 0);
-                            for h in others(fixed) {
-                                let twin = self.rest_of(&self.image(h, &both));
-                                if table.mark_if_unseen(at + twin, mark) {
-                                    found.note(range.start + twin);
-                                }
-                            }
-                        });
+        let groups = self.twins.len() as u64 * (1 + self.rest_count / 32);
+        let serial = scan_serially(groups, mark_twins, small_level);
+        fold_twins(&self.twins, serial, |found, &(class, fixed)| {
+            let range = self.class_entries(class);
+            let Some(at) = local(range.start) else { return 0 };
+            let held = at..at + (range.end - range.start);
+            if mark_twins {
+                for_each_marked(table, held.clone(), mark, |i| {
+                    let board = self.entry_board(range.start + (i - at));
+                    let both = self.with_inverse(board, fixed >> self.syms.order() != 0);
+                    for h in others(fixed) {
+                        let twin = self.rest_of(&self.image(h, &both));
+                        if table.mark_if_unseen(at + twin, mark) {
+                            found.note(range.start + twin);
+                        }
                     }
-                    let mut count = 0u64;
-                    for_each_marked(table, held, mark, |_| count += 1);
-                    (found, excess + count * (order - order / fixed.count_ones() as u64))
-                },
-            )
-            .reduce(|| (Level::default(), 0), |(a, x), (b, y)| (a.merge(b), x + y))
+                });
+            }
+            let mut count = 0u64;
+            for_each_marked(table, held, mark, |_| count += 1);
+            count * (order - order / fixed.count_ones() as u64)
+        })
     }
 
     /// The number of classes of boards: entries, less the repeats of classes whose
@@ -1620,8 +1616,9 @@ impl EntryClasses for ClassRanking {
         local: &(dyn Fn(u64) -> Option<u64> + Sync),
         mark: u8,
         mark_twins: bool,
+        small_level: bool,
     ) -> (Level, u64) {
-        ClassRanking::complete_level_in(self, table, local, mark, mark_twins)
+        ClassRanking::complete_level_in(self, table, local, mark, mark_twins, small_level)
     }
 }
 

@@ -17,7 +17,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::entry_classes::for_each_marked;
+use super::entry_classes::{fold_twins, for_each_marked, scan_serially};
 use super::orbits::ElementSet;
 use crate::table::DistanceTable;
 
@@ -230,7 +230,8 @@ impl CompactTwins {
 
     /// The boards by which `order` boards per entry overcount the entries of the twin
     /// classes (`twins`) marked `mark` that `table` holds (entry `e` at `local(e)`; a class
-    /// may be split between the processes of a distributed search).
+    /// may be split between the processes of a distributed search). On the calling thread
+    /// where the twins' entries are few ([`scan_serially`]).
     pub fn excess_in(
         &self,
         twins: &[(u32, ElementSet)],
@@ -239,27 +240,29 @@ impl CompactTwins {
         local: &(impl Fn(u64) -> Option<u64> + Sync + ?Sized),
         mark: u8,
     ) -> u64 {
-        (twins.par_iter())
-            .map(|&(class, fixed)| {
-                let range = self.range(class);
-                let mut excess = 0;
-                let mut add = |e: u64| excess += order - self.weight(class, e, fixed, order);
-                match (local(range.start), local(range.end - 1)) {
-                    // Both ends held at indices as far apart as the entries: all between too.
-                    (Some(a), Some(b)) if b - a == range.end - 1 - range.start => {
-                        for_each_marked(table, a..b + 1, mark, |i| add(range.start + (i - a)))
-                    }
-                    _ => {
-                        for e in range {
-                            if local(e).is_some_and(|i| table.get(i) == mark) {
-                                add(e);
-                            }
+        let entries: u64 =
+            twins.iter().map(|&(class, _)| self.range(class).end - self.range(class).start).sum();
+        let serial = scan_serially(twins.len() as u64 + entries / 32, false, false);
+        let (_, excess) = fold_twins(twins, serial, |_, &(class, fixed)| {
+            let range = self.range(class);
+            let mut excess = 0;
+            let mut add = |e: u64| excess += order - self.weight(class, e, fixed, order);
+            match (local(range.start), local(range.end - 1)) {
+                // Both ends held at indices as far apart as the entries: all between too.
+                (Some(a), Some(b)) if b - a == range.end - 1 - range.start => {
+                    for_each_marked(table, a..b + 1, mark, |i| add(range.start + (i - a)))
+                }
+                _ => {
+                    for e in range {
+                        if local(e).is_some_and(|i| table.get(i) == mark) {
+                            add(e);
                         }
                     }
                 }
-                excess
-            })
-            .sum()
+            }
+            excess
+        });
+        excess
     }
 
     /// Distinct tables, and the bytes they and the offsets take.
