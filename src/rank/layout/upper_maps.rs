@@ -293,16 +293,17 @@ impl UpperMaps {
         if order > 2 * space || reps.saturating_mul(degree) > MAX_CHAIN_ENTRIES {
             return None;
         }
-        // Each level's coset representatives, whole (the chain keeps their inverses).
+        // Each level's inverse coset representatives, whole, the deepest level first. Every
+        // element is `r_0 r_1 ... r_last` (one representative a level) in exactly one way, so
+        // its inverse `r_last^-1 ... r_0^-1` runs over the group as well, and the values
+        // reached are the same: walked so, the innermost loop runs over the deepest level,
+        // whose elements fix the most points, and the leaves it reaches one after another
+        // differ in few digits (their marks fall near one another).
         let mut levels: Vec<Vec<u16>> = Vec::with_capacity(lengths.len());
-        let mut inv = vec![0u16; degree];
-        for (i, &len) in lengths.iter().enumerate() {
+        for (i, &len) in lengths.iter().enumerate().rev() {
             let mut level = vec![0u16; len * degree];
-            for (k, rep) in level.chunks_mut(degree).enumerate() {
-                chain.rep_inv_into(i, k, &mut inv);
-                for (p, &q) in inv.iter().enumerate() {
-                    rep[q as usize] = p as u16;
-                }
+            for (k, inv) in level.chunks_mut(degree).enumerate() {
+                chain.rep_inv_into(i, k, inv);
             }
             levels.push(level);
         }
@@ -325,6 +326,15 @@ impl UpperMaps {
                 .flat_map(|t| levels[depth].chunks(degree).map(|rep| moved(t, rep, n_points)))
                 .collect();
         }
+        // The points some representative of the innermost level moves (see `walk`).
+        let mut inner_moves = vec![false; degree];
+        if depth > 0 {
+            for rep in levels[0].chunks(degree) {
+                for (p, &q) in rep.iter().enumerate() {
+                    inner_moves[p] |= q as usize != p;
+                }
+            }
+        }
         // A bitmap per thread, joined after: the values land all over the space, and
         // atomic writes there would wait for each line in turn.
         let per_thread = tasks.len().div_ceil(rayon::current_num_threads().max(1));
@@ -337,22 +347,38 @@ impl UpperMaps {
                 let mut pending = [u64::MAX; AHEAD];
                 let mut slot = 0;
                 for t in tasks {
-                    walk(&levels, degree, depth, t, n_points, &mut |q, last| {
-                        let acc: u64 = q[..n_points - 1]
-                            .iter()
-                            .map(|&p| worth[last[p as usize] as usize])
-                            .sum();
-                        let sums = last[q[n_points - 1] as usize] as usize - per_map;
-                        let u = self.value_of(acc, sums as u32);
-                        if u >= space {
-                            failed = true;
-                            return;
+                    walk(&levels, degree, depth, t, n_points, &mut |q, reps| {
+                        // The points the innermost level leaves alone add the same to every
+                        // leaf: summed once.
+                        let (mut fixed, mut moving, mut m) = (0u64, [0u16; MAX_POINTS_TRACKED], 0);
+                        for &p in &q[..n_points - 1] {
+                            if inner_moves[p as usize] {
+                                moving[m] = p;
+                                m += 1;
+                            } else {
+                                fixed += worth[p as usize];
+                            }
                         }
-                        crate::table::prefetch_at(words.as_ptr().wrapping_add((u / 64) as usize));
-                        let due = std::mem::replace(&mut pending[slot], u);
-                        slot = (slot + 1) % AHEAD;
-                        if due != u64::MAX {
-                            mark(&mut words, due);
+                        for last in reps.chunks(degree) {
+                            let acc: u64 = fixed
+                                + moving[..m]
+                                    .iter()
+                                    .map(|&p| worth[last[p as usize] as usize])
+                                    .sum::<u64>();
+                            let sums = last[q[n_points - 1] as usize] as usize - per_map;
+                            let u = self.value_of(acc, sums as u32);
+                            if u >= space {
+                                failed = true;
+                                return;
+                            }
+                            crate::table::prefetch_at(
+                                words.as_ptr().wrapping_add((u / 64) as usize),
+                            );
+                            let due = std::mem::replace(&mut pending[slot], u);
+                            slot = (slot + 1) % AHEAD;
+                            if due != u64::MAX {
+                                mark(&mut words, due);
+                            }
                         }
                     });
                 }
@@ -398,29 +424,26 @@ fn moved(points: &[u16; MAX_POINTS_TRACKED], rep: &[u16], n: usize) -> [u16; MAX
     out
 }
 
-/// Calls `leaf(points, last)` for every product of one representative of each of the first
-/// `depth` levels, the deepest of them first: the product moves `points` as `last` moves
-/// the points given.
+/// Calls `leaves(points, reps)` for every product of one representative of each of levels
+/// `1..depth`, the deepest of them first, with the points it moves `points` to and the
+/// representatives `reps` of level 0 that complete it (each `degree` points, applied last;
+/// the identity alone where `depth` is 0).
 fn walk(
     levels: &[Vec<u16>],
     degree: usize,
     depth: usize,
     points: &[u16; MAX_POINTS_TRACKED],
     n: usize,
-    leaf: &mut impl FnMut(&[u16], &[u16]),
+    leaves: &mut impl FnMut(&[u16], &[u16]),
 ) {
     match depth {
-        0 => leaf(&points[..n], &crate::group::stabchain::identity(degree)),
+        0 => leaves(&points[..n], &crate::group::stabchain::identity(degree)),
         // The leaves read their points through the last representative themselves: an
         // array of moved points, written point by point and read whole, would stall.
-        1 => {
-            for rep in levels[0].chunks(degree) {
-                leaf(&points[..n], rep);
-            }
-        }
+        1 => leaves(&points[..n], &levels[0]),
         _ => {
             for rep in levels[depth - 1].chunks(degree) {
-                walk(levels, degree, depth - 1, &moved(points, rep, n), n, leaf);
+                walk(levels, degree, depth - 1, &moved(points, rep, n), n, leaves);
             }
         }
     }
