@@ -240,8 +240,9 @@ impl CompactTwins {
         local: &(impl Fn(u64) -> Option<u64> + Sync + ?Sized),
         mark: u8,
     ) -> u64 {
-        let entries: u64 =
-            twins.iter().map(|&(class, _)| self.range(class).end - self.range(class).start).sum();
+        let entries: u64 = (twins.iter().map(|&(class, _)| self.range(class)))
+            .map(|range| range.end - range.start)
+            .sum();
         let serial = scan_serially(twins.len() as u64 + entries / 32, false, false);
         let (_, excess) = fold_twins(twins, serial, |_, &(class, fixed)| {
             let range = self.range(class);
