@@ -721,6 +721,7 @@ pub(crate) mod tests {
     use crate::puzzle::{Metric, PuzzleSpec, defined::Defined, definition::Definition};
     use crate::rank::layout::{TILE_BITS, TILE_MASK};
     use crate::rank::{Ranking, StateSpace, SymmetryMode};
+    use crate::symmetry::ClassRanking;
     use std::collections::HashSet;
 
     /// The 2x2x2 (data/definitions/2x2x2.tws) with its corners (UFR, UFL, UBL, UBR, DFR,
@@ -890,6 +891,37 @@ pub(crate) mod tests {
         maps[1].byte[at] = tile | ((turn + 1) % 3) << TILE_BITS;
         assert!(!commutes_cell_by_cell(&p, m, &maps, &images));
         assert!(!on_every_board(&maps, &images));
+    }
+
+    /// The 2x2x3 cuboid (data/definitions/cuboid223.tws, the 233 sample's shape): its
+    /// classes of boards would take its two orbits whole first, with at most 32 boards an
+    /// entry (16 symmetries and inversion), so at least 30,240 entries. The classes of its
+    /// digits, 66,432 entries, are within four times that: a search takes them without
+    /// classifying the boards, as comparing with those classes (34,132 entries) would, and
+    /// finds the boards' histogram.
+    #[test]
+    fn digits_beating_any_classes_are_taken_without_them() {
+        let path = format!("{}/data/definitions/cuboid223.tws", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let d = Defined::new("cuboid223.tws", Definition::parse(&text).unwrap()).unwrap();
+        let p = Puzzle::new(&PuzzleSpec::Def(Arc::new(d)), Metric::Htm).unwrap();
+        let boards = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
+        let Ranking::Layout(layout) = &boards.ranking else { panic!("a layout") };
+        assert_eq!(layout.n_states(), 967_680);
+        let syms = Symmetries::of(&p);
+        assert_eq!(syms.order(), 16);
+        let orbits = ClassRanking::whole_orbits_first(layout, &syms, true);
+        assert_eq!(orbits.as_deref(), Some(&[0, 1][..]));
+        let classes = ClassRanking::new_with(&p, layout.clone(), true).unwrap();
+        assert!(classes.first_part_is_whole_orbits());
+        assert_eq!(classes.n_states(), 34_132);
+        let space = StateSpace::for_search(&p, SymmetryMode::On, false).unwrap();
+        let Ranking::CoordClasses(digits) = &space.ranking else { panic!("classes of digits") };
+        assert_eq!(digits.n_states(), 66_432);
+        assert!(digits.n_states() <= 4 * classes.n_states());
+        let by_boards = histogram(&p, &boards);
+        assert_eq!(by_boards.iter().sum::<u64>(), 967_680);
+        assert_eq!(histogram(&p, &space), by_boards);
     }
 
     /// Two rings with no identical pieces, turned on their own and swapped in both by one

@@ -211,6 +211,54 @@ pub struct ClassRanking {
     free_mods: [u8; MAX_CELLS],
 }
 
+/// The first choice of [`ClassRanking::new_with`]: what its classes' first part is.
+enum FirstPart {
+    /// The one orbit's arrangement, inversion among the elements ([`arrangements_invert`]).
+    InvertedArrangement(Box<Rest>),
+    /// The whole arrangement, where the layout ranks the couplings the moves reach.
+    Arrangement,
+    /// Key cells, whole orbits or the arrangement, as [`KeyChoice`] finds them.
+    ByKeyCells,
+}
+
+impl FirstPart {
+    fn of(full: &Layout, syms: &Symmetries, inversion: bool) -> FirstPart {
+        if inversion && let Some(rest) = arrangements_invert(full, syms) {
+            return FirstPart::InvertedArrangement(Box::new(rest));
+        }
+        match full.ranks_reachable_couplings() {
+            true => FirstPart::Arrangement,
+            false => FirstPart::ByKeyCells,
+        }
+    }
+}
+
+/// The first part of [`ClassRanking::by_key_cells`]'s classes.
+enum KeyChoice {
+    /// Per orbit of the layout, its key cells.
+    Cells(Vec<Vec<u8>>),
+    /// The orbits taken whole.
+    Orbits(Vec<usize>),
+    /// Neither: the whole arrangement, or if that has too many values, key cells of a
+    /// subgroup ([`stabilizer_key_cells`]).
+    Arrangement,
+}
+
+impl KeyChoice {
+    fn of(full: &Layout, syms: &Symmetries, min_placements: u64) -> KeyChoice {
+        let key = choose_key_cells(full, syms, min_placements);
+        if !key.iter().all(Vec::is_empty) {
+            return KeyChoice::Cells(key);
+        }
+        if !full.ranks_reachable_couplings()
+            && let Some(orbits) = choose_key_orbits(full, syms, min_placements)
+        {
+            return KeyChoice::Orbits(orbits);
+        }
+        KeyChoice::Arrangement
+    }
+}
+
 impl ClassRanking {
     /// The class ranking of a puzzle whose boards `layout` ranks (built without runs), or
     /// why there is none: a trivial group, or no key cells (every orbit too small). With
@@ -223,14 +271,35 @@ impl ClassRanking {
     /// goals: a board and its inverse are not equally far from a set).
     pub fn new_with(puzzle: &Puzzle, full: Layout, inversion: bool) -> Result<ClassRanking> {
         let syms = Symmetries::of(puzzle);
-        if inversion && let Some(rest) = arrangements_invert(&full, &syms) {
-            let key = vec![full.orbit_cells(0).to_vec()];
-            return ClassRanking::assemble(full, rest, syms, true, key);
+        match FirstPart::of(&full, &syms, inversion) {
+            FirstPart::InvertedArrangement(rest) => {
+                let key = vec![full.orbit_cells(0).to_vec()];
+                ClassRanking::assemble(full, *rest, syms, true, key)
+            }
+            FirstPart::Arrangement => ClassRanking::by_arrangements(puzzle, full, syms, inversion),
+            FirstPart::ByKeyCells => {
+                ClassRanking::by_key_cells(puzzle, full, MIN_PLACEMENTS, syms, inversion)
+            }
         }
-        if full.ranks_reachable_couplings() {
-            return ClassRanking::by_arrangements(puzzle, full, syms, inversion);
+    }
+
+    /// The orbits whose arrangements [`ClassRanking::new_with`] takes whole as the first
+    /// part, where it takes such orbits (the rest then every other orbit): told without
+    /// classifying anything, by the same choices.
+    pub fn whole_orbits_first(
+        full: &Layout,
+        syms: &Symmetries,
+        inversion: bool,
+    ) -> Option<Vec<usize>> {
+        match FirstPart::of(full, syms, inversion) {
+            FirstPart::ByKeyCells if syms.order() >= 2 => {
+                match KeyChoice::of(full, syms, MIN_PLACEMENTS) {
+                    KeyChoice::Orbits(orbits) => Some(orbits),
+                    _ => None,
+                }
+            }
+            _ => None,
         }
-        ClassRanking::by_key_cells(puzzle, full, MIN_PLACEMENTS, syms, inversion)
     }
 
     /// Classes whose first part is the whole arrangement ([`Rest::Orientations`]), where
@@ -317,22 +386,21 @@ impl ClassRanking {
         if syms.order() < 2 {
             return Err(cannot("the moves have no symmetry besides the identity"));
         }
-        let key = choose_key_cells(&full, &syms, min_placements);
-        if !key.iter().all(Vec::is_empty) {
-            return ClassRanking::with_key_cells(puzzle, full, syms, key);
+        match KeyChoice::of(&full, &syms, min_placements) {
+            KeyChoice::Cells(key) => ClassRanking::with_key_cells(puzzle, full, syms, key),
+            KeyChoice::Orbits(orbits) => {
+                ClassRanking::with_key_orbits(full, syms, inversion, &orbits)
+            }
+            KeyChoice::Arrangement => {
+                let arrangements = full.n_states() / full.orientation_count();
+                if arrangements > MAX_ARRANGEMENTS
+                    && let Some((subgroup, key)) = stabilizer_key_cells(&full, &syms)
+                {
+                    return ClassRanking::with_key_cells(puzzle, full, subgroup, key);
+                }
+                ClassRanking::by_arrangements(puzzle, full, syms, inversion)
+            }
         }
-        if !full.ranks_reachable_couplings()
-            && let Some(orbits) = choose_key_orbits(&full, &syms, min_placements)
-        {
-            return ClassRanking::with_key_orbits(full, syms, inversion, &orbits);
-        }
-        let arrangements = full.n_states() / full.orientation_count();
-        if arrangements > MAX_ARRANGEMENTS
-            && let Some((subgroup, key)) = stabilizer_key_cells(&full, &syms)
-        {
-            return ClassRanking::with_key_cells(puzzle, full, subgroup, key);
-        }
-        ClassRanking::by_arrangements(puzzle, full, syms, inversion)
     }
 
     /// Classes under `syms` with `key` (per orbit of the layout, a union of cell orbits of
