@@ -8,6 +8,8 @@
 //! The ranks are the ranking's own (the same digits and weights), so tables and files made
 //! either way are one.
 
+use std::sync::OnceLock;
+
 use rayon::prelude::*;
 
 use super::layout::Power;
@@ -32,13 +34,15 @@ pub struct CoordTables {
     n_moves: usize,
     /// `offsets[j]`: where digit `j`'s values start in a move's table.
     offsets: Vec<usize>,
-    /// Per move, the digits' tables one after another: `solve[m][offsets[j] + d]`.
-    solve: Vec<Vec<u32>>,
-    scramble: Vec<Vec<u32>>,
+    /// Per move, the digits' tables one after another: `solve[m][offsets[j] + d]`, two
+    /// bytes a value where all fit (the 233's ten moves: 3.2 MB against 6.5).
+    solve: Vec<OffsetTable>,
+    scramble: Vec<OffsetTable>,
     /// Every move maps the runs of the last digit (ranks that differ in it alone) onto runs,
     /// by that digit's table: the search walks them as it walks an NRP board's cell runs.
     /// None for a single digit, whose one run would put every rank in one process's share.
-    runs: Option<CellRuns>,
+    /// Made when first asked for: classes of digits make their own.
+    runs: OnceLock<Option<CellRuns>>,
     /// Per move, whether its tables were composed from another's ([`Power`]).
     is_power: Vec<bool>,
 }
@@ -131,31 +135,10 @@ impl CoordTables {
             }
             scramble.push(back);
         }
-        // The last digit's tables, as offsets within a run (one parity: runs have no sign).
-        let run_moves = |tables: &[Vec<u32>]| -> Vec<RunMove> {
-            let last = &offsets[k - 1];
-            (tables.iter().enumerate())
-                .map(|(index, t)| RunMove {
-                    index,
-                    offsets: vec![OffsetTable::new(t[*last..].to_vec())],
-                    by_run: Vec::new(),
-                })
-                .collect()
-        };
-        let runs = (k >= 2).then(|| CellRuns {
-            then: Vec::new(),
-            shared: Vec::new(),
-            len: radices[k - 1],
-            classes: 1,
-            solve: run_moves(&solve),
-            scramble: run_moves(&scramble),
-            rest: Vec::new(),
-            cells: Vec::new(),
-        });
         let tables = CoordTables {
-            solve,
-            scramble,
-            runs,
+            solve: solve.into_iter().map(OffsetTable::new).collect(),
+            scramble: scramble.into_iter().map(OffsetTable::new).collect(),
+            runs: OnceLock::new(),
             radices: radices.to_vec(),
             weights,
             n_states,
@@ -173,9 +156,35 @@ impl CoordTables {
 
     /// Where move `m` (solving, or undoing when `solve` is false) takes each value of digit
     /// `j`.
-    pub fn digit_table(&self, solve: bool, m: usize, j: usize) -> &[u32] {
+    pub fn digit_table(&self, solve: bool, m: usize, j: usize) -> Vec<u32> {
         let t = if solve { &self.solve[m] } else { &self.scramble[m] };
-        &t[self.offsets[j]..self.offsets[j] + self.radices[j] as usize]
+        let values = self.offsets[j]..self.offsets[j] + self.radices[j] as usize;
+        values.map(|i| t.get(i) as u32).collect()
+    }
+
+    /// The last digit's runs (the `runs` field): each move's table of that digit, as
+    /// offsets within a run (one parity: runs have no sign).
+    fn last_digit_runs(&self) -> Option<CellRuns> {
+        let k = self.radices.len();
+        let run_moves = |solve: bool| -> Vec<RunMove> {
+            (0..self.n_moves)
+                .map(|index| RunMove {
+                    index,
+                    offsets: vec![OffsetTable::new(self.digit_table(solve, index, k - 1))],
+                    by_run: Vec::new(),
+                })
+                .collect()
+        };
+        (k >= 2).then(|| CellRuns {
+            then: Vec::new(),
+            shared: Vec::new(),
+            len: self.radices[k - 1],
+            classes: 1,
+            solve: run_moves(true),
+            scramble: run_moves(false),
+            rest: Vec::new(),
+            cells: Vec::new(),
+        })
     }
 
     /// Whether sampled board `sample` of a check takes move `m`: every board a move whose
@@ -203,11 +212,18 @@ impl CoordTables {
     }
 
     #[inline(always)]
-    fn step(&self, tables: &[Vec<u32>], s: &Digits, m: usize) -> Digits {
-        let t = &tables[m];
+    fn step(&self, tables: &[OffsetTable], s: &Digits, m: usize) -> Digits {
+        match &tables[m] {
+            OffsetTable::Narrow(t) => self.step_in(t, s),
+            OffsetTable::Wide(t) => self.step_in(t, s),
+        }
+    }
+
+    #[inline(always)]
+    fn step_in<T: Copy + Into<u32>>(&self, t: &[T], s: &Digits) -> Digits {
         let mut out = [0u32; MAX_COORDS];
         for (j, (o, &d)) in out.iter_mut().zip(s).enumerate().take(self.radices.len()) {
-            *o = t[self.offsets[j] + d as usize];
+            *o = t[self.offsets[j] + d as usize].into();
         }
         out
     }
@@ -243,7 +259,7 @@ impl StateRanking for CoordTables {
         self.step(&self.scramble, s, m)
     }
     fn cell_runs(&self) -> Option<&CellRuns> {
-        self.runs.as_ref()
+        self.runs.get_or_init(|| self.last_digit_runs()).as_ref()
     }
     /// The run's first board with its last digit set to the offset (no move is left to
     /// take a board from a run, but the engine may ask).

@@ -272,7 +272,7 @@ impl CoordClasses {
                         let of = |e: usize| digit.iter().map(|&x| last[e][x as usize]).collect();
                         (0..order).map(|e| OffsetTable::new(of(e))).collect()
                     } else {
-                        vec![OffsetTable::new(digit.to_vec())]
+                        vec![OffsetTable::new(digit)]
                     };
                     RunMove { index: m, offsets, by_run: Vec::new() }
                 })
