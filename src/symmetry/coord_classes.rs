@@ -75,8 +75,8 @@ pub struct CoordClasses {
     /// Per class: its representative first part.
     reps: Vec<u32>,
     /// `rest_maps[e][rest_offsets[i] + d]`: the image of value `d` of the `i`-th rest digit
-    /// under element `e`.
-    rest_maps: Vec<Vec<u32>>,
+    /// under element `e`, in two bytes a value where the digits' radices allow.
+    rest_maps: Vec<OffsetTable>,
     rest_offsets: Vec<usize>,
     /// Classes whose representative some element besides the identity fixes, with the set
     /// of those that do (bit `e`).
@@ -226,7 +226,7 @@ impl CoordClasses {
             rest_count,
             first_class,
             reps,
-            rest_maps,
+            rest_maps: rest_maps.into_iter().map(OffsetTable::new).collect(),
             rest_offsets,
             twins,
             runs: None,
@@ -295,10 +295,11 @@ impl CoordClasses {
     }
 
     /// Per element, its map of digit `j` (a rest digit).
-    fn rest_maps_of(&self, j: usize) -> Vec<&[u32]> {
+    fn rest_maps_of(&self, j: usize) -> Vec<Vec<u32>> {
         let i = j - self.split;
-        let r = self.tables.radices()[j] as usize;
-        self.rest_maps.iter().map(|m| &m[self.rest_offsets[i]..self.rest_offsets[i] + r]).collect()
+        let values = self.rest_offsets[i]..self.rest_offsets[i] + self.tables.radices()[j] as usize;
+        let of = |m: &OffsetTable| values.clone().map(|x| m.get(x) as u32).collect();
+        self.rest_maps.iter().map(of).collect()
     }
 
     /// The entry of a board given as digits, and the element taking it to its class.
@@ -311,7 +312,7 @@ impl CoordClasses {
         let map = &self.rest_maps[e];
         let mut rest = 0u64;
         for (i, j) in (self.split..radices.len()).enumerate() {
-            rest = rest * radices[j] + map[self.rest_offsets[i] + s[j] as usize] as u64;
+            rest = rest * radices[j] + map.get(self.rest_offsets[i] + s[j] as usize);
         }
         ((packed >> ELEMENT_BITS) as u64 * self.rest_count + rest, e)
     }
@@ -405,7 +406,7 @@ impl CoordClasses {
         for i in (0..radices.len()).rev() {
             let d = rest % radices[i];
             rest /= radices[i];
-            out += map[self.rest_offsets[i] + d as usize] as u64 * weight;
+            out += map.get(self.rest_offsets[i] + d as usize) * weight;
             weight *= radices[i];
         }
         out
