@@ -473,8 +473,12 @@ impl StateSpace {
             Some(Ok(l)) if l.xor_block_bits().is_some() => Some(l.n_states()),
             _ => None,
         };
-        let (digits, fewest_classes) = match &layout {
-            Some(Ok(l)) => StateSpace::classes_of_digits(puzzle, &analysis, l, inversion),
+        // Found once for both kinds of classes (the lo33's take 1.5 ms).
+        let syms = matches!(layout, Some(Ok(_))).then(|| Symmetries::of(puzzle));
+        let (digits, fewest_classes) = match (&layout, &syms) {
+            (Some(Ok(l)), Some(syms)) => {
+                StateSpace::classes_of_digits(puzzle, &analysis, l, syms, inversion)
+            }
             _ => (None, 0),
         };
         // Digits that beat the fewest entries the classes could have are taken without
@@ -488,9 +492,10 @@ impl StateSpace {
             other => other,
         };
         let classes = match layout {
-            Some(layout) => {
-                layout.and_then(|layout| ClassRanking::new_with(puzzle, layout, inversion))
-            }
+            Some(layout) => layout.and_then(|layout| {
+                let syms = syms.unwrap_or_else(|| Symmetries::of(puzzle));
+                ClassRanking::with_symmetries(puzzle, layout, syms, inversion)
+            }),
             None => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: the group is smaller than its invariants allow, \
                  and classes need the invariants' layout to rank its boards densely",
@@ -541,19 +546,19 @@ impl StateSpace {
         puzzle: &Puzzle,
         analysis: &Analysis,
         layout: &Layout,
+        syms: &Symmetries,
         inversion: bool,
     ) -> (Option<CoordClasses>, u64) {
-        let syms = Symmetries::of(puzzle);
         let fewest_classes = layout.n_states().div_ceil(syms.order_with(inversion) as u64);
         if !analysis.invariants_are_exact()
-            || CoordClasses::refusal_of_group(&syms).is_some()
-            || ClassRanking::whole_orbits_first(layout, &syms, inversion).is_none()
+            || CoordClasses::refusal_of_group(syms).is_some()
+            || ClassRanking::whole_orbits_first(layout, syms, inversion).is_none()
         {
             return (None, fewest_classes);
         }
         let digits = Multiset::new(puzzle, analysis.invariants.clone())
             .ok()
-            .and_then(|multiset| CoordClasses::new(puzzle, multiset, syms, true).ok());
+            .and_then(|multiset| CoordClasses::new(puzzle, multiset, syms.clone(), true).ok());
         (digits, fewest_classes)
     }
 

@@ -270,7 +270,16 @@ impl ClassRanking {
     /// [`ClassRanking::new`], inversion left out unless `inversion` (a search from several
     /// goals: a board and its inverse are not equally far from a set).
     pub fn new_with(puzzle: &Puzzle, full: Layout, inversion: bool) -> Result<ClassRanking> {
-        let syms = Symmetries::of(puzzle);
+        ClassRanking::with_symmetries(puzzle, full, Symmetries::of(puzzle), inversion)
+    }
+
+    /// [`ClassRanking::new_with`] with the puzzle's symmetries found already.
+    pub fn with_symmetries(
+        puzzle: &Puzzle,
+        full: Layout,
+        syms: Symmetries,
+        inversion: bool,
+    ) -> Result<ClassRanking> {
         match FirstPart::of(&full, &syms, inversion) {
             FirstPart::InvertedArrangement(rest) => {
                 let key = vec![full.orbit_cells(0).to_vec()];
