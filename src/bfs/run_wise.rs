@@ -53,7 +53,16 @@ impl<'a> InverseTables<'a> {
         if tables.iter().map(|t| t.n_bytes()).sum::<u64>() > max_bytes {
             return None;
         }
-        let inverses: Option<Vec<OffsetTable>> = tables.par_iter().map(|t| t.inverse()).collect();
+        // An inverse that is a table of the runs already (a move's is its inverse move's, a
+        // symmetry's map is its inverse's) shares that table's memory.
+        let known: Vec<&OffsetTable> =
+            tables.iter().copied().chain(runs.scramble.iter().flat_map(|rm| &rm.offsets)).collect();
+        let shared = |inverse: OffsetTable| match known.iter().find(|t| t.same_as(&inverse)) {
+            Some(&t) => t.clone(),
+            None => inverse,
+        };
+        let inverses: Option<Vec<OffsetTable>> =
+            tables.par_iter().map(|t| t.inverse().map(shared)).collect();
         Some(InverseTables { pairs: tables.into_iter().zip(inverses?).collect() })
     }
 

@@ -157,9 +157,14 @@ impl CoordTables {
     /// Where move `m` (solving, or undoing when `solve` is false) takes each value of digit
     /// `j`.
     pub fn digit_table(&self, solve: bool, m: usize, j: usize) -> Vec<u32> {
+        let t = self.digit_offsets(solve, m, j);
+        (0..t.n_offsets()).map(|x| t.get(x) as u32).collect()
+    }
+
+    /// [`CoordTables::digit_table`], sharing these tables' memory.
+    pub fn digit_offsets(&self, solve: bool, m: usize, j: usize) -> OffsetTable {
         let t = if solve { &self.solve[m] } else { &self.scramble[m] };
-        let values = self.offsets[j]..self.offsets[j] + self.radices[j] as usize;
-        values.map(|i| t.get(i) as u32).collect()
+        t.part(self.offsets[j], self.radices[j] as usize)
     }
 
     /// The last digit's runs (the `runs` field): each move's table of that digit, as
@@ -170,7 +175,7 @@ impl CoordTables {
             (0..self.n_moves)
                 .map(|index| RunMove {
                     index,
-                    offsets: vec![OffsetTable::new(self.digit_table(solve, index, k - 1))],
+                    offsets: vec![self.digit_offsets(solve, index, k - 1)],
                     by_run: Vec::new(),
                 })
                 .collect()
@@ -214,8 +219,8 @@ impl CoordTables {
     #[inline(always)]
     fn step(&self, tables: &[OffsetTable], s: &Digits, m: usize) -> Digits {
         match &tables[m] {
-            OffsetTable::Narrow(t) => self.step_in(t, s),
-            OffsetTable::Wide(t) => self.step_in(t, s),
+            OffsetTable::Narrow(t) => self.step_in(&t[..], s),
+            OffsetTable::Wide(t) => self.step_in(&t[..], s),
         }
     }
 

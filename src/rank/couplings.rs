@@ -63,10 +63,9 @@ where
 #[derive(Clone, Debug)]
 pub(crate) struct ReachableUpper {
     /// The reachable values, each indexed by how many lie below it (a bit per value of the
-    /// space: 2 MiB for the mastermorphix's 16 million, where an index per value took 64).
+    /// space: 2 MiB for the mastermorphix's 16 million, where an index per value took 64),
+    /// and found from its index by [`BitRank::select`].
     found: BitRank,
-    /// `upper_of[i]`: the `i`-th reachable value.
-    upper_of: Vec<u32>,
 }
 
 impl ReachableUpper {
@@ -128,14 +127,12 @@ impl ReachableUpper {
 
     /// The values whose bits are set in `words` (bit `u % 64` of word `u / 64`).
     pub(crate) fn from_bits(words: Vec<u64>) -> ReachableUpper {
-        let found = BitRank::from_words(words);
-        let upper_of = found.members();
-        ReachableUpper { found, upper_of }
+        ReachableUpper { found: BitRank::from_words(words).with_select() }
     }
 
     /// Number of reachable values.
     pub(crate) fn len(&self) -> u64 {
-        self.upper_of.len() as u64
+        self.found.len()
     }
 
     /// The index of a reachable value (`u32::MAX` for another).
@@ -153,6 +150,6 @@ impl ReachableUpper {
     /// The value with index `i`.
     #[inline(always)]
     pub(crate) fn upper(&self, i: u64) -> u64 {
-        self.upper_of[i as usize] as u64
+        self.found.select(i)
     }
 }

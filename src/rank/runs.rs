@@ -13,6 +13,8 @@
 //! board is ranked individually. NRP (3,4,2): the right two columns are kept by four of the
 //! six blocks.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use super::layout::Layout;
@@ -45,20 +47,65 @@ pub struct RunMove {
 /// One table of image offsets within a run. Runs of at most 65,536 ranks keep them in `u16`:
 /// a step sweeps a move's table for every run, and half the bytes is half its share of the
 /// caches (the turnstile's 40 tables of 55,440 offsets: 4.4 MB against 8.9).
+///
+/// A table may be a stretch of a larger one ([`OffsetTable::part`]) and clones share their
+/// memory: the 233's runs read the last digit's stretch of the coordinate tables and the
+/// symmetries' maps of its classes without copies of them (4.5 MB).
 #[derive(Clone, Debug)]
 pub enum OffsetTable {
     /// Offsets of runs of at most 65,536 ranks.
-    Narrow(Vec<u16>),
+    Narrow(Shared<u16>),
     /// Offsets of longer runs.
-    Wide(Vec<u32>),
+    Wide(Shared<u32>),
+}
+
+/// A stretch of numbers that clones share.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shared<T> {
+    all: Arc<[T]>,
+    start: usize,
+    len: usize,
+}
+
+impl<T> Shared<T> {
+    fn whole(all: Arc<[T]>) -> Shared<T> {
+        Shared { len: all.len(), all, start: 0 }
+    }
+
+    fn part(&self, start: usize, len: usize) -> Shared<T> {
+        Shared { all: Arc::clone(&self.all), start: self.start + start, len }
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = [T];
+    #[inline(always)]
+    fn deref(&self) -> &[T] {
+        &self.all[self.start..self.start + self.len]
+    }
 }
 
 impl OffsetTable {
     /// The table of `offsets`, narrowed when they all fit in `u16`.
+    ///
+    /// Each table is allocated at its exact length: collecting through `u16::try_from`
+    /// loses the length hint and grows the table by doubling (the 233's tables took 1.6
+    /// times their bytes).
     pub fn new(offsets: Vec<u32>) -> OffsetTable {
-        match offsets.iter().map(|&o| u16::try_from(o)).collect() {
-            Ok(narrow) => OffsetTable::Narrow(narrow),
-            Err(_) => OffsetTable::Wide(offsets),
+        if offsets.iter().all(|&o| o <= u16::MAX as u32) {
+            OffsetTable::Narrow(Shared::whole(offsets.iter().map(|&o| o as u16).collect()))
+        } else {
+            OffsetTable::Wide(Shared::whole(offsets.into()))
+        }
+    }
+
+    /// The offsets `start..start + len` of this table, as a table of their own that shares
+    /// this one's memory.
+    pub fn part(&self, start: usize, len: usize) -> OffsetTable {
+        assert!(start + len <= self.n_offsets(), "a part within the table");
+        match self {
+            OffsetTable::Narrow(t) => OffsetTable::Narrow(t.part(start, len)),
+            OffsetTable::Wide(t) => OffsetTable::Wide(t.part(start, len)),
         }
     }
 
@@ -68,6 +115,18 @@ impl OffsetTable {
         match self {
             OffsetTable::Narrow(t) => t[x] as u64,
             OffsetTable::Wide(t) => t[x] as u64,
+        }
+    }
+
+    /// Whether both tables give every offset the same image (whatever their widths).
+    pub fn same_as(&self, other: &OffsetTable) -> bool {
+        match (self, other) {
+            (OffsetTable::Narrow(a), OffsetTable::Narrow(b)) => a[..] == b[..],
+            (OffsetTable::Wide(a), OffsetTable::Wide(b)) => a[..] == b[..],
+            _ => {
+                self.n_offsets() == other.n_offsets()
+                    && (0..self.n_offsets()).all(|x| self.get(x) == other.get(x))
+            }
         }
     }
 
@@ -85,7 +144,7 @@ impl OffsetTable {
         Some(OffsetTable::new(inverse))
     }
 
-    /// The bytes the offsets take.
+    /// The bytes the offsets take (shared or not).
     pub fn n_bytes(&self) -> u64 {
         match self {
             OffsetTable::Narrow(t) => 2 * t.len() as u64,
@@ -416,5 +475,36 @@ where
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OffsetTable;
+
+    /// Parts read their stretch of the table, parts of parts too; widths follow the values,
+    /// and tables of either width compare by their offsets.
+    #[test]
+    fn parts_share_their_stretch_of_a_table() {
+        let values: Vec<u32> = (0..100).map(|x| (x * 37) % 100).collect();
+        let narrow = OffsetTable::new(values.clone());
+        assert!(matches!(narrow, OffsetTable::Narrow(_)));
+        let part = narrow.part(10, 50);
+        assert_eq!(part.n_offsets(), 50);
+        assert_eq!(part.n_bytes(), 100);
+        assert!((0..50).all(|x| part.get(x) == values[10 + x] as u64));
+        let inner = part.part(5, 3);
+        assert!((0..3).all(|x| inner.get(x) == values[15 + x] as u64));
+        assert!(inner.same_as(&OffsetTable::new(values[15..18].to_vec())));
+        assert!(!inner.same_as(&OffsetTable::new(values[16..19].to_vec())));
+
+        let wide = OffsetTable::new(values.iter().map(|&v| v + 70_000).collect());
+        assert!(matches!(wide, OffsetTable::Wide(_)));
+        assert_eq!(wide.part(99, 1).get(0), values[99] as u64 + 70_000);
+        let mixed = OffsetTable::new(vec![1, 2, 70_000]);
+        assert!(mixed.part(0, 2).same_as(&OffsetTable::new(vec![1, 2])));
+        assert!(!mixed.same_as(&OffsetTable::new(vec![1, 2])));
+        let inverse = narrow.inverse().expect("a permutation of 0..100");
+        assert!((0..100).all(|x| inverse.get(narrow.get(x) as usize) == x as u64));
     }
 }

@@ -263,16 +263,17 @@ impl CoordClasses {
         if composed.min((n_moves * 2 + order as u64) * len) > MAX_RUN_TABLES {
             return None;
         }
-        let last = self.rest_maps_of(k - 1);
+        // Composed tables read the maps as numbers; the others share the maps' memory.
+        let last = if compose { self.rest_maps_of(k - 1) } else { Vec::new() };
         let moves = |solve: bool| -> Vec<RunMove> {
             (0..t.n_moves())
                 .map(|m| {
-                    let digit = t.digit_table(solve, m, k - 1);
                     let offsets = if compose {
+                        let digit = t.digit_table(solve, m, k - 1);
                         let of = |e: usize| digit.iter().map(|&x| last[e][x as usize]).collect();
                         (0..order).map(|e| OffsetTable::new(of(e))).collect()
                     } else {
-                        vec![OffsetTable::new(digit)]
+                        vec![t.digit_offsets(solve, m, k - 1)]
                     };
                     RunMove { index: m, offsets, by_run: Vec::new() }
                 })
@@ -280,7 +281,7 @@ impl CoordClasses {
         };
         let then = match compose {
             true => Vec::new(),
-            false => last.iter().map(|m| OffsetTable::new(m.to_vec())).collect(),
+            false => self.rest_maps.iter().map(|m| self.rest_part(m, k - 1)).collect(),
         };
         Some(CellRuns {
             len,
@@ -296,10 +297,15 @@ impl CoordClasses {
 
     /// Per element, its map of digit `j` (a rest digit).
     fn rest_maps_of(&self, j: usize) -> Vec<Vec<u32>> {
+        let part = |m| self.rest_part(m, j);
+        let of = |t: OffsetTable| (0..t.n_offsets()).map(|x| t.get(x) as u32).collect();
+        self.rest_maps.iter().map(|m| of(part(m))).collect()
+    }
+
+    /// The stretch of an element's rest map (in `rest_maps`) that maps digit `j`.
+    fn rest_part(&self, map: &OffsetTable, j: usize) -> OffsetTable {
         let i = j - self.split;
-        let values = self.rest_offsets[i]..self.rest_offsets[i] + self.tables.radices()[j] as usize;
-        let of = |m: &OffsetTable| values.clone().map(|x| m.get(x) as u32).collect();
-        self.rest_maps.iter().map(of).collect()
+        map.part(self.rest_offsets[i], self.tables.radices()[j] as usize)
     }
 
     /// The entry of a board given as digits, and the element taking it to its class.
