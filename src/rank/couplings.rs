@@ -64,9 +64,15 @@ where
 pub(crate) struct ReachableUpper {
     /// The reachable values, each indexed by how many lie below it (a bit per value of the
     /// space: 2 MiB for the mastermorphix's 16 million, where an index per value took 64),
-    /// and found from its index by [`BitRank::select`].
+    /// and found from its index by [`BitRank::select`] where not listed.
     found: BitRank,
+    /// The values in order where they are few ([`MAX_LISTED`]): a boards search finds the
+    /// value of every rank it expands, and a read of the list is quicker than a select.
+    listed: Option<Vec<u32>>,
 }
+
+/// Most reachable values listed beside the bitmap (a megabyte).
+const MAX_LISTED: u64 = 1 << 18;
 
 impl ReachableUpper {
     /// The values (below `space`) that `steps` reach from `first`; `None` when `space`
@@ -127,7 +133,10 @@ impl ReachableUpper {
 
     /// The values whose bits are set in `words` (bit `u % 64` of word `u / 64`).
     pub(crate) fn from_bits(words: Vec<u64>) -> ReachableUpper {
-        ReachableUpper { found: BitRank::from_words(words).with_select() }
+        let found = BitRank::from_words(words).with_select();
+        let listed = (found.len() <= MAX_LISTED)
+            .then(|| (0..found.len()).map(|i| found.select(i) as u32).collect());
+        ReachableUpper { found, listed }
     }
 
     /// Number of reachable values.
@@ -150,6 +159,9 @@ impl ReachableUpper {
     /// The value with index `i`.
     #[inline(always)]
     pub(crate) fn upper(&self, i: u64) -> u64 {
-        self.found.select(i)
+        match &self.listed {
+            Some(list) => list[i as usize] as u64,
+            None => self.found.select(i),
+        }
     }
 }
