@@ -59,6 +59,15 @@ pub enum OffsetTable {
     Wide(Shared<u32>),
 }
 
+/// Hashed by the offsets it holds, whatever its width: tables equal by
+/// [`OffsetTable::same_as`] hash alike.
+impl std::hash::Hash for OffsetTable {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_usize(self.n_offsets());
+        (0..self.n_offsets()).for_each(|x| state.write_u32(self.get(x) as u32));
+    }
+}
+
 /// A stretch of numbers that clones share.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shared<T> {
@@ -503,6 +512,9 @@ mod tests {
         assert_eq!(wide.part(99, 1).get(0), values[99] as u64 + 70_000);
         let mixed = OffsetTable::new(vec![1, 2, 70_000]);
         assert!(mixed.part(0, 2).same_as(&OffsetTable::new(vec![1, 2])));
+        let hasher = std::hash::RandomState::new();
+        let hash = |t: &OffsetTable| std::hash::BuildHasher::hash_one(&hasher, t);
+        assert_eq!(hash(&mixed.part(0, 2)), hash(&OffsetTable::new(vec![1, 2])));
         assert!(!mixed.same_as(&OffsetTable::new(vec![1, 2])));
         let inverse = narrow.inverse().expect("a permutation of 0..100");
         assert!((0..100).all(|x| inverse.get(narrow.get(x) as usize) == x as u64));

@@ -19,6 +19,7 @@ use rayon::prelude::*;
 
 use super::entry_classes::{fold_twins, for_each_marked, scan_serially};
 use super::orbits::ElementSet;
+use crate::rank::runs::OffsetTable;
 use crate::table::DistanceTable;
 
 /// The table of a class with every rest an entry of its own.
@@ -45,52 +46,13 @@ pub(super) struct CompactTwins {
 /// The orbits of a twin class's rests under the elements fixing its representative.
 #[derive(Debug)]
 struct OrbitTable {
-    /// Per rest, its entry within the class.
-    entry_of: Numbers,
+    /// Per rest, its entry within the class (two bytes each where the numbers fit: the
+    /// tables of the pyraminx's twins take 16 MiB so, not 31).
+    entry_of: OffsetTable,
     /// Per entry, the smallest rest of its orbit.
-    smallest: Numbers,
+    smallest: OffsetTable,
     /// Per entry, the orbit's length (at most the group's order, 128).
     len: Vec<u8>,
-}
-
-/// Numbers below the rest count, two bytes each where they fit (the tables of the
-/// pyraminx's twins take 16 MiB so, not 31).
-#[derive(Debug, PartialEq, Eq, Hash)]
-enum Numbers {
-    Narrow(Vec<u16>),
-    Wide(Vec<u32>),
-}
-
-impl Numbers {
-    fn new(numbers: Vec<u32>, below: u64) -> Numbers {
-        if below <= 1 << 16 {
-            Numbers::Narrow(numbers.into_iter().map(|x| x as u16).collect())
-        } else {
-            Numbers::Wide(numbers)
-        }
-    }
-
-    #[inline(always)]
-    fn get(&self, i: u64) -> u64 {
-        match self {
-            Numbers::Narrow(v) => v[i as usize] as u64,
-            Numbers::Wide(v) => v[i as usize] as u64,
-        }
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            Numbers::Narrow(v) => v.len(),
-            Numbers::Wide(v) => v.len(),
-        }
-    }
-
-    fn bytes(&self) -> u64 {
-        match self {
-            Numbers::Narrow(v) => v.len() as u64 * 2,
-            Numbers::Wide(v) => v.len() as u64 * 4,
-        }
-    }
 }
 
 impl OrbitTable {
@@ -117,13 +79,12 @@ impl OrbitTable {
             smallest.push(x as u32);
             len.push(orbit.len() as u8);
         }
-        let (entry_of, smallest) =
-            (Numbers::new(entry_of, rest_count), Numbers::new(smallest, rest_count));
+        let (entry_of, smallest) = (OffsetTable::new(entry_of), OffsetTable::new(smallest));
         OrbitTable { entry_of, smallest, len }
     }
 
     fn bytes(&self) -> u64 {
-        self.entry_of.bytes() + self.smallest.bytes() + self.len.len() as u64
+        self.entry_of.n_bytes() + self.smallest.n_bytes() + self.len.len() as u64
     }
 }
 
@@ -157,7 +118,8 @@ impl CompactTwins {
                 .collect();
             for (&(class, _), table) in chunk.iter().zip(built) {
                 let same = by_hash.entry(hasher.hash_one(&table.entry_of)).or_default();
-                let found = same.iter().find(|&&t| tables[t as usize].entry_of == table.entry_of);
+                let found =
+                    same.iter().find(|&&t| tables[t as usize].entry_of.same_as(&table.entry_of));
                 table_of[class as usize] = match found {
                     Some(&t) => t,
                     None => {
@@ -172,7 +134,8 @@ impl CompactTwins {
         let mut next = 0u64;
         for &t in &table_of {
             offsets.push(next);
-            next += if t == NONE { rest_count } else { tables[t as usize].smallest.len() as u64 };
+            next +=
+                if t == NONE { rest_count } else { tables[t as usize].smallest.n_offsets() as u64 };
         }
         offsets.push(next);
         CompactTwins { offsets, table_of, tables }
@@ -193,7 +156,7 @@ impl CompactTwins {
     pub fn entry(&self, class: u32, rest: u64) -> u64 {
         let local = match self.table_of[class as usize] {
             NONE => rest,
-            t => self.tables[t as usize].entry_of.get(rest),
+            t => self.tables[t as usize].entry_of.get(rest as usize),
         };
         self.offsets[class as usize] + local
     }
@@ -205,7 +168,7 @@ impl CompactTwins {
         let local = entry - self.offsets[class];
         let rest = match self.table_of[class] {
             NONE => local,
-            t => self.tables[t as usize].smallest.get(local),
+            t => self.tables[t as usize].smallest.get(local as usize),
         };
         (class as u32, rest)
     }
