@@ -165,3 +165,39 @@ impl ReachableUpper {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_LISTED, ReachableUpper};
+
+    /// Values and indexes undo each other, with the values listed (few) and found by select
+    /// (more than [`MAX_LISTED`]).
+    #[test]
+    fn reachable_values_and_their_indexes_agree() {
+        for count in [1000u64, MAX_LISTED + 12_345] {
+            let mut x = 0x9E37_79B9_7F4A_7C15u64;
+            let mut values = Vec::new();
+            let mut v = 0u64;
+            for _ in 0..count {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                v += 1 + x % 40;
+                values.push(v);
+            }
+            let mut words = vec![0u64; (v / 64 + 1) as usize];
+            values.iter().for_each(|&u| words[(u / 64) as usize] |= 1 << (u % 64));
+            let reachable = ReachableUpper::from_bits(words);
+            assert_eq!(reachable.listed.is_some(), count <= MAX_LISTED);
+            assert_eq!(reachable.len(), count);
+            for (i, &u) in values.iter().enumerate() {
+                assert_eq!(reachable.upper(i as u64), u, "value {i} of {count}");
+                assert_eq!(reachable.index(u), i as u32);
+                assert_eq!(
+                    reachable.index(u + 1),
+                    if values.get(i + 1) == Some(&(u + 1)) { i as u32 + 1 } else { u32::MAX }
+                );
+            }
+        }
+    }
+}
