@@ -43,6 +43,18 @@ impl BitRank {
         self
     }
 
+    /// The members in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.bits.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                let bit = (rest != 0).then(|| rest.trailing_zeros() as u64)?;
+                rest &= rest - 1;
+                Some(w as u64 * 64 + bit)
+            })
+        })
+    }
+
     /// Number of members.
     pub fn len(&self) -> u64 {
         self.below
@@ -126,6 +138,7 @@ mod tests {
         let members = [0u32, 5, 63, 64, 130, 199];
         let set = BitRank::from_members(200, &members).with_select();
         assert_eq!(listed(&set), members);
+        assert!(set.iter().eq(members.iter().map(|&m| m as u64)));
         for (i, &m) in members.iter().enumerate() {
             assert!(set.contains(m as u64));
             assert_eq!(set.rank(m as u64), i as u32);
@@ -176,6 +189,7 @@ mod tests {
             .collect();
         let set = BitRank::from_members(n, &members).with_select();
         assert_eq!(listed(&set), members);
+        assert!(set.iter().eq(members.iter().map(|&m| m as u64)));
         assert_eq!(listed(&BitRank::from_members(n, &[]).with_select()), Vec::<u32>::new());
     }
 }

@@ -134,8 +134,7 @@ impl ReachableUpper {
     /// The values whose bits are set in `words` (bit `u % 64` of word `u / 64`).
     pub(crate) fn from_bits(words: Vec<u64>) -> ReachableUpper {
         let found = BitRank::from_words(words).with_select();
-        let listed = (found.len() <= MAX_LISTED)
-            .then(|| (0..found.len()).map(|i| found.select(i) as u32).collect());
+        let listed = (found.len() <= MAX_LISTED).then(|| found.iter().map(|u| u as u32).collect());
         ReachableUpper { found, listed }
     }
 

@@ -50,7 +50,7 @@ pub struct RunMove {
 ///
 /// A table may be a stretch of a larger one ([`OffsetTable::part`]) and clones share their
 /// memory: the 233's runs read the last digit's stretch of the coordinate tables and the
-/// symmetries' maps of its classes without copies of them (4.5 MB).
+/// symmetries' maps of its classes without copies of them (2.9 MB).
 #[derive(Clone, Debug)]
 pub enum OffsetTable {
     /// Offsets of runs of at most 65,536 ranks.
@@ -69,7 +69,7 @@ impl std::hash::Hash for OffsetTable {
 }
 
 /// A stretch of numbers that clones share.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Shared<T> {
     all: Arc<[T]>,
     start: usize,
