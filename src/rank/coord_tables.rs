@@ -157,8 +157,7 @@ impl CoordTables {
     /// Where move `m` (solving, or undoing when `solve` is false) takes each value of digit
     /// `j`.
     pub fn digit_table(&self, solve: bool, m: usize, j: usize) -> Vec<u32> {
-        let t = self.digit_offsets(solve, m, j);
-        (0..t.n_offsets()).map(|x| t.get(x) as u32).collect()
+        self.digit_offsets(solve, m, j).to_numbers()
     }
 
     /// [`CoordTables::digit_table`], sharing these tables' memory.

@@ -473,10 +473,10 @@ impl StateSpace {
             Some(Ok(l)) if l.xor_block_bits().is_some() => Some(l.n_states()),
             _ => None,
         };
-        // Found once for both kinds of classes (the lo33's take 1.5 ms).
-        let syms = matches!(layout, Some(Ok(_))).then(|| Symmetries::of(puzzle));
-        let (digits, fewest_classes) = match (&layout, &syms) {
-            (Some(Ok(l)), Some(syms)) => {
+        // The symmetries, found once for both kinds of classes (the lo33's take 1.5 ms).
+        let layout = layout.map(|l| l.map(|l| (l, Symmetries::of(puzzle))));
+        let (digits, fewest_classes) = match &layout {
+            Some(Ok((l, syms))) => {
                 StateSpace::classes_of_digits(puzzle, &analysis, l, syms, inversion)
             }
             _ => (None, 0),
@@ -492,8 +492,7 @@ impl StateSpace {
             other => other,
         };
         let classes = match layout {
-            Some(layout) => layout.and_then(|layout| {
-                let syms = syms.unwrap_or_else(|| Symmetries::of(puzzle));
+            Some(layout) => layout.and_then(|(layout, syms)| {
                 ClassRanking::with_symmetries(puzzle, layout, syms, inversion)
             }),
             None => Err(Error::Unsupported(format!(

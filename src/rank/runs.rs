@@ -127,6 +127,11 @@ impl OffsetTable {
         }
     }
 
+    /// The image offsets, four bytes each.
+    pub fn to_numbers(&self) -> Vec<u32> {
+        (0..self.n_offsets()).map(|x| self.get(x) as u32).collect()
+    }
+
     /// Whether both tables give every offset the same image (whatever their widths).
     pub fn same_as(&self, other: &OffsetTable) -> bool {
         match (self, other) {

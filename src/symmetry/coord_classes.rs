@@ -297,9 +297,7 @@ impl CoordClasses {
 
     /// Per element, its map of digit `j` (a rest digit).
     fn rest_maps_of(&self, j: usize) -> Vec<Vec<u32>> {
-        let part = |m| self.rest_part(m, j);
-        let of = |t: OffsetTable| (0..t.n_offsets()).map(|x| t.get(x) as u32).collect();
-        self.rest_maps.iter().map(|m| of(part(m))).collect()
+        self.rest_maps.iter().map(|m| self.rest_part(m, j).to_numbers()).collect()
     }
 
     /// The stretch of an element's rest map (in `rest_maps`) that maps digit `j`.

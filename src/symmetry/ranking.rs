@@ -245,17 +245,21 @@ enum KeyChoice {
 }
 
 impl KeyChoice {
-    fn of(full: &Layout, syms: &Symmetries, min_placements: u64) -> KeyChoice {
+    /// The choice, `None` for a group of the identity alone (no classes to take).
+    fn of(full: &Layout, syms: &Symmetries, min_placements: u64) -> Option<KeyChoice> {
+        if syms.order() < 2 {
+            return None;
+        }
         let key = choose_key_cells(full, syms, min_placements);
         if !key.iter().all(Vec::is_empty) {
-            return KeyChoice::Cells(key);
+            return Some(KeyChoice::Cells(key));
         }
         if !full.ranks_reachable_couplings()
             && let Some(orbits) = choose_key_orbits(full, syms, min_placements)
         {
-            return KeyChoice::Orbits(orbits);
+            return Some(KeyChoice::Orbits(orbits));
         }
-        KeyChoice::Arrangement
+        Some(KeyChoice::Arrangement)
     }
 }
 
@@ -301,12 +305,10 @@ impl ClassRanking {
         inversion: bool,
     ) -> Option<Vec<usize>> {
         match FirstPart::of(full, syms, inversion) {
-            FirstPart::ByKeyCells if syms.order() >= 2 => {
-                match KeyChoice::of(full, syms, MIN_PLACEMENTS) {
-                    KeyChoice::Orbits(orbits) => Some(orbits),
-                    _ => None,
-                }
-            }
+            FirstPart::ByKeyCells => match KeyChoice::of(full, syms, MIN_PLACEMENTS) {
+                Some(KeyChoice::Orbits(orbits)) => Some(orbits),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -392,10 +394,10 @@ impl ClassRanking {
         let cannot = |why: &str| {
             Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec))
         };
-        if syms.order() < 2 {
+        let Some(choice) = KeyChoice::of(&full, &syms, min_placements) else {
             return Err(cannot("the moves have no symmetry besides the identity"));
-        }
-        match KeyChoice::of(&full, &syms, min_placements) {
+        };
+        match choice {
             KeyChoice::Cells(key) => ClassRanking::with_key_cells(puzzle, full, syms, key),
             KeyChoice::Orbits(orbits) => {
                 ClassRanking::with_key_orbits(full, syms, inversion, &orbits)
