@@ -92,25 +92,24 @@ impl CoordTables {
             at += r as usize;
         }
         let digit = |rank: u64, j: usize| (rank / weights[j] % radices[j]) as u32;
-        // Each move's tables in parallel; the undoing direction's by inverting them (a
-        // move maps each digit's values one to one).
+        // The moves that are no power of another, on each digit's values in parallel: a
+        // value's board is unranked once for all of them (half the cost of a step). The
+        // undoing direction's tables are then the solving ones inverted (a move maps each
+        // digit's values one to one).
         let power_of = |m: usize| powers.get(m).copied().flatten();
-        let mut solve: Vec<Vec<u32>> = (0..n_moves)
+        let base: Vec<usize> = (0..n_moves).filter(|&m| power_of(m).is_none()).collect();
+        let images: Vec<u32> = (0..at)
             .into_par_iter()
-            .map(|m| {
-                let mut t = Vec::with_capacity(at);
-                if power_of(m).is_some() {
-                    return t;
-                }
-                for j in 0..k {
-                    for d in 0..radices[j] {
-                        let next = ranking.solve_step(&ranking.unrank(d * weights[j]), m);
-                        t.push(digit(ranking.rank(&next), j));
-                    }
-                }
-                t
+            .flat_map_iter(|i| {
+                let j = offsets.partition_point(|&o| o <= i) - 1;
+                let board = ranking.unrank((i - offsets[j]) as u64 * weights[j]);
+                base.iter().map(move |&m| digit(ranking.rank(&ranking.solve_step(&board, m)), j))
             })
             .collect();
+        let mut solve = vec![Vec::new(); n_moves];
+        for (b, &m) in base.iter().enumerate() {
+            solve[m] = images.iter().skip(b).step_by(base.len()).copied().collect();
+        }
         for m in 0..n_moves {
             let Some(Power { base, times }) = power_of(m) else { continue };
             let base = &solve[base];
