@@ -12,7 +12,8 @@
 //!   the largest first where their order is free: [`Multiset::largest_orbits_first`]), as
 //!   many as make between [`MIN_FIRST`] and [`MAX_FIRST`] values where the digits allow.
 //!   A table gives each value its class (the smallest value of its orbit under the group is
-//!   the representative) and an element taking it there;
+//!   the representative) and an element taking it there, found orbit by orbit
+//!   ([`super::orbits::reduce`]);
 //! - the **rest** is the other digits of the board carried by that element. Each element
 //!   must map each of them by itself (one table per element and digit); this and the first
 //!   part's image depending on it alone are checked on a spread of boards. Where a rest
