@@ -110,6 +110,8 @@ impl CoordTables {
         for (b, &m) in base.iter().enumerate() {
             solve[m] = images.iter().skip(b).step_by(base.len()).copied().collect();
         }
+        // Gone before the undoing tables are made: the largest puzzles' take tens of MB.
+        drop(images);
         for m in 0..n_moves {
             let Some(Power { base, times }) = power_of(m) else { continue };
             let base = &solve[base];
