@@ -187,7 +187,7 @@ impl CoordClasses {
         // The orbits of the first parts, each reduced to its smallest member (the class's
         // representative), with the element taking each first part there and the elements
         // fixing each representative: an orbit's images are made once, from its smallest
-        // member, where every first part's under every element took the 3p1 0.6 s.
+        // member, where every first part's under every element took the 3p1 0.6-0.7 s.
         let undo: Vec<u32> = (syms.elements.iter())
             .map(|s| syms.position(&s.inverse(syms.orient_mod)).expect("a group") as u32)
             .collect();
