@@ -188,9 +188,7 @@ impl CoordClasses {
         // representative), with the element taking each first part there and the elements
         // fixing each representative: an orbit's images are made once, from its smallest
         // member, where every first part's under every element took the 3p1 0.6-0.7 s.
-        let undo: Vec<u32> = (syms.elements.iter())
-            .map(|s| syms.position(&s.inverse(syms.orient_mod)).expect("a group") as u32)
-            .collect();
+        let undo: Vec<u32> = (0..maps.len()).map(|e| syms.inverse_position(e) as u32).collect();
         let reduced = orbits::reduce(first_count as usize, &undo, ELEMENT_BITS, |f, out| {
             let board = multiset.unrank(f as u64 * rest_count);
             out[0] = f as u32;

@@ -433,6 +433,12 @@ impl Symmetries {
         self.elements.iter().position(|e| e.acts_like_in(s, self.orient_mod, &self.root))
     }
 
+    /// The kept element undoing element `e` (the kept maps being a group).
+    pub fn inverse_position(&self, e: usize) -> usize {
+        let inverse = self.elements[e].inverse(self.orient_mod);
+        self.position(&inverse).expect("the symmetries form a group")
+    }
+
     /// Whether the kept maps form a group: the identity is first and every product is kept.
     /// A finite set closed under products is a group, and it is closed when the products
     /// of a set of its generators, taken from the identity, stay in it: generators are taken

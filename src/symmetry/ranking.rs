@@ -724,12 +724,7 @@ impl ClassRanking {
     /// s g^-1 s^-1` by `h -> s^-1 h^-1 s` (conjugation and inversion commute).
     fn inverse_element(&self, e: usize) -> u32 {
         let order = self.syms.order();
-        let s = &self.syms.elements[e % order];
-        let back = self
-            .syms
-            .position(&s.inverse(self.syms.orient_mod))
-            .expect("the symmetries form a group");
-        (back + e / order * order) as u32
+        (self.syms.inverse_position(e % order) + e / order * order) as u32
     }
 
     /// The order of the group acting on boards: the symmetries, doubled by inversion.
