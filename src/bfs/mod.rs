@@ -44,6 +44,7 @@ mod frontier_copy;
 mod kept;
 mod outbox;
 pub mod processes;
+mod run_graph;
 mod run_wise;
 pub mod unique;
 
@@ -59,6 +60,7 @@ use kept::KeptRanks;
 pub use outbox::Mailbox;
 use outbox::{Outbox, Outboxes};
 pub use processes::{Processes, RankDeal, Single};
+use run_graph::RunGraph;
 
 /// Bytes each of `parts` processes spends on a copy of the frontier of `n_states` ranks
 /// ([`Config::frontier_copy`]).
@@ -186,6 +188,9 @@ pub struct Config {
     /// each process (one bit per rank of the space) instead of asking the owners; callers
     /// turn it off where that copy would not fit in memory.
     pub frontier_copy: bool,
+    /// Work out every run's image runs once per search where they fit ([`RunGraph`]);
+    /// `false` works them out each time a step walks into a run, for comparison and tests.
+    pub run_graph: bool,
     /// Tests only: in the level after this distance, wait after the first exchange round
     /// (up to a minute, until stopped), so a test can stop a search over several processes
     /// with part of a level marked.
@@ -202,6 +207,7 @@ impl Config {
             stop: None,
             direction: None,
             frontier_copy: true,
+            run_graph: true,
             pause_in_level: None,
         }
     }
@@ -282,6 +288,14 @@ const INVERSES_SHARE: u64 = 8;
 
 /// Bytes of inverse tables allowed whatever the table's size.
 const INVERSES_ALWAYS: u64 = 1 << 20;
+
+/// Every run's image runs ([`RunGraph`], one per direction a search steps in) take at most
+/// this share of the table's bytes, or at most [`GRAPH_ALWAYS`]: puzzlerchallenger's 350 KB
+/// a direction for a table of 180 KB, the turnstile's 3.4 MB for 397 MB.
+const GRAPH_SHARE: u64 = 16;
+
+/// Bytes of each [`RunGraph`] allowed whatever the table's size.
+const GRAPH_ALWAYS: u64 = 4 << 20;
 
 /// Groups of ranks per parallel task: 2^12 groups = 131072 boards.
 pub(crate) const TASK_GROUPS: u64 = 1 << 12;
@@ -539,6 +553,7 @@ fn search<S: StateRanking>(
     };
     let mut buffers = exchange::Buffers::default();
     let mut inverses: Option<Option<run_wise::InverseTables>> = None;
+    let mut graphs: [Option<Option<RunGraph>>; 2] = [None, None];
     loop {
         let d = out.histogram.len() as u32 - 1;
         let frontier = out.histogram[d as usize];
@@ -578,6 +593,20 @@ fn search<S: StateRanking>(
             let most = (table.len_bytes() / INVERSES_SHARE).max(INVERSES_ALWAYS);
             let built = inverses.get_or_insert_with(|| run_wise::InverseTables::of(runs, most));
             step.by_image_runs = built.as_ref();
+        }
+        if let Kernel::Boards(Some(runs)) = kernel
+            && run_wise::applies(runs, part.parts())
+            && config.run_graph
+        {
+            // Filling image runs reads the backward images of a forward step.
+            let reads = if step.by_image_runs.is_some() { Direction::Backward } else { direction };
+            let most = (table.len_bytes() / GRAPH_SHARE).max(GRAPH_ALWAYS);
+            let [forward, backward] = &mut graphs;
+            let slot = if reads == Direction::Forward { forward } else { backward };
+            let built = slot.get_or_insert_with(|| {
+                pool.install(|| RunGraph::of(space, &part, runs, reads, most))
+            });
+            step.run_graph = built.as_ref();
         }
         let expanded = exchange::expand_level(
             &step,
@@ -895,6 +924,9 @@ pub struct Step<'a, S> {
     /// Forward over a dense frontier: the inverse tables that let the step fill image runs
     /// instead of pushing into them ([`run_wise::expand_frontier_by_image_runs`]).
     pub(crate) by_image_runs: Option<&'a run_wise::InverseTables<'a>>,
+    /// Stepping by runs: every run's image runs under the moves the step reads, where they
+    /// were worked out once ([`RunGraph`]).
+    pub(crate) run_graph: Option<&'a RunGraph>,
     /// A level too small to wake the workers for ([`SERIAL_WORK`]): its tasks run on the
     /// calling thread ([`in_tasks`]).
     pub(crate) serial: bool,
@@ -927,6 +959,7 @@ impl<'a, S: StateRanking> Step<'a, S> {
             budget: None,
             copy: None,
             by_image_runs: None,
+            run_graph: None,
             serial: false,
         }
     }
@@ -1119,8 +1152,15 @@ struct RunImages<'a, S: StateRanking> {
     offset: u64,
     /// `class * moves.len()` for the current board's offset class.
     class_base: usize,
-    /// The run's first board of each offset class.
+    /// `maps[class * moves.len() + k]`: which map of offsets that table names (what a
+    /// [`RunGraph`] keeps).
+    maps: Vec<u32>,
+    /// The run's first board of each offset class (none where the images come from `graph`).
     bases: Vec<S::State>,
+    /// Every run's image runs, where the search worked them out once.
+    graph: Option<&'a RunGraph>,
+    /// Whether the images are of a run (after the first [`RunImages::go_to`]).
+    placed_once: bool,
     /// Division by the runs' length and by their offset classes, without a divide
     /// instruction (up to 45 cycles on Zen 1, and a run search divides ranks all the time).
     by_len: StrengthReducedU64,
@@ -1147,8 +1187,18 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
             placed: Vec::new(),
             offset: 0,
             class_base: 0,
+            maps: Vec::new(),
             bases: Vec::new(),
+            graph: None,
+            placed_once: false,
         }
+    }
+
+    /// The same, reading each run's images from `graph` (of `direction`'s moves) where one
+    /// was made: such images never unrank a board ([`RunImages::board`] is not for them).
+    fn with_graph(mut self, graph: Option<&'a RunGraph>) -> RunImages<'a, S> {
+        self.graph = graph.filter(|g| g.direction() == self.direction);
+        self
     }
 
     fn n_moves(&self) -> usize {
@@ -1163,26 +1213,40 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
         if !self.holds(rank) {
             let run = rank / self.by_len;
             self.start = run * len;
+            self.placed_once = true;
             self.images.clear();
             self.offsets.clear();
             self.placed.clear();
+            self.maps.clear();
             self.bases.clear();
-            for class in 0..self.runs.classes {
-                let base = space.unrank(self.start + class);
-                self.bases.push(base);
-                if class == 0 {
-                    self.parity = space.run_parity(&base);
-                }
-                for rm in self.moves {
-                    let image = match self.direction {
-                        Direction::Forward => space.scramble_step(&base, rm.index),
-                        Direction::Backward => space.solve_step(&base, rm.index),
-                    };
-                    let (rank, map) = space.run_image(&image, self.parity);
-                    let image_run = rank / self.by_len;
+            if let Some(graph) = self.graph {
+                let (image_runs, maps) = graph.row(run);
+                let moves = self.moves.iter().cycle();
+                for ((&image_run, &map), rm) in image_runs.iter().zip(maps).zip(moves) {
                     self.images.push(image_run);
-                    self.offsets.push(self.runs.tables(rm, map, run));
+                    self.offsets.push(self.runs.tables(rm, map as usize, run));
                     self.placed.push(part.place(image_run * len));
+                }
+                self.maps.extend_from_slice(maps);
+            } else {
+                for class in 0..self.runs.classes {
+                    let base = space.unrank(self.start + class);
+                    self.bases.push(base);
+                    if class == 0 {
+                        self.parity = space.run_parity(&base);
+                    }
+                    for rm in self.moves {
+                        let image = match self.direction {
+                            Direction::Forward => space.scramble_step(&base, rm.index),
+                            Direction::Backward => space.solve_step(&base, rm.index),
+                        };
+                        let (rank, map) = space.run_image(&image, self.parity);
+                        let image_run = rank / self.by_len;
+                        self.images.push(image_run);
+                        self.offsets.push(self.runs.tables(rm, map, run));
+                        self.placed.push(part.place(image_run * len));
+                        self.maps.push(u32::try_from(map).expect("maps of offsets fit 32 bits"));
+                    }
                 }
             }
         }
@@ -1193,12 +1257,13 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
     /// Whether `rank` lies in the current run (none before the first [`RunImages::go_to`]).
     #[inline(always)]
     fn holds(&self, rank: u64) -> bool {
-        !self.bases.is_empty() && rank >= self.start && rank - self.start < self.runs.len
+        self.placed_once && rank >= self.start && rank - self.start < self.runs.len
     }
 
     /// The current board, unranked from the run's first boards.
     #[inline]
     fn board(&self, space: &S) -> S::State {
+        debug_assert!(self.graph.is_none(), "images read from a graph have no boards");
         space.unrank_in_run(&self.bases, self.parity, self.offset)
     }
 

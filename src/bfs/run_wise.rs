@@ -94,14 +94,15 @@ impl<'a, S: StateRanking> Gathered<'a, S> {
     /// Walks the ranks of `groups` that `of_group` yields, run by run, calling `flush` with
     /// each run's gathered boards.
     fn walk(
-        step: &Step<'_, S>,
+        step: &Step<'a, S>,
         runs: &'a CellRuns,
         direction: Direction,
         groups: std::ops::Range<usize>,
         of_group: impl Fn(usize) -> RankSet,
         mut flush: impl FnMut(&Gathered<'a, S>),
     ) {
-        let mut g = Gathered { images: RunImages::new(runs, direction), offsets: Vec::new() };
+        let images = RunImages::new(runs, direction).with_graph(step.run_graph);
+        let mut g = Gathered { images, offsets: Vec::new() };
         for group in groups {
             for i in of_group(group) {
                 // Ranks increase: the run changes (and is found by a division) rarely.
@@ -207,7 +208,7 @@ pub fn expand_frontier_by_image_runs<S: StateRanking>(
         step.budget,
         step.serial,
         |task, level| {
-            let mut images = RunImages::new(runs, Direction::Backward);
+            let mut images = RunImages::new(runs, Direction::Backward).with_graph(step.run_graph);
             let mut reached = FoundInRun::default();
             for run in task {
                 let first = run * len;

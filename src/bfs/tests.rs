@@ -78,7 +78,8 @@ fn runs_agree_with_board_by_board() {
 }
 
 /// The run-by-run steps (every move keeps the runs: digit runs of coordinates, with and
-/// without classes) give the board-by-board histogram, forward and backward alike.
+/// without classes) give the board-by-board histogram, forward and backward alike, with
+/// every run's images worked out once ([`RunGraph`]) or each time.
 #[test]
 fn run_by_run_steps_agree_with_board_by_board() {
     use crate::rank::{Ranking, StateRanking, SymmetryMode};
@@ -100,17 +101,24 @@ fn run_by_run_steps_agree_with_board_by_board() {
         }
         .expect("runs");
         assert!(runs.rest.is_empty() && runs.len == runs_len, "{file}: every move keeps runs");
-        let search = |runs: bool, direction: Option<Direction>| {
+        let search = |runs: bool, direction: Option<Direction>, run_graph: bool| {
             let table = DistanceTable::in_memory(space.n_states()).unwrap();
-            let config = Config { runs, direction, ..Config::new(2) };
+            let config = Config { runs, direction, run_graph, ..Config::new(2) };
             let out = search_puzzle(&puzzle, &space, &table, &config, &NoProgress).unwrap();
             (out.histogram.clone(), out.board_histogram().to_vec())
         };
-        let by_boards = search(false, None);
+        let by_boards = search(false, None, false);
         assert_eq!(by_boards.1.iter().sum::<u64>(), boards, "{file}");
-        for direction in [Direction::Forward, Direction::Backward] {
-            assert_eq!(search(true, Some(direction)), by_boards, "{file} {mode:?} {direction:?}");
+        // Each run's images worked out once for the search, or each time a step walks in.
+        for (direction, graph) in [Direction::Forward, Direction::Backward]
+            .into_iter()
+            .flat_map(|d| [(d, true), (d, false)])
+        {
+            let what = format!("{file} {mode:?} {direction:?}, run graph {graph}");
+            assert_eq!(search(true, Some(direction), graph), by_boards, "{what}");
         }
+        // Both kinds of forward step (pushing into image runs, filling them) in one search.
+        assert_eq!(search(true, None, true), by_boards, "{file} {mode:?}");
     }
 }
 
