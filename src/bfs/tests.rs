@@ -117,7 +117,7 @@ fn run_by_run_steps_agree_with_board_by_board() {
             let what = format!("{file} {mode:?} {direction:?}, run graph {graph}");
             assert_eq!(search(true, Some(direction), graph), by_boards, "{what}");
         }
-        // Both kinds of forward step (pushing into image runs, filling them) in one search.
+        // Switching directions as a search does: both directions' graphs in one search.
         assert_eq!(search(true, None, true), by_boards, "{file} {mode:?}");
     }
 }
