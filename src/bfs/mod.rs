@@ -291,8 +291,10 @@ const INVERSES_ALWAYS: u64 = 1 << 20;
 
 /// Every run's image runs ([`RunGraph`], one per direction a search steps in) take at most
 /// this share of the table's bytes, or at most [`GRAPH_ALWAYS`]: puzzlerchallenger's 350 KB
-/// a direction for a table of 180 KB, the turnstile's 3.4 MB for 397 MB.
-const GRAPH_SHARE: u64 = 16;
+/// a direction for a table of 180 KB, the turnstile's 3.4 MB for 397 MB. Small, as a table
+/// may be given 90% of the memory available (`bfs` in memory): long runs make small graphs
+/// (12 bytes per run and move), and short ones on a large table gain too little to crowd it.
+const GRAPH_SHARE: u64 = 64;
 
 /// Bytes of each [`RunGraph`] allowed whatever the table's size.
 const GRAPH_ALWAYS: u64 = 4 << 20;
