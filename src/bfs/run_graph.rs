@@ -37,7 +37,7 @@ impl RunGraph {
         let n_runs = space.n_states().div_ceil(runs.len);
         let per_run = RunImages::<S>::new(runs, direction).n_moves() * runs.classes as usize;
         let entries = n_runs.checked_mul(per_run as u64)?;
-        if entries.saturating_mul(ENTRY_BYTES) > max_bytes {
+        if per_run == 0 || entries.saturating_mul(ENTRY_BYTES) > max_bytes {
             return None;
         }
         let mut image_runs = vec![0u64; entries as usize];
