@@ -1161,8 +1161,6 @@ struct RunImages<'a, S: StateRanking> {
     bases: Vec<S::State>,
     /// Every run's image runs, where the search worked them out once.
     graph: Option<&'a RunGraph>,
-    /// Whether the images are of a run (after the first [`RunImages::go_to`]).
-    placed_once: bool,
     /// Division by the runs' length and by their offset classes, without a divide
     /// instruction (up to 45 cycles on Zen 1, and a run search divides ranks all the time).
     by_len: StrengthReducedU64,
@@ -1192,7 +1190,6 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
             maps: Vec::new(),
             bases: Vec::new(),
             graph: None,
-            placed_once: false,
         }
     }
 
@@ -1215,7 +1212,6 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
         if !self.holds(rank) {
             let run = rank / self.by_len;
             self.start = run * len;
-            self.placed_once = true;
             self.images.clear();
             self.offsets.clear();
             self.placed.clear();
@@ -1259,7 +1255,7 @@ impl<'a, S: StateRanking> RunImages<'a, S> {
     /// Whether `rank` lies in the current run (none before the first [`RunImages::go_to`]).
     #[inline(always)]
     fn holds(&self, rank: u64) -> bool {
-        self.placed_once && rank >= self.start && rank - self.start < self.runs.len
+        !self.placed.is_empty() && rank >= self.start && rank - self.start < self.runs.len
     }
 
     /// The current board, unranked from the run's first boards.
