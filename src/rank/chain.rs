@@ -12,10 +12,12 @@
 //! `s = u_{q_{k-1}} ⋯ u_{q_0}`, `q_i ∈ O_i`; the rank is the mixed-radix number of the
 //! `q_i`'s places in their orbits, level 0 most significant. Ranking sifts the images of the
 //! base points alone (`q_i` is the image of `b_i` once the levels above are divided off:
-//! about `k²/2` table reads); unranking composes the representatives on one point per cell
-//! (`cells × k` reads).
+//! about `k²/2` table reads, one per level on the critical path); unranking composes the
+//! representatives on one point per cell (`cells × k` reads, or a byte shuffle per level
+//! for at most 32 points).
 
 use num_bigint::BigUint;
+use strength_reduce::StrengthReducedU64;
 
 use super::CellRanking;
 use super::layout::{
@@ -34,18 +36,22 @@ const MAX_LEVELS: usize = 64;
 /// One level of the chain, as ranks read it.
 #[derive(Clone, Debug)]
 struct Level {
-    /// The base point's cell and reduced orientation.
+    /// The base point's cell.
     cell: u8,
-    orient: u8,
-    /// Number of points in the basic orbit.
-    radix: u64,
-    /// The place value of this level's digit.
-    weight: u64,
-    /// `place[p]`: the index of point `p` in the basic orbit (read only for its points).
-    place: Vec<u16>,
-    /// `inverse_reps[i * degree + p]`: `p` under the inverse of the `i`-th representative.
-    inverse_reps: Vec<u8>,
-    /// `reps[i * degree + p]`: `p` under the `i`-th representative.
+    /// `base_point[byte]`: the point the base point goes to when that byte (a tile and its
+    /// turn) stands on the base point's cell: a read instead of a division by the orbit's
+    /// orientations.
+    base_point: Box<[u8; 256]>,
+    /// Number of points in the basic orbit, as a divisor.
+    radix: StrengthReducedU64,
+    /// `value[q]`: the index of point `q` in the basic orbit times the level's place value
+    /// (`u64::MAX` for points off the orbit).
+    value: Box<[u64; 256]>,
+    /// `inverse_rows[q][p]`: `p` under the inverse of the representative taking the base
+    /// point to `q`, in rows by `q` (not by its index in the orbit: ranking then waits on
+    /// one read per level, not two), each as long as a byte can index.
+    inverse_rows: Vec<[u8; 256]>,
+    /// `reps[i * stride + p]`: `p` under the `i`-th representative.
     reps: Vec<u8>,
 }
 
@@ -60,9 +66,12 @@ pub struct ChainRanking {
     first: [u8; MAX_CELLS],
     /// `free_mod[c]`: how many reduced orientations a tile on cell `c` can take.
     free_mod: [u8; MAX_CELLS],
-    /// A point's cell and reduced orientation.
-    point_cell: Vec<u8>,
-    point_orient: Vec<u8>,
+    /// `tile_byte[x]`: the byte of a cell whose orientation-0 point goes to point `x` (at
+    /// least 32 entries, for a shuffle to read).
+    tile_byte: Vec<u8>,
+    /// Bytes from one row of a level's table to the next: a power of two, at least 32 (a
+    /// row of up to 32 points is read whole by a shuffle).
+    stride: usize,
     levels: Vec<Level>,
     n_states: u64,
     /// The chain itself, to tell boards of the group from others.
@@ -136,29 +145,47 @@ impl ChainRanking {
         if radices.len() > MAX_LEVELS {
             return Err(too_large());
         }
+        let stride = degree.next_power_of_two().max(32);
+        // The byte a point's tile shows on its cell (turned back by the point's orientation).
+        let mut tile_byte: Vec<u8> = (0..degree)
+            .map(|x| {
+                let (c, e) = (point_cell[x], free_mod[point_cell[x] as usize]);
+                c | ((e - point_orient[x]) % e) << TILE_BITS
+            })
+            .collect();
+        tile_byte.resize(degree.max(32), 0);
         let mut levels = Vec::with_capacity(radices.len());
         let mut buffer = vec![0u16; degree];
         for (i, &base) in chain.base().iter().enumerate() {
             let orbit = chain.level_orbit(i);
-            let mut place = vec![u16::MAX; degree];
-            let mut inverse_reps = Vec::with_capacity(orbit.len() * degree);
-            let mut reps = vec![0u8; orbit.len() * degree];
-            for (k, &q) in orbit.iter().enumerate() {
-                place[q as usize] = k as u16;
-                chain.rep_inv_into(i, k, &mut buffer);
-                for (p, &x) in buffer.iter().enumerate() {
-                    inverse_reps.push(x as u8);
-                    reps[k * degree + x as usize] = p as u8;
+            let (cell, orient) = (point_cell[base as usize], point_orient[base as usize]);
+            let e = free_mod[cell as usize];
+            let mut base_point = Box::new([0u8; 256]);
+            for (byte, point) in base_point.iter_mut().enumerate() {
+                let (t, u) = (byte & TILE_MASK as usize, byte as u8 >> TILE_BITS);
+                // Bytes no board holds on this cell stay within the points.
+                if t < n && u < e {
+                    *point = first[t] + (orient + e - u) % e;
                 }
             }
-            let weight = radices[i + 1..].iter().map(|&r| r as u64).product();
+            let weight: u64 = radices[i + 1..].iter().map(|&r| r as u64).product();
+            let mut value = Box::new([u64::MAX; 256]);
+            let mut inverse_rows = vec![[0u8; 256]; degree];
+            let mut reps = vec![0u8; orbit.len() * stride];
+            for (k, &q) in orbit.iter().enumerate() {
+                value[q as usize] = k as u64 * weight;
+                chain.rep_inv_into(i, k, &mut buffer);
+                for (p, &x) in buffer.iter().enumerate() {
+                    inverse_rows[q as usize][p] = x as u8;
+                    reps[k * stride + x as usize] = p as u8;
+                }
+            }
             levels.push(Level {
-                cell: point_cell[base as usize],
-                orient: point_orient[base as usize],
-                radix: orbit.len() as u64,
-                weight,
-                place,
-                inverse_reps,
+                cell,
+                base_point,
+                radix: StrengthReducedU64::new(orbit.len() as u64),
+                value,
+                inverse_rows,
                 reps,
             });
         }
@@ -168,8 +195,8 @@ impl ChainRanking {
             degree,
             first,
             free_mod,
-            point_cell,
-            point_orient,
+            tile_byte,
+            stride,
             levels,
             n_states,
             chain,
@@ -227,33 +254,44 @@ impl CellRanking for ChainRanking {
     /// [`ChainRanking::cells_of`]).
     #[inline]
     fn rank_cells(&self, s: &Cells) -> u64 {
-        let k = self.levels.len();
-        let mut image = [0u8; MAX_LEVELS];
-        for (x, lv) in image.iter_mut().zip(&self.levels) {
-            *x = self.point_at(s, lv.cell as usize, lv.orient);
+        // A chain's length known to the compiler keeps the base points' images in registers.
+        match self.levels.len() {
+            1 => self.rank_in::<1>(s, 1),
+            2 => self.rank_in::<2>(s, 2),
+            3 => self.rank_in::<3>(s, 3),
+            4 => self.rank_in::<4>(s, 4),
+            5 => self.rank_in::<5>(s, 5),
+            6 => self.rank_in::<6>(s, 6),
+            7 => self.rank_in::<7>(s, 7),
+            8 => self.rank_in::<8>(s, 8),
+            9 => self.rank_in::<9>(s, 9),
+            10 => self.rank_in::<10>(s, 10),
+            k => self.rank_in::<MAX_LEVELS>(s, k),
         }
-        let mut rank = 0;
-        for (i, lv) in self.levels.iter().enumerate() {
-            let d = lv.place[image[i] as usize] as usize;
-            debug_assert!(d != u16::MAX as usize, "a board outside the group");
-            rank += d as u64 * lv.weight;
-            let inverse = &lv.inverse_reps[d * self.degree..(d + 1) * self.degree];
-            for x in &mut image[i + 1..k] {
-                *x = inverse[*x as usize];
-            }
-        }
-        rank
     }
 
     /// The board in working form with the given rank (`rank < n_states`).
     #[inline]
-    fn unrank_cells(&self, mut rank: u64) -> Cells {
+    fn unrank_cells(&self, rank: u64) -> Cells {
         debug_assert!(rank < self.n_states);
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        if self.stride == 32 {
+            return self.unrank_by_shuffles(rank);
+        }
+        self.unrank_point_by_point(rank)
+    }
+}
+
+impl ChainRanking {
+    /// [`CellRanking::unrank_cells`] for any number of points: each cell's point moved by
+    /// every level's representative in turn.
+    fn unrank_point_by_point(&self, rank: u64) -> Cells {
         let mut reps = [&[][..]; MAX_LEVELS];
+        let mut rest = rank;
         for (i, lv) in self.levels.iter().enumerate().rev() {
-            let d = (rank % lv.radix) as usize;
-            rank /= lv.radix;
-            reps[i] = &lv.reps[d * self.degree..(d + 1) * self.degree];
+            let (above, d) = StrengthReducedU64::div_rem(rest, lv.radix);
+            rest = above;
+            reps[i] = &lv.reps[d as usize * self.stride..(d as usize + 1) * self.stride];
         }
         let mut out = [0u8; MAX_CELLS];
         for (c, byte) in out.iter_mut().enumerate().take(self.n_cells) {
@@ -261,10 +299,52 @@ impl CellRanking for ChainRanking {
             for rep in reps[..self.levels.len()].iter().rev() {
                 x = rep[x as usize];
             }
-            let e = self.free_mod[c];
-            let u = (e - self.point_orient[x as usize]) % e;
-            *byte = self.point_cell[x as usize] | u << TILE_BITS;
+            *byte = self.tile_byte[x as usize];
         }
+        Cells(out)
+    }
+
+    /// [`CellRanking::rank_cells`] by the chain's `k <= K` levels: each level divides off its
+    /// digit, then moves the images of the base points below it by the inverse of its
+    /// representative.
+    #[inline(always)]
+    fn rank_in<const K: usize>(&self, s: &Cells, k: usize) -> u64 {
+        let mut image = [0u8; K];
+        for (x, lv) in image.iter_mut().zip(&self.levels) {
+            *x = lv.base_point[s.0[lv.cell as usize] as usize];
+        }
+        let mut rank = 0;
+        for (i, lv) in self.levels[..k].iter().enumerate() {
+            let q = image[i] as usize;
+            debug_assert!(lv.value[q] != u64::MAX, "a board outside the group");
+            rank += lv.value[q];
+            let inverse = &lv.inverse_rows[q];
+            for x in &mut image[i + 1..k] {
+                *x = inverse[*x as usize];
+            }
+        }
+        rank
+    }
+
+    /// [`CellRanking::unrank_cells`] for at most 32 points: every cell's point moved by each
+    /// representative at once, a byte shuffle per level.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[inline(always)]
+    fn unrank_by_shuffles(&self, rank: u64) -> Cells {
+        use super::simd::{load32, shuffle32, store32};
+        fn row(table: &[u8], i: usize) -> &[u8; 32] {
+            table[i * 32..(i + 1) * 32].try_into().expect("rows of 32 bytes")
+        }
+        let mut points = load32(&self.first);
+        let mut rest = rank;
+        // The least significant digit is the last level's, whose representative acts first.
+        for lv in self.levels.iter().rev() {
+            let (above, d) = StrengthReducedU64::div_rem(rest, lv.radix);
+            rest = above;
+            points = shuffle32(load32(row(&lv.reps, d as usize)), points);
+        }
+        let mut out = store32(shuffle32(load32(row(&self.tile_byte, 0)), points));
+        out[self.n_cells..].fill(0);
         Cells(out)
     }
 }
@@ -382,6 +462,21 @@ mod tests {
             assert!(!seen.replace(layout.rank(&s) as usize, true), "rank {r} twice");
         }
         assert!(seen.all());
+    }
+
+    /// The ways of ranking and unranking that only some chains take (a chain of more than
+    /// ten levels, more than 32 points) agree with the ones this chain takes.
+    #[test]
+    fn every_way_of_ranking_agrees() {
+        let p = file("cube2.tws");
+        let space = by_chain(&p);
+        let Ranking::Chain(chain) = &space.ranking else { unreachable!() };
+        assert_eq!(chain.n_levels(), 6);
+        for r in (0..chain.n_states()).step_by(997) {
+            let s = chain.unrank_point_by_point(r);
+            assert_eq!(s, chain.unrank_cells(r), "rank {r}");
+            assert_eq!(chain.rank_in::<MAX_LEVELS>(&s, chain.n_levels()), r);
+        }
     }
 
     /// A group smaller than its invariants, beside sets they describe: the histogram of
