@@ -69,8 +69,8 @@ pub struct ChainRanking {
     /// `tile_byte[x]`: the byte of a cell whose orientation-0 point goes to point `x` (at
     /// least 32 entries, for a shuffle to read).
     tile_byte: Vec<u8>,
-    /// Bytes from one row of a level's table to the next: a power of two, at least 32 (a
-    /// row of up to 32 points is read whole by a shuffle).
+    /// Bytes from one row of a level's representatives to the next: the points, at least 32
+    /// (a row of up to 32 points is read whole by a shuffle).
     stride: usize,
     levels: Vec<Level>,
     n_states: u64,
@@ -145,7 +145,7 @@ impl ChainRanking {
         if radices.len() > MAX_LEVELS {
             return Err(too_large());
         }
-        let stride = degree.next_power_of_two().max(32);
+        let stride = degree.max(32);
         // The byte a point's tile shows on its cell (turned back by the point's orientation).
         let mut tile_byte: Vec<u8> = (0..degree)
             .map(|x| {
@@ -161,11 +161,10 @@ impl ChainRanking {
             let (cell, orient) = (point_cell[base as usize], point_orient[base as usize]);
             let e = free_mod[cell as usize];
             let mut base_point = Box::new([0u8; 256]);
-            for (byte, point) in base_point.iter_mut().enumerate() {
-                let (t, u) = (byte & TILE_MASK as usize, byte as u8 >> TILE_BITS);
+            for (byte, point) in (0..=u8::MAX).zip(base_point.iter_mut()) {
                 // Bytes no board holds on this cell stay within the points.
-                if t < n && u < e {
-                    *point = first[t] + (orient + e - u) % e;
+                if ((byte & TILE_MASK) as usize) < n && byte >> TILE_BITS < e {
+                    *point = point_of_byte(&first, e, orient, byte);
                 }
             }
             let weight: u64 = radices[i + 1..].iter().map(|&r| r as u64).product();
@@ -212,10 +211,7 @@ impl ChainRanking {
     /// The point `s(c, v)`: where the board sends the point of cell `c` with orientation `v`.
     #[inline(always)]
     fn point_at(&self, s: &Cells, c: usize, v: u8) -> u8 {
-        let byte = s.0[c];
-        let (t, u) = ((byte & TILE_MASK) as usize, byte >> TILE_BITS);
-        let e = self.free_mod[c];
-        self.first[t] + (v + e - u) % e
+        point_of_byte(&self.first, self.free_mod[c], v, s.0[c])
     }
 
     /// Converts a board to working form, or explains why the moves cannot reach it.
@@ -239,6 +235,15 @@ impl ChainRanking {
     pub fn board_of(&self, s: &Cells) -> Board {
         board_of_cells(&self.invariants, self.n_cells, s)
     }
+}
+
+/// The point `(t, v - u)` that the point of orientation `v` of a cell holding `byte` (tile
+/// `t`, turned by `u`) goes to, where tiles there take `e` reduced orientations and tile
+/// `t`'s points start at `first[t]`.
+#[inline(always)]
+fn point_of_byte(first: &[u8; MAX_CELLS], e: u8, v: u8, byte: u8) -> u8 {
+    let (t, u) = ((byte & TILE_MASK) as usize, byte >> TILE_BITS);
+    first[t] + (v + e - u) % e
 }
 
 impl CellRanking for ChainRanking {
