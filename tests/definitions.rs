@@ -467,3 +467,61 @@ fn definitions_past_255_pieces() {
     let o = twirl(&["check", &spec, &format!("A {swapped}")]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }
+
+/// Identical pieces in a group smaller than its invariants, past 255 pieces: `S_200` on set S
+/// beside a 64-cycle that twists one of T's corners as it turns (`200! * 192` elements), with
+/// two identical pieces in each set. The group holds S's swap of its pair (any permutation
+/// of S) but no swap of T's (its T part is cyclic), so a board stands for two elements:
+/// `200! * 96` boards, counted from the group's cosets that the swaps meet; the board with
+/// T's pair swapped keeps every invariant and is still unsolvable.
+#[test]
+fn identical_pieces_in_a_group_smaller_than_its_invariants() {
+    let line = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+    let long: Vec<usize> = (1..=200).collect();
+    let ring: Vec<usize> = (1..=64).collect();
+    let mut twist = vec!["0"; 64];
+    twist[0] = "1";
+    let alike = |n: usize| line(&[1].into_iter().chain(1..n).collect::<Vec<_>>());
+    let text = format!(
+        "Set S 200 1\nSet T 64 3\nSolved\nS\n{}\nT\n{}\nEnd\n\
+         Move X\nS\n{}\nEnd\nMove Y\nS\n{}\nEnd\n\
+         Move Z\nT\n{}\n{}\nEnd\n",
+        alike(200),
+        alike(64),
+        cycle_line(200, &long),
+        cycle_line(200, &[1, 2]),
+        cycle_line(64, &ring),
+        twist.join(" ")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("smaller.tws");
+    std::fs::write(&path, text).unwrap();
+    let spec = def(&path);
+    let f200: num_bigint::BigUint = (1..=200u32).product();
+    let o = twirl(&["order", &spec, "--json", "-"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["order"], (&f200 * 192u32).to_string().as_str());
+    assert_eq!(json["distinct_boards"], (&f200 * 96u32).to_string().as_str());
+    let o = twirl(&["info", &spec]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let expected = format!(
+        "identical pieces: boards are fewer than group elements: {} distinct",
+        &f200 * 96u32
+    );
+    assert!(stdout(&o).contains(&expected), "{}", stdout(&o));
+    // One turn of Z is solvable; T's pieces 2 and 3 swapped keep every invariant (the
+    // identical pair frees T's sign) but are no rotation of T: unsolvable (exit 1).
+    let o = twirl(&["apply", &spec, "Z"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let turned = out.lines().find_map(|l| l.strip_prefix("result:")).unwrap().trim();
+    let o = twirl(&["check", &spec, turned]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let mut labels: Vec<usize> = [1].into_iter().chain(1..64).collect();
+    labels.swap(2, 3);
+    let zeros = line(&[0].repeat(64));
+    let o = twirl(&["check", &spec, &format!("T {} / {zeros}", line(&labels))]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("this is not one of them"), "{}", stdout(&o));
+}

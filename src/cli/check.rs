@@ -73,15 +73,23 @@ pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
     }
     let puzzle = args.puzzle.puzzle()?;
     let board = puzzle.parse_board(&text)?;
-    let (shown, reasons) = match (Checker::new(&puzzle), puzzle.defined()) {
-        (Ok(checker), _) => match checker.check(&board) {
-            Verdict::Solvable => (puzzle.format_board(&board), Vec::new()),
-            Verdict::Unsolvable(reasons) => (puzzle.format_board(&board), reasons),
+    // Identical pieces are judged as past 255 cells where that can be done (milliseconds),
+    // before the boards are listed (seconds).
+    let judged = (puzzle.defined())
+        .filter(|_| puzzle.has_identical_pieces())
+        .and_then(|d| super::large_def::check(d, &text).ok());
+    let (shown, reasons) = match judged {
+        Some(judged) => judged,
+        None => match (Checker::new(&puzzle), puzzle.defined()) {
+            (Ok(checker), _) => match checker.check(&board) {
+                Verdict::Solvable => (puzzle.format_board(&board), Vec::new()),
+                Verdict::Unsolvable(reasons) => (puzzle.format_board(&board), reasons),
+            },
+            // Orbits too many to list their invariants: judged by elimination, as past 255
+            // cells.
+            (Err(_), Some(d)) => super::large_def::check(d, &text)?,
+            (Err(e), _) => return Err(e.into()),
         },
-        // Identical pieces in a group too large to list (a 5x5x5's centres), or orbits
-        // too many to list their invariants: judged by elimination, as past 255 cells.
-        (Err(_), Some(d)) => super::large_def::check(d, &text)?,
-        (Err(e), _) => return Err(e.into()),
     };
     let spec = puzzle.spec.to_string();
     args.json.write(&verdict_json(&spec, puzzle.metric.name(), &shown, &reasons))?;
@@ -138,12 +146,17 @@ pub fn run_order(args: &OrderArgs) -> anyhow::Result<()> {
     writeln!(out, "{order}")?;
     if puzzle.has_identical_pieces() {
         writeln!(out, "# {} ({} moves): group order {order}", puzzle.spec, puzzle.moves.len())?;
-        let distinct = match twirl::rank::Ranking::of_identical_pieces(&puzzle, &analysis) {
-            Ok(boards) => Ok(boards.n_reachable().to_string()),
-            // Too many to list (a 5x5x5's centres): counted from the invariants, as past 255
-            // cells.
-            Err(e) => super::large_def::distinct_boards(puzzle.defined().expect("a definition"))
-                .map_err(|reason| format!("{e}; {reason}")),
+        // Counted as past 255 cells (from the invariants, or the cosets the relabellings
+        // meet: milliseconds), else from the boards listed (seconds).
+        let listed = || {
+            twirl::rank::Ranking::of_identical_pieces(&puzzle, &analysis)
+                .map(|boards| boards.n_reachable().to_string())
+                .map_err(|e| e.to_string())
+        };
+        let distinct = match puzzle.defined().map(super::large_def::distinct_boards) {
+            Some(Ok(count)) => Ok(count),
+            Some(Err(reason)) => listed().map_err(|e| format!("{e}; {reason}")),
+            None => listed(),
         };
         match &distinct {
             Ok(count) => writeln!(out, "# identical pieces make {count} distinct boards")?,

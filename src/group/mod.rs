@@ -5,6 +5,7 @@ pub mod analysis;
 pub mod cycles;
 pub mod invariants;
 pub mod lattice;
+pub mod relabel_cosets;
 pub mod solvable;
 pub mod stabchain;
 pub mod wide;

@@ -323,6 +323,35 @@ impl StabChain {
         if is_identity(y) { None } else { Some(self.levels.len()) }
     }
 
+    /// A name of the right coset `G x` (the elements "first `g`, then `x`"), the same for
+    /// every element of it: its element whose base images are least, level by level. The
+    /// coset's elements send base point `b_1` to the images under `x` of `b_1`'s orbit; the
+    /// least of them fixes `g`'s first transversal element `u`, and what is left is the
+    /// coset of `G_2` through "first `u`, then `x`". (The base images alone do not name the
+    /// coset: they tell apart elements of `G`, not of other cosets.)
+    pub fn right_coset_name(&self, x: &[u16]) -> Perm {
+        let n = self.degree;
+        let mut x = x.to_vec();
+        let mut next = vec![0u16; n];
+        let mut rep_inv = vec![0u16; n];
+        for (m, lv) in self.levels.iter().enumerate() {
+            let (k, _) = (lv.orbit.iter().enumerate())
+                .min_by_key(|&(_, &p)| x[p as usize])
+                .expect("an orbit holds its base point");
+            if k == 0 {
+                continue;
+            }
+            // "First u, then x" where `rep_inv` is u's inverse: point `rep_inv[q]` goes
+            // where `x` takes `q`.
+            self.rep_inv_into(m, k, &mut rep_inv);
+            for (q, &to) in x.iter().enumerate() {
+                next[rep_inv[q] as usize] = to;
+            }
+            std::mem::swap(&mut x, &mut next);
+        }
+        x
+    }
+
     /// Writes the inverse coset representative of `levels[m].orbit[k]` into `out`.
     pub(crate) fn rep_inv_into(&self, m: usize, k: usize, out: &mut [u16]) {
         let n = self.degree;

@@ -365,6 +365,40 @@ fn matches_closure_on_small_groups() {
     }
 }
 
+/// Two elements of `S_n` get one coset name exactly when they lie in one right coset of the
+/// group (`x y^-1` in it), on every pair of `S_n` for small random groups, and names are
+/// elements of their cosets.
+#[test]
+fn right_coset_names_tell_cosets_apart() {
+    let mut rng = SplitMix64(777);
+    for trial in 0..60 {
+        let n = 3 + rng.below(4);
+        let gens: Vec<Perm> = (0..1 + rng.below(2))
+            .map(|_| {
+                let mut p = identity(n);
+                for _ in 0..1 + rng.below(n) {
+                    p.swap(rng.below(n), rng.below(n));
+                }
+                p
+            })
+            .collect();
+        let c = StabChain::new(n, &gens);
+        let elements = all_perms(n);
+        let names: Vec<Perm> = elements.iter().map(|x| c.right_coset_name(x)).collect();
+        for (x, name) in elements.iter().zip(&names) {
+            assert!(c.contains(&compose(name, &inverse(x))), "trial {trial}: {x:?} -> {name:?}");
+        }
+        for (i, x) in elements.iter().enumerate() {
+            for (j, y) in elements.iter().enumerate() {
+                let together = c.contains(&compose(x, &inverse(y)));
+                assert_eq!(names[i] == names[j], together, "trial {trial}: {gens:?} {x:?} {y:?}");
+            }
+        }
+        let distinct: std::collections::HashSet<&Perm> = names.iter().collect();
+        assert_eq!(big(distinct.len() as u64) * c.order(), factorial(n as u64), "trial {trial}");
+    }
+}
+
 fn all_perms(n: usize) -> Vec<Perm> {
     if n == 0 {
         return vec![vec![]];

@@ -16,6 +16,7 @@ use num_bigint::BigUint;
 
 use super::invariants::{Coord, factorial, model_count};
 use super::lattice::Span;
+use super::relabel_cosets::RelabelCosets;
 use super::stabchain::{Perm, StabChain};
 use crate::puzzle::defined::Defined;
 use crate::puzzle::wide::{WideBoard, WideMove};
@@ -314,8 +315,9 @@ impl WideAnalysis {
 }
 
 /// What identical pieces make of a wide definition's boards: they are not group elements,
-/// so boards are judged and counted from the invariants, which must describe the group
-/// exactly (`G` is then every element keeping them, and a swap of identical pieces is one).
+/// so boards are judged and counted from the invariants where these describe the group
+/// exactly (`G` is then every element keeping them, and a swap of identical pieces is one),
+/// and otherwise from the cosets of `G` that the relabellings meet ([`RelabelCosets`]).
 pub struct Identical {
     /// `members[tile][orbit]`: the cells of that orbit solved with that (home) tile.
     members: std::collections::BTreeMap<(u16, u32), Vec<u16>>,
@@ -326,20 +328,12 @@ pub struct Identical {
     /// `|Y|`: the swaps of identical pieces and turns of unseen ones, each giving the solved
     /// board.
     relabellings: BigUint,
+    /// The cosets `G y`, where the group is smaller than its invariants.
+    cosets: Option<RelabelCosets>,
 }
 
 impl Identical {
     fn of(a: &WideAnalysis, d: &Defined) -> std::result::Result<Identical, String> {
-        if !a.invariants_are_exact() {
-            return Err(format!(
-                "the moves generate {} of the {} boards their invariants allow; with identical \
-                 pieces twirl judges and counts boards past {} cells from the invariants alone, \
-                 so not here",
-                a.group_order,
-                a.model_order,
-                crate::puzzle::defined::MAX_CELLS
-            ));
-        }
         let solved = d.solved_tiles();
         let unseen = d.unseen_orientations().to_vec();
         let mut members: std::collections::BTreeMap<(u16, u32), Vec<u16>> = Default::default();
@@ -380,13 +374,25 @@ impl Identical {
         }
         gens.extend(extra);
         let widened = Span::of(&a.radices, &gens);
-        Ok(Identical { members, unseen, widened, relabellings })
+        let cosets = match a.invariants_are_exact() {
+            true => None,
+            false => {
+                let gens = relabelling_generators(a, d, &members, &unseen);
+                Some(RelabelCosets::search(&a.chain, &gens)?)
+            }
+        };
+        Ok(Identical { members, unseen, widened, relabellings, cosets })
     }
 
     /// The number of distinct boards: `|G| / |G ∩ Y|`, where `|G ∩ Y|` is `|Y|` times the
     /// share of `Y`'s images the coupling keeps.
     pub fn distinct_boards(&self, a: &WideAnalysis) -> BigUint {
-        &a.group_order * self.widened.order() / (&self.relabellings * a.coupling.order())
+        match &self.cosets {
+            Some(cosets) => &a.group_order * cosets.count() / &self.relabellings,
+            None => {
+                &a.group_order * self.widened.order() / (&self.relabellings * a.coupling.order())
+            }
+        }
     }
 
     /// Whether a board is solvable, with the reasons when it is not: its pieces are given
@@ -422,11 +428,53 @@ impl Identical {
                 named.orient[p] = turn(k, a.potential[p], 0, a.potential[usize::from(cell)]);
             }
         }
-        match a.board_vector(&named) {
-            Ok(v) if self.widened.contains(&v) => Ok(()),
-            _ => Err(a.reasons(&named, &self.widened)),
+        let solvable = match (a.board_vector(&named), &self.cosets) {
+            (Ok(v), None) => self.widened.contains(&v),
+            (Ok(_), Some(cosets)) => a
+                .board_element(&named.tiles, &named.orient)
+                .is_some_and(|x| cosets.relabels_into_group(&x, &a.chain)),
+            (Err(_), _) => false,
+        };
+        match solvable {
+            true => Ok(()),
+            false => Err(a.reasons(&named, &self.widened)),
         }
     }
+}
+
+/// Generators of the relabellings `Y`: per kind of identical pieces in an orbit, a swap of
+/// two and a cycle through all; per kind whose orientation is not seen, the smallest turn
+/// its cells allow, of one piece.
+fn relabelling_generators(
+    a: &WideAnalysis,
+    d: &Defined,
+    members: &std::collections::BTreeMap<(u16, u32), Vec<u16>>,
+    unseen: &[bool],
+) -> Vec<Perm> {
+    let n = d.n_cells();
+    let mut moves = Vec::new();
+    for (&(t, orbit), cells) in members {
+        let mut cycle = |c: &[u16]| {
+            let mut m = WideMove::identity(n);
+            for (j, &from) in c.iter().enumerate() {
+                m.perm[usize::from(from)] = c[(j + 1) % c.len()];
+            }
+            moves.push(m);
+        };
+        if cells.len() >= 2 {
+            cycle(&cells[..2]);
+        }
+        if cells.len() >= 3 {
+            cycle(cells);
+        }
+        let o = &a.orbits[orbit as usize];
+        if unseen[usize::from(t)] && o.free_mod > 1 {
+            let mut m = WideMove::identity(n);
+            m.twist[usize::from(cells[0])] = o.tied_mod;
+            moves.push(m);
+        }
+    }
+    moves.iter().map(|m| a.point_move(m)).collect()
 }
 
 /// `(a + b - c) mod k`.

@@ -108,12 +108,19 @@ fn a_symmetric_group_beside_a_twisting_cycle() {
     board.orient[201] = 1;
     let reasons = a.check(&board).unwrap_err();
     assert!(reasons[0].contains("generate only"), "{reasons:?}");
-    // Identical pieces cannot be judged from invariants that are not exact.
+    // Two identical pieces on T, whose group (a 64-cycle twisting as it turns, order 192)
+    // holds no swap of them: every element makes a board of its own, and the board with
+    // the two swapped (inside every invariant) is not one of them.
     let labels = line([1, 1].into_iter().chain(2..=63));
     let labelled = text.replace("Solved\nEnd\n", &format!("Solved\nT\n{labels}\nEnd\n"));
     let d = defined(&labelled);
     let a = WideAnalysis::of(&d).unwrap();
-    assert!(a.identical(&d).err().unwrap().contains("invariants allow"));
+    let i = a.identical(&d).unwrap();
+    assert_eq!(i.distinct_boards(&a), a.group_order);
+    assert_eq!(i.check(&a, &d.parse_board_wide("Z64 X").unwrap()), Ok(()));
+    let mut board = d.parse_board_wide("Z").unwrap();
+    board.tiles.swap(201, 202);
+    assert!(i.check(&a, &board).is_err());
 }
 
 /// Identical pieces past 255: two sets of 150 pieces of three kinds, each under its own
@@ -166,6 +173,10 @@ fn identical_pieces_free_the_signs_they_share() {
 #[test]
 fn agrees_with_the_small_analysis() {
     let cube2 = crate::puzzle::definition::tests::CUBE2;
+    // smaller_group.tws without its set Q (233,280 elements: the small analysis lists them).
+    let smaller = include_str!("../../data/definitions/smaller_group.tws");
+    let smaller = smaller.replace("Set Q 4 1\n", "").replace("Q\n1 2 3 4\nEnd\n", "End\n");
+    let smaller = &smaller[..smaller.find("Move Z").unwrap()];
     let exported = |spec: &str| {
         let native = Puzzle::parse(spec, Some(Metric::Htm)).unwrap();
         Definition::from_puzzle(&native).unwrap().to_tws()
@@ -179,6 +190,15 @@ fn agrees_with_the_small_analysis() {
         exported("spin:2x3"),
         exported("nrp:3x4:2")
             .replace("\n1 2 3 4 5 6 7 8 9 10 11 12\n", "\n1 2 3 4 1 2 3 4 1 2 3 4\n"),
+        // Groups smaller than their invariants (T reaches 120 of its 720 arrangements),
+        // with identical pieces inside the hidden coupling, beside it, and unseen turns.
+        smaller.replace("T\n1 2 3 4 5 6\n", "T\n1 1 2 2 3 3\n"),
+        smaller.replace("T\n1 2 3 4 5 6\n", "T\n1 2 1 3 4 4\n"),
+        smaller.replace("P\n1 2 3 4\n", "P\n1 1 2 2\n"),
+        smaller.replace("P\n1 2 3 4\n", "P\n1 1 2 3\n? ? 0 0\n"),
+        smaller
+            .replace("T\n1 2 3 4 5 6\n", "T\n1 1 1 2 2 2\n")
+            .replace("P\n1 2 3 4\n", "P\n1 2 3 4\n0 ? 0 0\n"),
     ];
     for text in cases {
         let d = defined(&text);

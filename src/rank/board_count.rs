@@ -10,6 +10,7 @@ use num_bigint::BigUint;
 use crate::group::analysis::Analysis;
 use crate::group::invariants::exchanges_of_alike;
 use crate::group::stabchain::{Perm, StabChain};
+use crate::group::wide::WideAnalysis;
 use crate::puzzle::{Board, Puzzle};
 
 /// Most elements of `K` tested one by one (a sift each, a microsecond or so).
@@ -100,16 +101,31 @@ pub(crate) fn fewest_projections(puzzle: &Puzzle, orbits: &[Vec<u8>]) -> BigUint
     best.max(bound(&all, &all_exchanged))
 }
 
-/// The exact number of boards, or `None` when `K` has more than [`MAX_SAME`] elements or
-/// the count passes 64 bits.
+/// The exact number of boards, or `None` when it passes 64 bits or cannot be counted.
 pub(crate) fn exact_boards(puzzle: &Puzzle, analysis: &Analysis) -> Option<u64> {
-    let same = SameBoard::of(puzzle, analysis)?;
+    match SameBoard::of(puzzle, analysis) {
+        Some(same) => Some(by_testing_each(&same, analysis)),
+        None => by_cosets(puzzle),
+    }
+    .and_then(|n| u64::try_from(&n).ok())
+}
+
+/// The boards, each element of `K` tested for membership in the group.
+fn by_testing_each(same: &SameBoard, analysis: &Analysis) -> BigUint {
     let mut in_group = 0u64;
     same.any(|p| {
         in_group += u64::from(analysis.chain.contains(p));
         false
     });
-    u64::try_from(&analysis.group_order / in_group).ok()
+    &analysis.group_order / in_group
+}
+
+/// The boards from the group's cosets that `K` meets, for `K` too large to test element by
+/// element (`src/group/relabel_cosets.rs`), or `None` when they are too many to list.
+fn by_cosets(puzzle: &Puzzle) -> Option<BigUint> {
+    let d = puzzle.defined()?;
+    let a = WideAnalysis::of(d).ok()?;
+    Some(a.identical(d).ok()?.distinct_boards(&a))
 }
 
 /// The maps `K` (see the module docs) as the chain's points `cell * k + orientation` see
@@ -272,6 +288,28 @@ mod tests {
             assert_eq!(fewest_boards(&p, &analysis), BigUint::from(fewest));
             // Here some orbits show every board: the bound is exact.
             assert_eq!(bound, BigUint::from(boards));
+        }
+    }
+
+    /// Counting by the cosets that `K` meets gives what testing each element of `K` gives,
+    /// on groups smaller than their invariants with identical pieces inside their hidden
+    /// coupling (T), beside it (P) and unseen turns.
+    #[test]
+    fn cosets_count_what_testing_each_exchange_counts() {
+        use crate::group::analysis::Analysis;
+        use crate::rank::test_puzzles::defined;
+        let text = include_str!("../../data/definitions/smaller_group.tws");
+        let (t, p) = ("T\n1 2 3 4 5 6\n", "P\n1 2 3 4\n");
+        for (from, to, boards) in [
+            (t, "T\n1 1 2 2 3 3\n", 1_399_680u32),
+            (t, "T\n1 1 1 2 2 2\n", 933_120),
+            (p, "P\n1 1 2 3\n? ? 0 0\n", 311_040),
+        ] {
+            let puzzle = defined(&text.replace(from, to));
+            let analysis = Analysis::of(&puzzle).unwrap();
+            let same = SameBoard::of(&puzzle, &analysis).unwrap();
+            assert_eq!(by_testing_each(&same, &analysis), BigUint::from(boards), "{to}");
+            assert_eq!(by_cosets(&puzzle), Some(BigUint::from(boards)), "{to}");
         }
     }
 
