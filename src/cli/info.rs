@@ -57,7 +57,18 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     writeln!(out, "boards allowed by the invariants: {}", analysis.model_order)?;
     writeln!(out, "group order (stabilizer chain):   {}", analysis.group_order)?;
     if puzzle.has_identical_pieces() {
-        writeln!(out, "identical pieces: boards are fewer than group elements (see the ranking)")?;
+        // Counted as past 255 cells where that can be done (milliseconds); else the
+        // ranking below says what the boards are.
+        match puzzle.defined().map(super::large_def::distinct_boards) {
+            Some(Ok(count)) => writeln!(
+                out,
+                "identical pieces: boards are fewer than group elements: {count} distinct boards"
+            )?,
+            _ => writeln!(
+                out,
+                "identical pieces: boards are fewer than group elements (see the ranking)"
+            )?,
+        }
     }
     // Maps of the board that keep the move set: boards they relate are equally far from
     // solved (the basis of symmetry-reduced searches).

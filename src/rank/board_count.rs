@@ -122,7 +122,7 @@ fn by_testing_each(same: &SameBoard, analysis: &Analysis) -> BigUint {
 
 /// The boards from the group's cosets that `K` meets, for `K` too large to test element by
 /// element (`src/group/relabel_cosets.rs`), or `None` when they are too many to list.
-fn by_cosets(puzzle: &Puzzle) -> Option<BigUint> {
+pub(crate) fn by_cosets(puzzle: &Puzzle) -> Option<BigUint> {
     let d = puzzle.defined()?;
     let a = WideAnalysis::of(d).ok()?;
     Some(a.identical(d).ok()?.distinct_boards(&a))

@@ -95,14 +95,15 @@ impl ChainRanking {
             ));
         }
         let n = puzzle.n_positions();
+        // The count first: it says more than the cells where both refuse.
+        let too_large =
+            || Error::TooLarge(format!("{group_order} boards: more than 64-bit ranks can count"));
+        let n_states = u64::try_from(group_order).map_err(|_| too_large())?;
         if n > MAX_CELLS {
             return Err(Error::TooLarge(format!(
                 "boards of more than {MAX_CELLS} cells cannot be searched exhaustively"
             )));
         }
-        let too_large =
-            || Error::TooLarge(format!("{group_order} boards: more than 64-bit ranks can count"));
-        let n_states = u64::try_from(group_order).map_err(|_| too_large())?;
         for o in &invariants.orbits {
             check_free_mod(o)?;
         }

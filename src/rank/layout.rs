@@ -256,17 +256,22 @@ impl Layout {
     /// until [`Layout::reorder_orbit`] changes it.
     pub fn without_runs(puzzle: &Puzzle, invariants: Invariants) -> Result<Layout> {
         let n = puzzle.n_positions();
-        if n > MAX_CELLS {
-            return Err(Error::TooLarge(format!(
-                "boards of more than {MAX_CELLS} cells cannot be searched exhaustively"
-            )));
-        }
         let too_large = || {
             Error::TooLarge(format!(
                 "{} boards: more than 64-bit ranks can count",
                 invariants.model_order()
             ))
         };
+        // The count says more than the cells where both refuse (a megaminx's 1.0e68 boards);
+        // with identical pieces the count of elements is not the boards'.
+        if n > MAX_CELLS {
+            if !puzzle.has_identical_pieces() && u64::try_from(invariants.model_order()).is_err() {
+                return Err(too_large());
+            }
+            return Err(Error::TooLarge(format!(
+                "boards of more than {MAX_CELLS} cells cannot be searched exhaustively"
+            )));
+        }
         let mut local = [0u8; MAX_CELLS];
         local[..n].copy_from_slice(&invariants.local);
         let mut orbits = Vec::new();

@@ -735,12 +735,17 @@ impl Ranking {
         // 2 GB to fail).
         let fewest = board_count::fewest_boards(puzzle, analysis);
         let Ok(fewest) = u64::try_from(&fewest) else {
-            return Err(Error::TooLarge(format!(
-                "at least {fewest} boards (the group's {} elements over the {} maps exchanging \
-                 identical pieces): more than 64-bit ranks can count",
-                analysis.group_order,
-                board_count::exchanges(puzzle, analysis)
-            )));
+            // Said with the exact count where the cosets give it (milliseconds on every
+            // sample but the eliac's seconds).
+            return Err(Error::TooLarge(match board_count::by_cosets(puzzle) {
+                Some(boards) => format!("{boards} boards: more than 64-bit ranks can count"),
+                None => format!(
+                    "at least {fewest} boards (the group's {} elements over the {} maps \
+                     exchanging identical pieces): more than 64-bit ranks can count",
+                    analysis.group_order,
+                    board_count::exchanges(puzzle, analysis)
+                ),
+            }));
         };
         let exact = analysis.invariants_are_exact();
         let multiset = Multiset::new(puzzle, analysis.invariants.clone());
