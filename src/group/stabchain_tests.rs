@@ -86,6 +86,18 @@ fn spins(rows: usize, cols: usize) -> Vec<Perm> {
     gens
 }
 
+/// A random permutation of `0..n`, sometimes with few moved points: `swaps` transpositions
+/// of random points (a point with itself among them).
+fn random_swaps(rng: &mut SplitMix64, n: usize, swaps: usize) -> Perm {
+    let mut p = identity(n);
+    for _ in 0..swaps {
+        let a = rng.below(n);
+        let b = rng.below(n);
+        p.swap(a, b);
+    }
+    p
+}
+
 /// All elements of `<gens>` by breadth-first closure (small groups only).
 fn closure(n: usize, gens: &[Perm]) -> std::collections::HashSet<Perm> {
     let mut seen = std::collections::HashSet::new();
@@ -339,15 +351,8 @@ fn matches_closure_on_small_groups() {
         let ngens = 1 + rng.below(3);
         let gens: Vec<Perm> = (0..ngens)
             .map(|_| {
-                // random permutation, sometimes with few moved points
-                let mut p = identity(n);
                 let swaps = 1 + rng.below(n);
-                for _ in 0..swaps {
-                    let a = rng.below(n);
-                    let b = rng.below(n);
-                    p.swap(a, b);
-                }
-                p
+                random_swaps(&mut rng, n, swaps)
             })
             .collect();
         let c = StabChain::new(n, &gens);
@@ -375,11 +380,8 @@ fn right_coset_names_tell_cosets_apart() {
         let n = 3 + rng.below(4);
         let gens: Vec<Perm> = (0..1 + rng.below(2))
             .map(|_| {
-                let mut p = identity(n);
-                for _ in 0..1 + rng.below(n) {
-                    p.swap(rng.below(n), rng.below(n));
-                }
-                p
+                let swaps = 1 + rng.below(n);
+                random_swaps(&mut rng, n, swaps)
             })
             .collect();
         let c = StabChain::new(n, &gens);
@@ -535,13 +537,8 @@ fn verification_alone_is_exact() {
         let n = 6 + rng.below(10);
         let gens: Vec<Perm> = (0..1 + rng.below(3))
             .map(|_| {
-                let mut p = identity(n);
-                for _ in 0..1 + rng.below(3) {
-                    let a = rng.below(n);
-                    let b = rng.below(n);
-                    p.swap(a, b);
-                }
-                p
+                let swaps = 1 + rng.below(3);
+                random_swaps(&mut rng, n, swaps)
             })
             .collect();
         cases.push((n, gens));

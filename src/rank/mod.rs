@@ -779,7 +779,11 @@ impl Ranking {
             Some(Err(e)) => format!("; by a projection and its fibres: {e}"),
             _ => String::new(),
         };
-        let boards = (!exact).then(|| board_count::exact_boards(puzzle, analysis)).flatten();
+        // Counted only where the count serves: to skip a listing bound to fail, or as the
+        // target of a search in the multiset space (counting may take seconds: the eliac's
+        // cosets, which neither serves past 32 cells and 5,000,000 boards).
+        let counted = !exact && (fewest <= enumerated::MAX_LISTED || multiset.is_ok());
+        let boards = counted.then(|| board_count::exact_boards(puzzle, analysis)).flatten();
         // Listing them would take seconds and gigabytes before failing.
         let fewest = boards.unwrap_or(fewest);
         if fewest <= enumerated::MAX_LISTED {
@@ -809,7 +813,8 @@ impl Ranking {
             }
             (Ok(_), None) => Err(Error::Unsupported(format!(
                 "{too_many}: {smaller}, and its boards cannot be counted (too many maps \
-                 exchange its identical pieces to test each against the group){}",
+                 exchange its identical pieces to test each against the group, and they meet \
+                 more of the group's cosets than twirl lists){}",
                 by_fibres(fibres)
             ))),
             (Err(e), _) if exact => Err(Error::Unsupported(format!("{too_many}: {e}"))),
