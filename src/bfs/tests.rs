@@ -401,3 +401,59 @@ fn identical_pieces_in_a_smaller_group_are_searched_in_the_invariants_space() {
     let swaps = format!("{TWINS}Move W\nA\n1 2 3 4\nB\n2 1 4 3\nC\n1 2 3 4\nEnd\n");
     check(&swaps, 48);
 }
+
+/// Past a few thousand boards, identical pieces in a group smaller than its invariants are
+/// searched in the multiset ranks rather than listed (which took 31 s for the first below):
+/// smaller_group.tws with its set T labelled with repeats, or P's orientations hidden.
+/// Histograms of `twsearch -t 2 -g` on the same files (2026-12-03).
+#[test]
+fn identical_pieces_in_a_smaller_group_past_a_few_thousand_boards_are_ranked() {
+    use crate::rank::Ranking;
+    use crate::rank::test_puzzles::defined;
+    let text = include_str!("../../data/definitions/smaller_group.tws");
+    let (t, p) = ("T\n1 2 3 4 5 6\n", "P\n1 2 3 4\n");
+    let cases: [(&str, &str, u64, bool, &[u64]); 3] = [
+        (
+            t,
+            "T\n1 1 2 2 3 3\n",
+            4_199_040,
+            true,
+            &[
+                1, 19, 146, 687, 2502, 7763, 21510, 52890, 109042, 186184, 256359, 278956, 236687,
+                151850, 70653, 21491, 2940,
+            ],
+        ),
+        (
+            t,
+            "T\n1 1 1 2 2 2\n",
+            933_120,
+            true,
+            &[
+                1, 19, 145, 668, 2363, 7176, 19535, 47101, 93771, 150584, 191758, 184051, 133022,
+                71037, 25230, 5924, 735,
+            ],
+        ),
+        (
+            p,
+            "P\n1 1 2 3\n? ? 0 0\n",
+            1_866_240,
+            false,
+            &[
+                1, 19, 154, 821, 3302, 10092, 24296, 46228, 66347, 73207, 55426, 24363, 5946, 790,
+                48,
+            ],
+        ),
+    ];
+    for (from, to, ranks, by_tables, expected) in cases {
+        let puzzle = defined(&text.replace(from, to));
+        let space = StateSpace::build(&puzzle).unwrap();
+        let Ranking::Multiset(m) = &space.ranking else { panic!("{to}: not multiset ranks") };
+        assert_eq!(space.n_states(), ranks, "{to}");
+        assert_eq!(space.n_reachable(), expected.iter().sum::<u64>(), "{to}");
+        // The sums of a free corner orbit are one digit with its turns: per-move tables.
+        assert_eq!(m.coordinate_tables().is_some(), by_tables, "{to}");
+        let table = DistanceTable::in_memory(space.n_states()).unwrap();
+        let out = search_puzzle(&puzzle, &space, &table, &Config::new(2), &NoProgress).unwrap();
+        assert_eq!(out.histogram, expected, "{to}");
+    }
+}

@@ -149,7 +149,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         };
         writeln!(
             out,
-            "search: in {} ranks ({which}), of which the moves reach {} (too many to list)",
+            "search: in {} ranks ({which}), of which the moves reach {} (searched by rank, not listed board by board)",
             space.n_states(),
             space.n_reachable()
         )?;

@@ -490,14 +490,23 @@ impl Multiset {
     /// The radices of the digits a rank splits into, each moved by itself, most significant
     /// first: every orbit's arrangement, then every orbit's orientation digits (a move
     /// permutes an orbit's turns and adds its own, whatever pieces stand there). Digits of
-    /// one value are left out. `None` where a parity or sum ties the orbits (a coupling
-    /// digit), or where which turns are digits depends on where unseen pieces stand.
+    /// one value are left out. A coupling of sums alone (no orbit's sign in it) makes the
+    /// sums and every orbit's turns one digit: it stands just above them in a rank, and
+    /// together they name the turns of every orbit (smaller_group.tws with identical pieces:
+    /// its free corner sum). `None` where a parity ties the orbits to each other or to the
+    /// sums, or where which turns are digits depends on where unseen pieces stand.
     pub(crate) fn coordinate_radices(&self) -> Option<Vec<u64>> {
-        if self.coupling.len() != 1 || self.orbits.iter().any(|o| o.hides_sum()) {
+        if self.orbits.iter().any(|o| o.hides_sum()) {
             return None;
         }
         let arrangements = self.orbits.iter().map(|o| o.radix);
-        let turns = self.orbits.iter().filter(|o| o.free_mod > 1).map(|o| o.orient_radix);
+        let turns: Vec<u64> = if self.coupling.len() == 1 {
+            self.orbits.iter().filter(|o| o.free_mod > 1).map(|o| o.orient_radix).collect()
+        } else if self.orbits.iter().any(|o| o.keeps_sign()) {
+            return None;
+        } else {
+            vec![self.coupling.len() as u64 * self.orient_count]
+        };
         Some(arrangements.chain(turns).filter(|&r| r > 1).collect())
     }
 
