@@ -495,7 +495,7 @@ fn search<S: StateRanking>(
     let kernel = match (config.unique, space.xor_block_bits().filter(|_| use_runs)) {
         (true, _) => Kernel::Unique,
         (false, Some(bits)) => Kernel::Xor(bits),
-        (false, None) => Kernel::Boards(space.cell_runs().filter(|_| use_runs)),
+        (false, None) => Kernel::Boards(use_runs.then(|| space.cell_runs()).flatten()),
     };
     let classes = space.class_ranking();
     let t0 = Instant::now();

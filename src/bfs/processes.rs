@@ -256,6 +256,12 @@ impl RankDeal {
     /// XOR runs or cell runs where the ranking has them (so every step finds a run inside
     /// one process, and its boards at consecutive table indices).
     pub fn of<S: StateRanking>(ranking: &S, parts: usize) -> RankDeal {
+        // Alone, a process holds every rank in one unit: no alignment to ask for (asking
+        // would build the runs' tables, 1.2 GB for a pyraminx's fibres, even where a search
+        // goes board by board).
+        if parts <= 1 {
+            return RankDeal::new(ranking.n_states(), parts, 1);
+        }
         let classes = ranking.class_ranking().map_or(1, |c| c.deal_unit());
         let runs = ranking.xor_block_bits().map_or(1, |bits| 1u64 << bits);
         let cells = ranking.cell_runs().map_or(1, |c| c.len);

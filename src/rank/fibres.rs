@@ -574,9 +574,15 @@ struct Projections {
 }
 
 impl Projections {
-    fn search(coords: &[OrbitCoord], outer: &Side, a0: u64, maps: usize) -> Result<Projections> {
+    /// The projections `a0` reaches under the `maps`, or `None` past `most` of them.
+    fn search(
+        coords: &[OrbitCoord],
+        outer: &Side,
+        a0: u64,
+        (maps, most): (usize, usize),
+    ) -> Option<Projections> {
         if outer.space > MAX_DENSE_INDEX && outer.space <= MAX_BITMAP_SPACE {
-            return Projections::search_by_bitmap(coords, outer, a0, maps);
+            return Projections::search_by_bitmap(coords, outer, a0, (maps, most));
         }
         let mut p = Projections { keys: vec![a0], moves: Vec::new(), parent: vec![(0, 0)] };
         // Found so far, by key: a dense index where the outer space is small (this search
@@ -602,8 +608,8 @@ impl Projections {
                 let next = p.keys.len() as u32;
                 let index = index_of(b, next);
                 if index == next {
-                    if p.keys.len() >= MAX_OUTER {
-                        return Err(too_many_projections(outer));
+                    if p.keys.len() >= most {
+                        return None;
                     }
                     p.keys.push(b);
                     p.parent.push((i as u32, m as u32));
@@ -612,7 +618,7 @@ impl Projections {
             }
             i += 1;
         }
-        Ok(p)
+        Some(p)
     }
 
     /// [`Projections::search`] over an outer space too large for a dense index: the keys
@@ -623,8 +629,8 @@ impl Projections {
         coords: &[OrbitCoord],
         outer: &Side,
         a0: u64,
-        maps: usize,
-    ) -> Result<Projections> {
+        (maps, most): (usize, usize),
+    ) -> Option<Projections> {
         let mut seen = vec![0u64; outer.space.div_ceil(64) as usize];
         // Marks `key` seen: whether it was not.
         let mark = |seen: &mut [u64], key: u64| {
@@ -653,8 +659,8 @@ impl Projections {
             }
             for (x, &b) in moved.iter().enumerate() {
                 if mark(&mut seen, b) {
-                    if p.keys.len() >= MAX_OUTER {
-                        return Err(too_many_projections(outer));
+                    if p.keys.len() >= most {
+                        return None;
                     }
                     p.keys.push(b);
                     p.parent.push(((i + x / maps) as u32, (x % maps) as u32));
@@ -688,7 +694,7 @@ impl Projections {
             }
         });
         p.moves = moves;
-        Ok(p)
+        Some(p)
     }
 }
 
@@ -861,25 +867,27 @@ impl FibreRanking {
                 why.push(too_large_fibres(&inner.cells, fibre_limit, fewest_boards, outer.space));
                 continue;
             }
-            match Projections::search(&coords, outer, key_of(outer), moves.len()) {
-                Ok(p) => {
+            // A split reaching more projections than one that scores better cannot score
+            // better itself: its search stops there (a pyraminx with alike edges held
+            // 645 MB for a split it did not take, 324 projections being the best).
+            let sizes: Vec<u64> = inner.orbits.iter().map(|&j| coords[j].size).collect();
+            let most = best.as_ref().map_or(MAX_OUTER, |(s, _)| most_scoring_below(*s, &sizes));
+            match Projections::search(&coords, outer, key_of(outer), (moves.len(), most)) {
+                Some(p) => {
                     let reached = p.keys.len() as u64;
-                    let (mut untabled, mut entries) = (0, 0u64);
-                    for &j in &inner.orbits {
-                        match reached.saturating_mul(coords[j].size) {
-                            e if e <= MAX_MAP_TABLE => entries += e,
-                            _ => untabled += 1,
-                        }
-                    }
-                    let score = (untabled, entries);
+                    let score = split_score(reached, &sizes);
                     scored.push((score, i, reached));
                     if best.as_ref().is_none_or(|(s, _)| score < *s) {
                         best = Some((score, p));
                     }
                 }
-                Err(e) => {
+                // Worse than the best: tried only if that fails, its projections unknown.
+                None if most < MAX_OUTER => {
+                    scored.push((split_score(most as u64 + 1, &sizes), i, MAX_OUTER as u64))
+                }
+                None => {
                     too_many.push(&outer.orbits);
-                    why.push(e.to_string());
+                    why.push(too_many_projections(outer).to_string());
                 }
             }
         }
@@ -898,10 +906,15 @@ impl FibreRanking {
             }
             let projections = match (rank, best.take()) {
                 (0, Some((_, p))) => p,
-                _ => match Projections::search(&coords, &outer, key_of(&outer), moves.len()) {
-                    Ok(p) => p,
-                    Err(e) => {
-                        why.push(e.to_string());
+                _ => match Projections::search(
+                    &coords,
+                    &outer,
+                    key_of(&outer),
+                    (moves.len(), MAX_OUTER),
+                ) {
+                    Some(p) => p,
+                    None => {
+                        why.push(too_many_projections(&outer).to_string());
                         continue;
                     }
                 },
@@ -1571,6 +1584,34 @@ fn too_large_fibres(inner: &[u8], fibre_limit: usize, boards: u64, projections: 
     )
 }
 
+/// How a split reaching `reached` projections tabulates, the less the better: its inner
+/// orbits (of `sizes` values) whose table of maps would pass [`MAX_MAP_TABLE`] entries, then
+/// the entries of the others. It never falls as `reached` grows.
+fn split_score(reached: u64, sizes: &[u64]) -> (usize, u64) {
+    let (mut untabled, mut entries) = (0, 0u64);
+    for &size in sizes {
+        match reached.saturating_mul(size) {
+            e if e <= MAX_MAP_TABLE => entries += e,
+            _ => untabled += 1,
+        }
+    }
+    (untabled, entries)
+}
+
+/// The most projections a split of inner orbits of `sizes` values may reach and still score
+/// below `best` ([`split_score`] never falls, so a search for the bound halves the range).
+fn most_scoring_below(best: (usize, u64), sizes: &[u64]) -> usize {
+    let (mut low, mut high) = (0usize, MAX_OUTER);
+    while low < high {
+        let mid = (low + high).div_ceil(2);
+        match split_score(mid as u64, sizes) < best {
+            true => low = mid,
+            false => high = mid - 1,
+        }
+    }
+    low
+}
+
 /// Why a split is refused when its projections pass [`MAX_OUTER`].
 fn too_many_projections(outer: &Side) -> Error {
     Error::TooLarge(format!(
@@ -1822,10 +1863,12 @@ End
             let mut exact = 0;
             for (outer, _) in candidate_splits(&coords) {
                 let key = outer.key(&coords, outer.orbits.iter().map(|&j| solved[j]));
-                let found = Projections::search(&coords, &outer, key, moves.len()).unwrap();
+                let found =
+                    Projections::search(&coords, &outer, key, (moves.len(), MAX_OUTER)).unwrap();
                 // The search by a bitmap (for large outer spaces) finds them alike.
                 let by_bitmap =
-                    Projections::search_by_bitmap(&coords, &outer, key, moves.len()).unwrap();
+                    Projections::search_by_bitmap(&coords, &outer, key, (moves.len(), MAX_OUTER))
+                        .unwrap();
                 assert_eq!(
                     (&by_bitmap.keys, &by_bitmap.moves, &by_bitmap.parent),
                     (&found.keys, &found.moves, &found.parent),
