@@ -30,6 +30,12 @@ pub struct Enumerated {
 
 impl Enumerated {
     /// Lists the boards reachable from the solved one; fails past [`MAX_LISTED`].
+    ///
+    /// Each neighbour is looked up once, while listing: the moves' tables are recorded in the
+    /// order boards are found, then renumbered by the sorted list. A definition's moves may be
+    /// many (every power of a move of order 84 is one in `htm`), and a lookup hashes a whole
+    /// board: looking every neighbour up again after sorting, and again for the inverse moves,
+    /// took 7 s of the 7.6 s `info` of a random definition with 34,020 boards and 166 moves.
     pub fn new(puzzle: &Puzzle) -> Result<Enumerated> {
         let unseen = match puzzle.defined() {
             Some(d) if d.unseen_orientations().contains(&true) => d.unseen_orientations().to_vec(),
@@ -40,35 +46,63 @@ impl Enumerated {
         let mut index: FxHashMap<Board, u32> = FxHashMap::default();
         index.insert(solved.clone(), 0);
         let mut boards = vec![solved];
+        // `found[m][i]`: where move `m` takes the `i`-th board found, by order of finding.
+        let mut found: Vec<Vec<u32>> = vec![Vec::new(); puzzle.moves.len()];
         let mut next = 0;
         while next < boards.len() {
             let b = boards[next].clone();
             next += 1;
-            for m in &puzzle.moves {
+            for (m, to) in puzzle.moves.iter().zip(&mut found) {
                 let c = seen(puzzle.apply(&b, m));
-                if !index.contains_key(&c) {
-                    if boards.len() as u64 >= MAX_LISTED {
-                        return Err(Error::Unsupported(format!(
-                            "the moves generate a group the invariants cannot index, with more than {MAX_LISTED} boards"
-                        )));
+                let at = match index.get(&c) {
+                    Some(&at) => at,
+                    None => {
+                        if boards.len() as u64 >= MAX_LISTED {
+                            return Err(Error::Unsupported(format!(
+                                "the moves generate a group the invariants cannot index, with more than {MAX_LISTED} boards"
+                            )));
+                        }
+                        let at = boards.len() as u32;
+                        index.insert(c.clone(), at);
+                        boards.push(c);
+                        at
                     }
-                    index.insert(c.clone(), 0);
-                    boards.push(c);
-                }
+                };
+                to.push(at);
             }
         }
-        boards.sort_by(|a, b| (&a.tiles, &a.orient).cmp(&(&b.tiles, &b.orient)));
-        for (r, b) in boards.iter().enumerate() {
-            index.insert(b.clone(), r as u32);
+        // `order[r]`: the board of rank `r`, by order of finding; `rank[i]` the reverse.
+        let mut order: Vec<u32> = (0..boards.len() as u32).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&boards[a as usize], &boards[b as usize]);
+            (&a.tiles, &a.orient).cmp(&(&b.tiles, &b.orient))
+        });
+        let mut rank = vec![0u32; boards.len()];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i as usize] = r as u32;
         }
-        let table = |moves: &[crate::puzzle::Move]| -> Vec<Vec<u32>> {
-            moves
-                .iter()
-                .map(|m| boards.iter().map(|b| index[&seen(puzzle.apply(b, m))]).collect())
-                .collect()
-        };
-        let solve = table(&puzzle.moves);
-        let scramble = table(&puzzle.inverse_moves());
+        let mut slots: Vec<Option<Board>> = boards.into_iter().map(Some).collect();
+        let boards: Vec<Board> =
+            order.iter().map(|&i| slots[i as usize].take().expect("each board once")).collect();
+        for (r, b) in boards.iter().enumerate() {
+            *index.get_mut(b).expect("every board listed is indexed") = r as u32;
+        }
+        let solve: Vec<Vec<u32>> = found
+            .into_iter()
+            .map(|to| order.iter().map(|&i| rank[to[i as usize] as usize]).collect())
+            .collect();
+        // A move permutes the boards the moves reach (they are one orbit of a finite group),
+        // so its inverse's table is its table inverted.
+        let scramble = solve
+            .iter()
+            .map(|to| {
+                let mut back = vec![0u32; to.len()];
+                for (r, &t) in to.iter().enumerate() {
+                    back[t as usize] = r as u32;
+                }
+                back
+            })
+            .collect();
         Ok(Enumerated { boards, index, solve, scramble, unseen })
     }
 

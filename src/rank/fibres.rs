@@ -148,21 +148,38 @@ impl OrbitCoord {
         for (v, &l) in labels.iter().enumerate() {
             value_of[l as usize] = v as u8;
         }
+        let unseen_of = puzzle.defined().map(|d| d.unseen_orientations());
+        let unseen: Vec<bool> = labels
+            .iter()
+            .map(|&l| unseen_of.is_some_and(|u| u.get(l as usize).copied().unwrap_or(false)))
+            .collect();
         let mut counts = vec![0u8; labels.len()];
         let mut potential = vec![0u8; labels.len()];
         let mut homed = vec![false; labels.len()];
         for &c in &o.cells {
-            let v = value_of[solved.tiles[c as usize] as usize] as usize;
+            let label = solved.tiles[c as usize];
+            let v = value_of[label as usize] as usize;
             counts[v] += 1;
+            let f = inv.potential[c as usize];
             if !homed[v] {
-                (homed[v], potential[v]) = (true, inv.potential[c as usize]);
+                (homed[v], potential[v]) = (true, f);
+            } else if !unseen[v] && !(potential[v] + inv.orient_mod - f).is_multiple_of(o.tied_mod)
+            {
+                // A piece's orientation modulo `tied_mod` tells its home's potential (as
+                // `Multiset` refuses the same orbits).
+                let homes: Vec<u8> = o
+                    .cells
+                    .iter()
+                    .copied()
+                    .filter(|&h| solved.tiles[h as usize] == label)
+                    .collect();
+                return refuse(format!(
+                    "the identical pieces solved on cells {} have homes whose orientations the \
+                     moves tie differently, so the moves tell them apart",
+                    cell_list(&homes)
+                ));
             }
         }
-        let unseen_of = puzzle.defined().map(|d| d.unseen_orientations());
-        let unseen = labels
-            .iter()
-            .map(|&l| unseen_of.is_some_and(|u| u.get(l as usize).copied().unwrap_or(false)))
-            .collect();
         let too_large = || refuse("more arrangements than 64-bit ranks count".into());
         let Some(arrangements) = Arrangements::new(&counts) else { return too_large() };
         let orient_space = (o.free_mod as u64).checked_pow(n as u32);
@@ -1153,6 +1170,13 @@ impl FibreRanking {
         self.run_tables().is_ok()
     }
 
+    /// The bytes of the offset tables that walk the runs, where they fit.
+    pub fn run_table_bytes(&self) -> Option<u64> {
+        let tables = self.run_tables().ok()? as u64;
+        let len = self.fibre.len();
+        Some(tables * len * offset_width(len))
+    }
+
     /// Inner values mapped by projection `a`'s `t_a^-1` ([`TO_SOLVED`]) or `t_a`
     /// ([`TO_REACHED`]).
     #[inline]
@@ -1469,8 +1493,12 @@ fn fibre_runs(
 
 /// How many offset tables of runs of `len` ranks fit in `bound` bytes.
 fn most_tables(len: u64, bound: u64) -> u64 {
-    let width = if len <= 1 << 16 { 2 } else { 4 };
-    bound / (len * width).max(1)
+    bound / (len * offset_width(len)).max(1)
+}
+
+/// Bytes per offset in tables of runs of `len` ranks ([`OffsetTable::new`] narrows them).
+fn offset_width(len: u64) -> u64 {
+    if len <= 1 << 16 { 2 } else { 4 }
 }
 
 /// The distinct Schreier elements `t_a m t_(a m)^-1` on the inner cells, in the order
@@ -1763,6 +1791,25 @@ B
 1 2 3 4
 End
 ";
+
+    /// Identical pieces whose homes the moves tie to different orientations (A's 3-cycle
+    /// turns two of them, so the piece on its first cell arrives turned on the other two)
+    /// are told apart by the moves: the fibres refuse them, naming their homes, where they
+    /// took the solved board for an impossible one.
+    #[test]
+    fn identical_pieces_told_apart_by_their_orientation_are_refused() {
+        let puzzle = defined(
+            "Set A 3 2\nSet B 2 1\nSolved\nA\n1 1 1\n0 0 0\nB\n1 2\nEnd\n\
+             Move X\nA\n3 1 2\n1 1 0\nEnd\nMove Y\nB\n2 1\nEnd\n",
+        );
+        let analysis = Analysis::of(&puzzle).unwrap();
+        match FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order, 1) {
+            Err(Error::Unsupported(why)) => {
+                assert!(why.contains("identical pieces solved on cells 1 2 3 have homes"), "{why}")
+            }
+            other => panic!("expected a refusal, found {:?}", other.map(|f| f.n_states())),
+        }
+    }
 
     /// The ranks over each projection walked as runs: each move's offset tables give the
     /// ranks of its images, and a search by runs, forward and backward, finds the histogram

@@ -354,6 +354,24 @@ const XOR_RUNS_WORTH: u64 = 16;
 /// boards walked one by one take 43 ms against 19 ms by classes).
 const CLASSES_WORTH_FROM_BOARDS: u32 = 1 << 17;
 
+/// Whether the classes of boards ranked by a projection and its fibres, under `order`
+/// symmetries, search faster than the boards walked as runs: by a cost fitted to
+/// `bfs --threads 2` on this machine class (2026-12-03). Runs cost about 21 ns a board and 2
+/// ns per byte of their offset tables (made, then read at random), classes about 400 ns an
+/// entry, being walked board by board, and there are at least boards over `order` entries.
+/// The 235 cuboid's runs (31,850,496 boards, 30 MB of tables) take 0.73 s against 1.20 s by
+/// classes; the trapentrix's (548,674,560 boards, 1.5 GB, 4 symmetries) 8.6 s of search
+/// against 36 s board by board; but the skewb with centres labelled `1 1 2 2 3 3` (9,447,840
+/// boards, 574 tables of 104,976 offsets: 241 MB) takes 0.67 s and 252 MB by runs, 0.58 s
+/// and 22 MB by its 1,183,041 classes under 8 symmetries.
+fn classes_beat_fibre_runs(fibres: &FibreRanking, order: usize) -> bool {
+    let Some(table_bytes) = fibres.run_table_bytes() else { return true };
+    let boards = fibres.n_states() as f64;
+    let by_runs = 21e-9 * boards + 2e-9 * table_bytes as f64;
+    let by_classes = 400e-9 * boards / order.max(1) as f64;
+    by_classes < by_runs
+}
+
 impl StateSpace {
     /// Analyses the puzzle and picks a ranking whose size is exactly the number of reachable
     /// boards.
@@ -584,15 +602,13 @@ impl StateSpace {
         {
             return Ok(boards);
         }
-        // Boards by a projection and its fibres walked as runs beat their classes walked one
-        // by one: the 235 cuboid 0.73 s against 1.20 s (34 MiB against 18 MiB), though its
-        // classes take 4,210,688 entries to 31,850,496 boards.
+        let syms = Symmetries::of(puzzle);
         if let (Ranking::Fibres(f), SymmetryMode::Auto) = (&boards.ranking, mode)
-            && f.walks_runs()
+            && !classes_beat_fibre_runs(f, syms.order())
         {
             return Ok(boards);
         }
-        match (StateSpace::classes_of_identical_pieces(puzzle, &boards), mode) {
+        match (StateSpace::classes_of_identical_pieces_under(puzzle, &boards, syms), mode) {
             (Ok(classes), _) => Ok(StateSpace { ranking: classes, ..boards }),
             (Err(e), SymmetryMode::On) => Err(e),
             (Err(_), _) => Ok(boards),
@@ -603,19 +619,28 @@ impl StateSpace {
     /// identical pieces ([`StateSpace::from_analysis`]), or why there are none (`info`
     /// builds the boards once for both, the trapentrix's fibres taking 0.7 s).
     pub fn classes_of_identical_pieces(puzzle: &Puzzle, boards: &StateSpace) -> Result<Ranking> {
+        StateSpace::classes_of_identical_pieces_under(puzzle, boards, Symmetries::of(puzzle))
+    }
+
+    /// [`StateSpace::classes_of_identical_pieces`] under the symmetries found already.
+    fn classes_of_identical_pieces_under(
+        puzzle: &Puzzle,
+        boards: &StateSpace,
+        syms: Symmetries,
+    ) -> Result<Ranking> {
         match &boards.ranking {
             // Classes count boards by the ranks they hold: every rank must be a board.
             Ranking::Multiset(m) if m.n_reachable() == m.n_states() => {
-                CoordClasses::new(puzzle, m.clone(), Symmetries::of(puzzle), false)
-                    .map(Ranking::CoordClasses)
+                CoordClasses::new(puzzle, m.clone(), syms, false).map(Ranking::CoordClasses)
             }
             Ranking::Multiset(_) => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: its identical pieces in a group smaller than \
                  its invariants are searched in ranks that hold more than its boards",
                 puzzle.spec
             ))),
-            Ranking::Fibres(f) => FibreClasses::new(puzzle, f.clone(), Symmetries::of(puzzle))
-                .map(Ranking::FibreClasses),
+            Ranking::Fibres(f) => {
+                FibreClasses::new(puzzle, f.clone(), syms).map(Ranking::FibreClasses)
+            }
             _ => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: its identical pieces have no multiset ranking",
                 puzzle.spec

@@ -376,10 +376,14 @@ impl Multiset {
                     potential[label] = f;
                 } else if !(potential[label] + invariants.orient_mod - f).is_multiple_of(o.tied_mod)
                 {
+                    let homes: Vec<u8> = (o.cells.iter().copied())
+                        .filter(|&h| solved.tiles[h as usize] as usize == label)
+                        .collect();
                     return Err(Error::Unsupported(format!(
-                        "the identical pieces labelled {} in the orbit of cells {} have homes whose \
-                         orientations the moves tie differently, so the moves tell them apart",
-                        label + 1,
+                        "the identical pieces solved on cells {} (in the orbit of cells {}) have \
+                         homes whose orientations the moves tie differently, so the moves tell \
+                         them apart",
+                        cell_list(&homes),
                         cell_list(&o.cells)
                     )));
                 }
@@ -1155,7 +1159,7 @@ End
         let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
         let err = Multiset::new(&p, analysis.invariants.clone()).unwrap_err().to_string();
         assert!(
-            err.contains("labelled 1 in the orbit of cells 1 2 3 4")
+            err.contains("solved on cells 1 2 (in the orbit of cells 1 2 3 4)")
                 && err.contains("tell them apart"),
             "{err}"
         );
