@@ -183,6 +183,7 @@ impl CoordTables {
         (k >= 2).then(|| CellRuns {
             then: Vec::new(),
             shared: Vec::new(),
+            by_run_span: 1,
             len: self.radices[k - 1],
             classes: 1,
             solve: run_moves(true),

@@ -77,9 +77,13 @@ const MAX_BITMAP: u64 = 1 << 30;
 
 /// Most bytes of the offset tables that walk the fibres as runs ([`fibre_runs`]), and at
 /// most a quarter of the memory available (256 MiB where the system does not tell): the
-/// trapentrix's take 1.5 GB (its search 8.6 s against 36 s board by board; its table 137
-/// MB), the 235's 30 MB.
+/// 235's take 30 MB; the trapentrix's took 1.5 GB over whole fibres, 2 MB over its last
+/// inner orbit.
 const MAX_RUN_TABLES: u64 = 1 << 31;
+
+/// Fewest ranks of a run over the last inner orbit alone ([`fibre_runs`]): each run ranks its
+/// image runs once per move, which its boards must repay.
+const MIN_LAST_ORBIT_RUN: u64 = 256;
 
 /// The bytes the offset tables of runs may take here (see [`MAX_RUN_TABLES`]).
 fn run_tables_bound() -> u64 {
@@ -455,6 +459,13 @@ impl Side {
         self.offset.get(k + 1).copied().unwrap_or(self.cells.len())
     }
 
+    /// A map of the side's cells on its `k`-th orbit alone, as a map of that orbit's cells.
+    fn orbit_map(&self, k: usize, s: &CellMap) -> CellMap {
+        let n = self.orbit_end(k) - self.offset[k];
+        let (perm, twist) = self.orbit_part(k, &s.perm, &s.twist);
+        CellMap { perm: perm[..n].to_vec(), twist: twist.to_vec() }
+    }
+
     /// A map of the side's cells (`perm` and `twist` as [`CellMap`] holds them) on its `k`-th
     /// orbit alone: where each of the orbit's cells goes, counted within the orbit (the first
     /// `n` entries, `n` its cells), and their twists.
@@ -814,9 +825,15 @@ pub struct FibreRanking {
     /// undone on them: what the runs' tables are made of.
     reached: Vec<CellMap>,
     inner_maps: Vec<CellMap>,
+    /// The values the last inner orbit takes over the fibre, increasing, where the fibre is
+    /// these times the values of the other inner orbits it holds ([`last_orbit_factor`]).
+    last_values: Option<Vec<u32>>,
+    /// Fewest of those values for runs over them ([`MIN_LAST_ORBIT_RUN`]; tests try both
+    /// shapes).
+    min_last_run: u64,
     /// The ranks over each projection as a run, where their tables fit ([`fibre_runs`]),
     /// else the bound they pass; made when a search first asks (`info`, `check` and
-    /// `distance` never do: the trapentrix's take 1.5 GB and 2.7 s).
+    /// `distance` never do: whole fibres' tables can take gigabytes).
     runs: OnceLock<std::result::Result<CellRuns, u64>>,
     n_moves: usize,
     n_states: u64,
@@ -1030,6 +1047,7 @@ impl FibreRanking {
             })
             .collect();
         let fibre = Fibre::new(fibre, inner.space);
+        let last_values = last_orbit_factor(coords, &inner, &fibre_values);
 
         let n_states = (projections.keys.len() as u64)
             .checked_mul(fibre.len())
@@ -1097,6 +1115,8 @@ impl FibreRanking {
             fibre_values,
             reached,
             inner_maps,
+            last_values,
+            min_last_run: MIN_LAST_ORBIT_RUN,
             runs: OnceLock::new(),
             n_moves,
             n_states,
@@ -1134,11 +1154,20 @@ impl FibreRanking {
     /// How a search walks the ranks: `"runs of N ranks (the boards over each projection), K
     /// offset tables"`, or why board by board.
     pub fn describe_search(&self) -> String {
+        let over = match self.run_last_values() {
+            None => "the boards over each projection".to_string(),
+            Some(_) => {
+                let k = self.inner.orbits.len() - 1;
+                format!(
+                    "the boards over each projection and value of cells {}",
+                    cell_list(&self.inner.cells[..self.inner.offset[k]])
+                )
+            }
+        };
         match self.run_tables() {
             Ok(tables) => format!(
-                "runs of {} ranks (the boards over each projection), moved by {tables} offset \
-                 tables",
-                self.fibre.len()
+                "runs of {} ranks ({over}), moved by {tables} offset tables",
+                self.run_len()
             ),
             Err(bound) => format!(
                 "board by board (the offset tables of runs over each projection would take \
@@ -1149,16 +1178,32 @@ impl FibreRanking {
         }
     }
 
-    /// How many offset tables walk the ranks over each projection as runs, or the bound in
-    /// bytes they pass (counted without making them where a search has not).
+    /// The last inner orbit's values where runs go over them alone ([`fibre_runs`]): where the
+    /// fibre is their product with the other orbits' values and they are enough to repay a
+    /// run. The trapentrix's runs of 504 ranks take 2 MB of tables where runs over its
+    /// whole fibres took 1.5 GB; the 235's last orbit has 24 values, too few.
+    fn run_last_values(&self) -> Option<&[u32]> {
+        let last = self.last_values.as_deref()?;
+        (last.len() as u64 >= self.min_last_run).then_some(last)
+    }
+
+    /// Ranks per run ([`FibreRanking::run_last_values`]).
+    fn run_len(&self) -> u64 {
+        self.run_last_values().map_or(self.fibre.len(), |l| l.len() as u64)
+    }
+
+    /// How many offset tables walk the ranks as runs, or the bound in bytes they pass
+    /// (counted without making them where a search has not).
     fn run_tables(&self) -> std::result::Result<usize, u64> {
         let bound = run_tables_bound();
+        let last = self.run_last_values();
         match self.runs.get() {
             Some(runs) => runs.as_ref().map(|r| r.shared.len()).map_err(|&b| b),
             None => schreier_elements(
                 &self.inner,
                 (&self.reached, &self.inner_maps, &self.outer_moves),
-                most_tables(self.fibre.len(), bound),
+                last.map(|_| self.inner.orbits.len() - 1),
+                most_tables(self.run_len(), bound),
             )
             .map(|(elements, _)| elements.len())
             .ok_or(bound),
@@ -1173,7 +1218,7 @@ impl FibreRanking {
     /// The bytes of the offset tables that walk the runs, where they fit.
     pub fn run_table_bytes(&self) -> Option<u64> {
         let tables = self.run_tables().ok()? as u64;
-        let len = self.fibre.len();
+        let len = self.run_len();
         Some(tables * len * offset_width(len))
     }
 
@@ -1431,30 +1476,71 @@ fn map_table(coords: &[OrbitCoord], inner: &Side, k: usize, maps: &[u8]) -> Opti
     Some(MapTable { narrow, wide, size, ids })
 }
 
-/// The ranks over each projection as a run of `|F_0|` ranks: a move `m` takes the run of `a`
-/// onto the run of `a m`, and offset `x` (the board `F_0[x] t_a`) to the place in `F_0` of
-/// `F_0[x] s`, where `s = t_a m t_{a m}^-1` keeps the solved projection and so maps the
-/// fibre onto itself. One offset table per distinct `s` on the inner cells (134 for the
-/// 235's 576 projections and 16 moves and undoings), shared by every move; `Err(bound)`
-/// when they would take more than `bound` bytes. `moves` as the set-up holds them: the maps
-/// `t_a` on the inner cells, the moves and then the moves undone on them, and the
-/// projections' moves by those.
+/// The ranks over each projection as runs: a move `m` takes the boards over `a` onto those over
+/// `a m`, the board `F_0[x] t_a` to `F_0[x] s t_(a m)`, where `s = t_a m t_{a m}^-1` keeps the
+/// solved projection and so maps the fibre onto itself.
+///
+/// - `last` `None`: a run is a projection's `|F_0|` ranks, and offset
+///   `x` goes to the place in `F_0` of `F_0[x] s`: one table per distinct `s` on the inner
+///   cells (134 for the 235's 576 projections and 16 moves and undoings), shared by every
+///   move.
+/// - `last` the last inner orbit's values: `s` moves each inner
+///   orbit on its own, so a run is a projection's ranks of one value of the other orbits, and
+///   its offsets, the last orbit's places, go by `s` on that orbit alone: one table of
+///   `last.len()` offsets per distinct such map.
+///
+/// `Err(bound)` when the tables would take more than `bound` bytes. `moves` as the set-up
+/// holds them: the maps `t_a` on the inner cells, the moves and then the moves undone on
+/// them, and the projections' moves by those.
 fn fibre_runs(
     coords: &[OrbitCoord],
     inner: &Side,
-    (reached, inner_maps, projection_moves): (&[CellMap], &[CellMap], &[u32]),
+    moves: (&[CellMap], &[CellMap], &[u32]),
     (fibre, fibre_values): (&Fibre, &[[u32; MAX_INNER]]),
+    last: Option<&[u32]>,
     bound: u64,
 ) -> std::result::Result<CellRuns, u64> {
-    let len = fibre.len();
-    let n_maps = inner_maps.len();
+    let last_orbit = inner.orbits.len() - 1;
+    let len = last.map_or(fibre.len(), |l| l.len() as u64);
     let Some((elements, by_run)) =
-        schreier_elements(inner, (reached, inner_maps, projection_moves), most_tables(len, bound))
+        schreier_elements(inner, moves, last.map(|_| last_orbit), most_tables(len, bound))
     else {
         return Err(bound);
     };
-    // An element whose inverse came first gets the inverse of that one's table: no fibre
-    // places to look up (the moves' undoings make most of them).
+    let shared = match last {
+        None => fibre_tables(coords, inner, &elements, fibre, fibre_values),
+        Some(last) => last_orbit_tables(&coords[inner.orbits[last_orbit]], &elements, last),
+    };
+    // Moves in solving direction are the first half of the maps, their undoings the second.
+    let half = moves.1.len() / 2;
+    let run_moves = |range: std::ops::Range<usize>| -> Vec<RunMove> {
+        range
+            .map(|m| RunMove { index: m % half, offsets: Vec::new(), by_run: by_run[m].clone() })
+            .collect()
+    };
+    Ok(CellRuns {
+        len,
+        classes: 1,
+        solve: run_moves(0..half),
+        scramble: run_moves(half..moves.1.len()),
+        rest: Vec::new(),
+        cells: Vec::new(),
+        then: Vec::new(),
+        shared,
+        by_run_span: fibre.len() / len,
+    })
+}
+
+/// The offset tables of runs over whole fibres, one per element `s`. An element whose inverse
+/// came first gets the inverse of that one's table: no fibre places to look up (the moves'
+/// undoings make most of them).
+fn fibre_tables(
+    coords: &[OrbitCoord],
+    inner: &Side,
+    elements: &[CellMap],
+    fibre: &Fibre,
+    fibre_values: &[[u32; MAX_INNER]],
+) -> Vec<OffsetTable> {
     let ids: HashMap<&CellMap, usize> = elements.iter().zip(0..).collect();
     let inverse_of: Vec<Option<usize>> = (elements.iter().enumerate())
         .map(|(id, s)| ids.get(&s.inverse(&inner.modulus)).copied().filter(|&i| i < id))
@@ -1471,24 +1557,52 @@ fn fibre_runs(
             shared[id] = Some(back);
         }
     }
-    let shared = shared.into_iter().map(|t| t.expect("every table built")).collect();
-    // Moves in solving direction are the first half of the maps, their undoings the second.
-    let half = n_maps / 2;
-    let run_moves = |range: std::ops::Range<usize>| -> Vec<RunMove> {
-        range
-            .map(|m| RunMove { index: m % half, offsets: Vec::new(), by_run: by_run[m].clone() })
-            .collect()
-    };
-    Ok(CellRuns {
-        len,
-        classes: 1,
-        solve: run_moves(0..half),
-        scramble: run_moves(half..n_maps),
-        rest: Vec::new(),
-        cells: Vec::new(),
-        then: Vec::new(),
-        shared,
-    })
+    shared.into_iter().map(|t| t.expect("every table built")).collect()
+}
+
+/// The offset tables of runs over the last inner orbit, one per element `s` on that orbit
+/// (`o`): the place among `last` of each of its values moved by `s`.
+fn last_orbit_tables(o: &OrbitCoord, elements: &[CellMap], last: &[u32]) -> Vec<OffsetTable> {
+    let mut place_of = vec![u32::MAX; o.size as usize];
+    for (x, &v) in last.iter().enumerate() {
+        place_of[v as usize] = x as u32;
+    }
+    let moved = |s: &CellMap, v: u32| o.rank(&o.apply(&o.unrank(v as u64), &s.perm, &s.twist));
+    (elements.par_iter())
+        .map(|s| {
+            let places = last.iter().map(|&v| place_of[moved(s, v) as usize]);
+            let places: Vec<u32> = places.collect();
+            assert!(
+                places.iter().all(|&x| x != u32::MAX),
+                "the fibre's group maps the last orbit's values onto themselves"
+            );
+            OffsetTable::new(places)
+        })
+        .collect()
+}
+
+/// The values of the last inner orbit over the fibre, increasing, where the fibre is exactly
+/// every pairing of them with the values of the other inner orbits it holds (and those are
+/// more than one): its keys, sorted with the last orbit least significant, then repeat these
+/// values in order for each value of the others. The trapentrix's fibre of 254,016 boards is
+/// 504 x 504, the pyraminx's with edges `1 1 2 2 3 3` 81 x 2,880; the skewb's with centres
+/// `1 1 2 2 3 3` is no product (104,976 boards of 972 x 972).
+fn last_orbit_factor(
+    coords: &[OrbitCoord],
+    inner: &Side,
+    fibre_values: &[[u32; MAX_INNER]],
+) -> Option<Vec<u32>> {
+    let k = inner.orbits.len().checked_sub(1).filter(|&k| k > 0)?;
+    let mut seen = vec![false; coords[inner.orbits[k]].size as usize];
+    fibre_values.iter().for_each(|v| seen[v[k] as usize] = true);
+    let last: Vec<u32> = (0..seen.len() as u32).filter(|&v| seen[v as usize]).collect();
+    let n = last.len();
+    let product = fibre_values.len() > n
+        && fibre_values.len().is_multiple_of(n)
+        && fibre_values
+            .chunks(n)
+            .all(|run| (run.iter().zip(&last)).all(|(v, &l)| v[k] == l && v[..k] == run[0][..k]));
+    product.then_some(last)
 }
 
 /// How many offset tables of runs of `len` ranks fit in `bound` bytes.
@@ -1501,12 +1615,13 @@ fn offset_width(len: u64) -> u64 {
     if len <= 1 << 16 { 2 } else { 4 }
 }
 
-/// The distinct Schreier elements `t_a m t_(a m)^-1` on the inner cells, in the order
-/// found, and per map (moves, then moves undone) the index of each projection's element;
-/// `None` past `most` elements.
+/// The distinct Schreier elements `t_a m t_(a m)^-1` on the inner cells (on the `on_orbit`-th
+/// inner orbit alone, if given), in the order found, and per map (moves, then moves undone)
+/// the index of each projection's element; `None` past `most` elements.
 fn schreier_elements(
     inner: &Side,
     (reached, inner_maps, projection_moves): (&[CellMap], &[CellMap], &[u32]),
+    on_orbit: Option<usize>,
     most: u64,
 ) -> Option<(Vec<CellMap>, Vec<Vec<u32>>)> {
     let n_maps = inner_maps.len();
@@ -1517,6 +1632,10 @@ fn schreier_elements(
         for (m, map) in inner_maps.iter().enumerate() {
             let b = projection_moves[a * n_maps + m] as usize;
             let s = t.then(map, &inner.modulus).then(&inverses[b], &inner.modulus);
+            let s = match on_orbit {
+                Some(k) => inner.orbit_map(k, &s),
+                None => s,
+            };
             let next = distinct.len() as u32;
             by_run[m].push(*distinct.entry(s).or_insert(next));
             if distinct.len() as u64 > most {
@@ -1727,6 +1846,7 @@ impl StateRanking for FibreRanking {
                 &self.inner,
                 (&self.reached, &self.inner_maps, &self.outer_moves),
                 (&self.fibre, &self.fibre_values),
+                self.run_last_values(),
                 run_tables_bound(),
             )
         });
@@ -1734,10 +1854,14 @@ impl StateRanking for FibreRanking {
     }
     fn unrank_in_run(&self, bases: &[FibreState], _parity: usize, offset: u64) -> FibreState {
         let a = bases[0].outer;
-        FibreState {
-            outer: a,
-            inner: self.map_inner(a as usize, &self.fibre_values[offset as usize], TO_REACHED),
-        }
+        // A run shorter than the fibre starts at its first board's place in it.
+        let len = self.cell_runs().map_or(self.fibre.len(), |r| r.len);
+        let start = match len == self.fibre.len() {
+            true => 0,
+            false => self.place(&bases[0]).expect("a run starts on a board"),
+        };
+        let values = &self.fibre_values[(start + offset) as usize];
+        FibreState { outer: a, inner: self.map_inner(a as usize, values, TO_REACHED) }
     }
 }
 
@@ -1811,25 +1935,31 @@ End
         }
     }
 
-    /// The ranks over each projection walked as runs: each move's offset tables give the
-    /// ranks of its images, and a search by runs, forward and backward, finds the histogram
-    /// found board by board.
+    /// The ranks over each projection walked as runs, over whole fibres and over the last
+    /// inner orbit: each move's offset tables give the ranks of its images, and a search by
+    /// runs, forward and backward, finds the histogram found board by board.
     #[test]
     fn fibres_walked_as_runs_agree_with_their_boards() {
         use crate::bfs::{self, Config, Direction, NoProgress};
         use crate::table::DistanceTable;
-        for (text, projections, fibre, tables) in
-            [(TWINS, 24, 1, 1), (TWINS_AND_RINGS, 6, 2304, 15)]
-        {
+        // (puzzle, fewest values of the last orbit for runs over it, projections, run
+        // length, tables): TWINS has one inner orbit, TWINS_AND_RINGS's fibre is 96 x 24.
+        for (text, min_last_run, projections, len, tables) in [
+            (TWINS, 1, 24, 1, 1),
+            (TWINS_AND_RINGS, u64::MAX, 6, 2304, 15),
+            (TWINS_AND_RINGS, 1, 6, 24, 6),
+        ] {
             let puzzle = defined(text);
             let analysis = Analysis::of(&puzzle).unwrap();
-            let f =
+            let mut f =
                 FibreRanking::new(&puzzle, &analysis.invariants, &analysis.group_order, 1).unwrap();
+            f.min_last_run = min_last_run;
             let runs = f.cell_runs().expect("runs");
             assert_eq!(
                 (f.n_projections(), runs.len, runs.shared.len()),
-                (projections, fibre, tables)
+                (projections, len, tables)
             );
+            assert_eq!(runs.by_run_span * runs.len, f.fibre_len());
             crate::rank::runs::check_against_direct_ranks(&f, puzzle.moves.len(), "fibres");
             let search = |runs: bool, direction: Option<Direction>| {
                 let table = DistanceTable::in_memory(f.n_states()).unwrap();

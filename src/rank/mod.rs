@@ -360,10 +360,10 @@ const CLASSES_WORTH_FROM_BOARDS: u32 = 1 << 17;
 /// ns per byte of their offset tables (made, then read at random), classes about 400 ns an
 /// entry, being walked board by board, and there are at least boards over `order` entries.
 /// The 235 cuboid's runs (31,850,496 boards, 30 MB of tables) take 0.73 s against 1.20 s by
-/// classes; the trapentrix's (548,674,560 boards, 1.5 GB, 4 symmetries) 8.6 s of search
-/// against 36 s board by board; but the skewb with centres labelled `1 1 2 2 3 3` (9,447,840
-/// boards, 574 tables of 104,976 offsets: 241 MB) takes 0.67 s and 252 MB by runs, 0.58 s
-/// and 22 MB by its 1,183,041 classes under 8 symmetries.
+/// classes; the trapentrix's (548,674,560 boards, 2 MB of tables over its last inner
+/// orbit, 4 symmetries) 10.4 s against 36 s board by board; but the skewb with centres
+/// labelled `1 1 2 2 3 3` (9,447,840 boards, 574 tables of 104,976 offsets: 241 MB) takes
+/// 0.67 s and 252 MB by runs, 0.58 s and 22 MB by its 1,183,041 classes under 8 symmetries.
 fn classes_beat_fibre_runs(fibres: &FibreRanking, order: usize) -> bool {
     let Some(table_bytes) = fibres.run_table_bytes() else { return true };
     let boards = fibres.n_states() as f64;

@@ -37,10 +37,11 @@ pub struct RunMove {
     /// for a layout's cell runs, the symmetry taking the image to its class for classes of
     /// digits.
     pub offsets: Vec<OffsetTable>,
-    /// `by_run[run]`: the index in [`CellRuns::shared`] of the table that carries that run's
-    /// offsets onto its image run's, where the map depends on the run itself (ranks by a
-    /// projection and its fibres: the element of the fibre's group that the move and the
-    /// run's projection make); empty where `offsets` serve every run.
+    /// `by_run[run / by_run_span]`: the index in [`CellRuns::shared`] of the table that
+    /// carries that run's offsets onto its image run's, where the map depends on the run
+    /// itself (ranks by a projection and its fibres: the element of the fibre's group that
+    /// the move and the run's projection make, [`CellRuns::by_run_span`] runs sharing a
+    /// projection); empty where `offsets` serve every run.
     pub by_run: Vec<u32>,
 }
 
@@ -268,6 +269,9 @@ pub struct CellRuns {
     /// The tables that moves choose run by run ([`RunMove::by_run`]), one per distinct map
     /// of offsets, shared by every move and both directions.
     pub shared: Vec<OffsetTable>,
+    /// Consecutive runs that share one entry of [`RunMove::by_run`] (1 but where a fibre's
+    /// runs are shorter than the fibre).
+    pub by_run_span: u64,
 }
 
 impl CellRuns {
@@ -281,7 +285,7 @@ impl CellRuns {
         run: u64,
     ) -> (&'a OffsetTable, Option<&'a OffsetTable>) {
         if !rm.by_run.is_empty() {
-            (&self.shared[rm.by_run[run as usize] as usize], None)
+            (&self.shared[rm.by_run[(run / self.by_run_span) as usize] as usize], None)
         } else if self.then.is_empty() {
             (&rm.offsets[map], None)
         } else {
@@ -338,6 +342,7 @@ impl CellRuns {
             cells: q,
             then: Vec::new(),
             shared: Vec::new(),
+            by_run_span: 1,
         })
     }
 

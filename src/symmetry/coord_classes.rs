@@ -278,6 +278,7 @@ impl CoordClasses {
             cells: Vec::new(),
             then,
             shared: Vec::new(),
+            by_run_span: 1,
         })
     }
 
