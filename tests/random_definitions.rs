@@ -792,9 +792,10 @@ fn random_symmetric_spec(rng: &mut Rng) -> Spec {
 // ---------------------------------------------------------------------------------------
 // The engine.
 
-/// The engine's puzzle from the definition's text.
+/// The engine's puzzle from the definition's text, as `def:FILE` reads it (sets that tell
+/// no boards apart left out, sets with no orientation seen searched without them).
 fn engine_puzzle(text: &str, metric: Metric) -> twirl::Result<Puzzle> {
-    let defined = Defined::new("random.tws", Definition::parse(text)?)?;
+    let defined = Defined::from_file("random.tws", Definition::parse(text)?)?;
     Puzzle::new(&PuzzleSpec::Def(Arc::new(defined)), metric)
 }
 
@@ -940,22 +941,51 @@ fn search(
 
 /// The labels and raw orientations of a board as the engine writes it
 /// (`ONE 1 2 2 / 0 1 0 ; TWO ...`).
+/// Sets the engine leaves out of its boards (every piece alike, no orientation seen) are
+/// solved; sets it writes without orientations have them unseen.
 fn read_engine_text(spec: &Spec, text: &str) -> Option<(Vec<u8>, Vec<u8>)> {
+    let parts: Vec<(&str, Vec<u8>)> = (text.split(';'))
+        .map(|part| {
+            let mut tokens = part.split_whitespace();
+            let name = tokens.next()?;
+            let numbers: Option<Vec<u8>> =
+                tokens.filter(|&t| t != "/").map(|t| t.parse().ok()).collect();
+            Some((name, numbers?))
+        })
+        .collect::<Option<_>>()?;
     let (mut labels, mut orient) = (Vec::new(), Vec::new());
-    for (part, set) in text.split(';').zip(&spec.sets) {
-        let numbers: Vec<u8> = part
-            .split_whitespace()
-            .skip(1)
-            .filter(|&t| t != "/")
-            .map(|t| t.parse().ok())
-            .collect::<Option<_>>()?;
-        labels.extend(numbers[..set.size()].iter().map(|l| l - 1));
-        match set.orientations {
-            1 => orient.extend(std::iter::repeat_n(0, set.size())),
-            _ => orient.extend_from_slice(numbers.get(set.size()..2 * set.size())?),
+    for (set, name) in spec.sets.iter().zip(SET_NAMES) {
+        let Some((_, numbers)) = parts.iter().find(|(n, _)| *n == name) else {
+            labels.extend_from_slice(&set.labels);
+            orient.extend(std::iter::repeat_n(0, set.size()));
+            continue;
+        };
+        labels.extend(numbers.get(..set.size())?.iter().map(|l| l - 1));
+        match numbers.len() == set.size() {
+            true => orient.extend(std::iter::repeat_n(0, set.size())),
+            false => orient.extend_from_slice(numbers.get(set.size()..2 * set.size())?),
         }
     }
-    (labels.len() == spec.n_cells()).then_some((labels, orient))
+    (parts.len() <= spec.sets.len() && labels.len() == spec.n_cells()).then_some((labels, orient))
+}
+
+/// Each cell of the definition's the engine's cell for it (`None` for a set left out), and
+/// whether its set is searched without orientations.
+fn engine_cells(spec: &Spec, puzzle: &Puzzle) -> (Vec<Option<usize>>, Vec<bool>) {
+    let defined = puzzle.defined().expect("a definition");
+    let left_out: Vec<&str> =
+        defined.left_out_sets().iter().map(|(s, _)| s.name.as_str()).collect();
+    let unoriented: Vec<&str> = defined.unoriented_sets().iter().map(|s| s.name.as_str()).collect();
+    let (mut cells, mut turnless, mut next) = (Vec::new(), Vec::new(), 0);
+    for (set, name) in spec.sets.iter().zip(SET_NAMES) {
+        for _ in 0..set.size() {
+            let kept = !left_out.contains(&name);
+            cells.push(kept.then_some(next));
+            turnless.push(unoriented.contains(&name));
+            next += usize::from(kept);
+        }
+    }
+    (cells, turnless)
 }
 
 /// Searches one ranking every way and compares with the naive search: the histogram in
@@ -1163,7 +1193,13 @@ fn short(text: &str) -> String {
 /// Whether the symmetries found hold one acting as the cell map `map` does (reversing
 /// orientations if `reverses`) on the cells whose content some reachable board changes: on
 /// the others (pieces no move moves, orbits of identical pieces) maps may differ unseen.
-fn finds_map(spec: &Spec, model: &Model, naive: &Naive, syms: &Symmetries, map: &CellMap) -> bool {
+fn finds_map(
+    spec: &Spec,
+    model: &Model,
+    naive: &Naive,
+    (puzzle, syms): (&Puzzle, &Symmetries),
+    map: &CellMap,
+) -> bool {
     let changed = naive.distance.keys().fold(0u128, |acc, &k| acc | (k ^ model.solved));
     let seen: Vec<usize> =
         (0..model.n).filter(|&c| (changed >> (CELL_BITS * c)) & CELL_MASK != 0).collect();
@@ -1185,16 +1221,28 @@ fn finds_map(spec: &Spec, model: &Model, naive: &Naive, syms: &Symmetries, map: 
             }
         }
     }
-    // Offsets count relative to the first cell of the cell's orbit, in the engine's turns.
+    // Offsets count relative to the first cell of the cell's orbit, in the engine's turns,
+    // on the engine's cells (a set left out never changes: no cell of it is seen).
+    let (to_engine, turnless) = engine_cells(spec, puzzle);
+    let mut from_engine = vec![0; model.n];
+    for (c, e) in to_engine.iter().enumerate() {
+        if let Some(e) = *e {
+            from_engine[e] = c;
+        }
+    }
     let k = syms.orient_mod.max(1);
     let step = |c: usize| k / modulus[c];
     syms.elements.iter().any(|e| {
         seen.iter().all(|&c| {
-            let root = syms.root[c] as usize;
-            let offset = (e.offsets[c] % k + k - e.offsets[root] % k) % k;
+            let (Some(ec), Some(image)) = (to_engine[c], to_engine[map.cells[c] as usize]) else {
+                return false;
+            };
+            let root = syms.root[ec] as usize;
+            let offset = (e.offsets[ec] % k + k - e.offsets[root] % k) % k;
+            let root = from_engine[root];
             let expected = (map.offsets[c] + modulus[c] - map.offsets[root]) % modulus[c] * step(c);
-            e.cells[c] == map.cells[c]
-                && offset == expected
+            usize::from(e.cells[ec]) == image
+                && (turnless[c] || offset == expected)
                 && (!reversal_shows[c] || e.reverses == map.reverses)
         })
     })
@@ -1217,6 +1265,13 @@ fn check_definition(
             return findings;
         }
     };
+    let defined = puzzle.defined().expect("a definition");
+    if !defined.left_out_sets().is_empty() {
+        tally.add("read: sets left out (pieces alike, orientations unseen)");
+    }
+    if !defined.unoriented_sets().is_empty() {
+        tally.add("read: sets searched without orientations (none seen)");
+    }
     let total: u64 = naive.histogram.iter().sum();
     let analysis = match catch_unwind(AssertUnwindSafe(|| Analysis::of(&puzzle))) {
         Ok(Ok(a)) => a,
@@ -1268,7 +1323,7 @@ fn check_definition(
     if let Some(map) = spec.symmetry.as_ref().filter(|m| m.keeps_solved) {
         if syms.gave_up {
             tally.add("generated symmetry: search gave up");
-        } else if finds_map(spec, model, naive, &syms, map) {
+        } else if finds_map(spec, model, naive, (&puzzle, &syms), map) {
             tally.add("generated symmetry: found");
         } else {
             tally.add("generated symmetry: missed");

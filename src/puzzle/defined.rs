@@ -24,7 +24,7 @@
 
 use std::collections::HashMap;
 
-use super::definition::{ANY_ORIENTATION, Definition, power_name, suffix_power};
+use super::definition::{ANY_ORIENTATION, Definition, SetDef, power_name, suffix_power};
 use super::sequence::Order;
 use super::wide::{WideBoard, WideMove};
 use super::{Board, Metric, Move};
@@ -67,6 +67,20 @@ pub struct Defined {
     /// The declared moves over all cells, in twirl's direction (wide: a definition may have
     /// more cells than a [`Move`] holds; they are narrowed when the metric's moves are made).
     base_moves: Vec<WideMove>,
+    /// The file's definition where `definition` is simpler ([`super::subset::simplified`]):
+    /// boards may still be written as the file has them, and subsets start from the file.
+    file: Option<Box<FileSets>>,
+}
+
+/// What a definition file has that the definition searched leaves out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FileSets {
+    /// The file's definition (after subset flags, if any).
+    definition: Definition,
+    /// Sets left out, with their one label.
+    left_out: Vec<(SetDef, u16)>,
+    /// Sets kept without their orientations, as the file declares them.
+    unoriented: Vec<SetDef>,
 }
 
 impl Defined {
@@ -153,6 +167,7 @@ impl Defined {
             identical,
             unseen,
             base_moves,
+            file: None,
         })
     }
 
@@ -160,11 +175,12 @@ impl Defined {
     /// definition is the transformed one, so the definition digest tables record changes
     /// with the subset.
     pub fn subset(&self, subset: &super::subset::Subset) -> Result<Defined> {
-        let definition = subset.apply(&self.definition).map_err(|reason| Error::InvalidPuzzle {
+        let file = self.file.as_ref().map_or(&self.definition, |f| &f.definition);
+        let definition = subset.apply(file).map_err(|reason| Error::InvalidPuzzle {
             spec: escaped(&format!("def:{}", self.path)),
             reason,
         })?;
-        Defined::new(&self.path, definition)
+        Defined::from_file(&self.path, definition)
     }
 
     /// Reads and lays out the definition in a file. Errors name the file and the line.
@@ -181,7 +197,34 @@ impl Defined {
             },
             other => other,
         })?;
-        Defined::new(path, definition)
+        Defined::from_file(path, definition)
+    }
+
+    /// [`Defined::new`] on the definition a search takes of a file's
+    /// ([`super::subset::simplified`]), which remembers the file's: what [`Defined::read`]
+    /// makes of a file's text.
+    pub fn from_file(path: &str, definition: Definition) -> Result<Defined> {
+        let Some(simple) = super::subset::simplified(&definition) else {
+            return Defined::new(path, definition);
+        };
+        let mut defined = Defined::new(path, simple.definition)?;
+        let left_out = (simple.left_out.iter())
+            .map(|&s| (definition.sets[s].clone(), definition.solved[s].pieces[0]))
+            .collect();
+        let unoriented = simple.unoriented.iter().map(|&s| definition.sets[s].clone()).collect();
+        defined.file = Some(Box::new(FileSets { definition, left_out, unoriented }));
+        Ok(defined)
+    }
+
+    /// The file's sets left out of the search, which tell no boards apart (every piece
+    /// alike, no orientation seen), with their one label.
+    pub fn left_out_sets(&self) -> &[(SetDef, u16)] {
+        self.file.as_ref().map_or(&[], |f| &f.left_out)
+    }
+
+    /// The file's sets searched without orientations, none of them being seen.
+    pub fn unoriented_sets(&self) -> &[SetDef] {
+        self.file.as_ref().map_or(&[], |f| &f.unoriented)
     }
 
     /// Number of cells.
@@ -481,7 +524,13 @@ impl Defined {
             .split(|c: char| c.is_whitespace() || matches!(c, '/' | ';' | ','))
             .filter(|t| !t.is_empty() && *t != "End" && *t != "Solved")
             .collect();
-        let is_set = |t: &str| self.definition.sets.iter().any(|s| s.name == t);
+        let is_set = |t: &str| {
+            self.definition
+                .sets
+                .iter()
+                .chain(self.left_out_sets().iter().map(|(s, _)| s))
+                .any(|s| s.name == t)
+        };
         if tokens.first().is_none_or(|t| !is_set(t)) {
             return Ok(self.sequence_wide(text)?.applied_to(&self.solved_wide(), self.orient_mod));
         }
@@ -495,6 +544,12 @@ impl Defined {
         let mut at = 0;
         while at < tokens.len() {
             let name = tokens[at];
+            if let Some((set, label)) =
+                self.left_out_sets().iter().find(|(set, _)| set.name == name)
+            {
+                at = self.skip_left_out(tokens, at + 1, set, *label)?;
+                continue;
+            }
             let Some(s) = self.definition.sets.iter().position(|set| set.name == name) else {
                 return Err(bad(format!(
                     "expected a set name ({}), found `{}`",
@@ -523,6 +578,10 @@ impl Defined {
                 )));
             }
             at += set.size;
+            if let Some(file_set) = self.unoriented_sets().iter().find(|f| f.name == name) {
+                // Orientations as the file declares them, none seen: read and passed.
+                at = skip_orientations(tokens, at, file_set)?;
+            }
             let orients = if set.orientations > 1 { numbers(at, set.size) } else { Vec::new() };
             if !orients.is_empty() && orients.len() != set.size {
                 return Err(bad(format!(
@@ -535,6 +594,27 @@ impl Defined {
             self.place_set(&mut board, s, &labels, &orients)?;
         }
         Ok(board)
+    }
+
+    /// Reads a left-out set's pieces and orientations from `tokens[at..]` (every piece its one
+    /// label, orientations in range or none) and returns where the next set starts.
+    fn skip_left_out(&self, tokens: &[&str], at: usize, set: &SetDef, label: u16) -> Result<usize> {
+        let bad = |msg: String| Error::InvalidBoard(format!("set {}: {msg}", set.name));
+        let pieces: Vec<u64> = numbers_from(tokens, at).take(set.size).collect();
+        if pieces.len() < set.size {
+            return Err(bad(format!(
+                "expected {} piece numbers, found {}",
+                set.size,
+                pieces.len()
+            )));
+        }
+        let expected = u64::from(label) + 1;
+        if let Some(p) = pieces.iter().find(|&&p| p != expected) {
+            return Err(bad(format!(
+                "{p} is not a piece of the set (its solved state has {expected})"
+            )));
+        }
+        skip_orientations(tokens, at + set.size, set)
     }
 
     /// Puts one set's pieces (1-based labels) and orientations on the board.
@@ -650,6 +730,22 @@ impl Defined {
             })
             .collect();
         let mut text = parts.join(", ");
+        let left_out: Vec<&str> =
+            self.left_out_sets().iter().map(|(s, _)| s.name.as_str()).collect();
+        if !left_out.is_empty() {
+            text.push_str(&format!(
+                "; left out, as they tell no boards apart (pieces alike, orientations unseen): {}",
+                left_out.join(" ")
+            ));
+        }
+        let unoriented: Vec<&str> =
+            self.unoriented_sets().iter().map(|s| s.name.as_str()).collect();
+        if !unoriented.is_empty() {
+            text.push_str(&format!(
+                "; searched without orientations, none being seen: {}",
+                unoriented.join(" ")
+            ));
+        }
         let d = &self.definition;
         if !d.rotations.is_empty() {
             let names: Vec<&str> = d.rotations.iter().map(|r| r.name.as_str()).collect();
@@ -692,6 +788,32 @@ impl Defined {
         labels.dedup();
         labels.iter().map(|l| (l + 1).to_string()).collect::<Vec<_>>().join(" ")
     }
+}
+
+/// The numbers that start `tokens[at..]`.
+fn numbers_from<'a>(tokens: &'a [&str], at: usize) -> impl Iterator<Item = u64> + 'a {
+    tokens[at.min(tokens.len())..].iter().map_while(|t| t.parse::<u64>().ok())
+}
+
+/// Passes the orientations of a set the search holds without them, where the board gives
+/// them (all of the set's, each in range), and returns where the next set starts.
+fn skip_orientations(tokens: &[&str], at: usize, set: &SetDef) -> Result<usize> {
+    let orients: Vec<u64> = numbers_from(tokens, at).take(set.size).collect();
+    if set.orientations == 1 || orients.is_empty() {
+        return Ok(at);
+    }
+    let bad = |msg: String| Error::InvalidBoard(format!("set {}: {msg}", set.name));
+    if orients.len() < set.size {
+        return Err(bad(format!(
+            "expected {} orientations after the pieces, found {}",
+            set.size,
+            orients.len()
+        )));
+    }
+    if let Some(o) = orients.iter().find(|&&o| o >= u64::from(set.orientations)) {
+        return Err(bad(format!("orientation {o} is out of range 0..{}", set.orientations - 1)));
+    }
+    Ok(at + set.size)
 }
 
 /// A sequence's tokens: split at spaces and commas, with `(` alone and `)` followed by what

@@ -375,3 +375,55 @@ fn rotations_and_illegal_in_the_layout() {
     let plain = Defined::new("c.tws", Definition::parse(cube2).unwrap()).unwrap();
     assert_eq!(plain.search_refusal(), None);
 }
+
+/// A file's sets that tell no boards apart are left out of the search, and sets with no
+/// orientation seen are searched without orientations: the histogram is the hand-edited
+/// file's, boards may still be written as the file has them, and where leaving them out
+/// would change a move's order (its powers in `htm`) the file is searched as it is.
+#[test]
+fn sets_that_tell_nothing_are_left_out_as_the_file_is_read() {
+    // TWO with X (two alike pieces, turns unseen) and R (two pieces, turns unseen), both
+    // moved by B, whose order (6) they keep.
+    let extra_sets = "Set X 2 2\nSet R 2 3\n";
+    let extra_solved = "X\n1 1\n? ?\nR\n1 2\n? ?\n";
+    let extra_b = "X\n2 1\n1 1\nR\n2 1\n1 2\n";
+    let with = |sets: &str, solved: &str, b: &str| {
+        TWO.replacen("Set Q 3 1\n", &format!("Set Q 3 1\n{sets}"), 1)
+            .replacen("1 1 2\nEnd", &format!("1 1 2\n{solved}End"), 1)
+            .replacen("Move B\n", &format!("Move B\n{b}"), 1)
+    };
+    let file = with(extra_sets, extra_solved, extra_b);
+    let by_hand = with("Set R 2 1\n", "R\n1 2\n", "R\n2 1\n");
+    let read = Defined::from_file("test.tws", Definition::parse(&file).unwrap()).unwrap();
+    let names = |sets: &[SetDef]| sets.iter().map(|s| s.name.clone()).collect::<Vec<_>>();
+    let left_out: Vec<SetDef> = read.left_out_sets().iter().map(|(s, _)| s.clone()).collect();
+    assert_eq!(
+        (names(&left_out), names(read.unoriented_sets())),
+        (vec!["X".into()], vec!["R".into()])
+    );
+    assert_eq!(read.definition, Definition::parse(&by_hand).unwrap());
+    assert!(read.describe_sets().contains("left out, as they tell no boards apart"));
+    let p = Puzzle::new(&PuzzleSpec::Def(Arc::new(read.clone())), Metric::Htm).unwrap();
+    let hand = puzzle(&by_hand, Metric::Htm);
+    assert_eq!(search(&p).0, search(&hand).0);
+    assert_eq!(search(&p).0, histogram(&Definition::parse(&by_hand).unwrap(), 100));
+
+    // Boards as the file writes them, with the sets left out or unoriented.
+    let board = |text: &str| read.parse_board(text);
+    assert_eq!(
+        board("X 1 1 / 1 0 ; P 1 2 4 3 / 0 0 2 1 ; R 2 1 / 2 2").unwrap(),
+        board("P 1 2 4 3 / 0 0 2 1 ; R 2 1").unwrap()
+    );
+    let err = |text: &str| board(text).unwrap_err().to_string();
+    assert!(err("X 1 2").contains("set X: 2 is not a piece of the set (its solved state has 1)"));
+    assert!(err("X 1").contains("set X: expected 2 piece numbers, found 1"));
+    assert!(err("X 1 1 / 0 2").contains("set X: orientation 2 is out of range 0..1"));
+    assert!(err("R 2 1 / 0 3").contains("set R: orientation 3 is out of range 0..2"));
+    assert!(err("R 2 1 / 0").contains("set R: expected 2 orientations"));
+
+    // X turned by A as well: A's order would fall from 18 to 9, so nothing is left out.
+    let file = file.replacen("Move A\n", "Move A\nX\n2 1\n1 1\n", 1);
+    let read = Defined::from_file("test.tws", Definition::parse(&file).unwrap()).unwrap();
+    assert!(read.left_out_sets().is_empty() && read.unoriented_sets().is_empty());
+    assert_eq!(read.definition, Definition::parse(&file).unwrap());
+}

@@ -216,14 +216,9 @@ impl Subset {
         for name in &self.omit_oris {
             forget_orient[set_index(name)?] = true;
         }
-        for (s, forget) in forget_orient.iter().enumerate() {
-            if !forget || out.sets[s].orientations == 1 {
-                continue;
-            }
-            out.sets[s].orientations = 1;
-            out.solved[s].orient.iter_mut().for_each(|o| *o = 0);
-            for m in out.moves.iter_mut().chain(out.rotations.iter_mut()) {
-                m.sets[s].twist.iter_mut().for_each(|t| *t = 0);
+        for (s, &forget) in forget_orient.iter().enumerate() {
+            if forget {
+                forget_orientations(&mut out, s);
             }
         }
         // Identical and ignored pieces: one label per group (that of its first piece).
@@ -268,57 +263,121 @@ impl Subset {
         // with no orientation seen.
         for (s, keep) in keep_set.iter_mut().enumerate() {
             let moved = out.moves.iter().any(|m| !m.sets[s].is_identity());
-            let state = &out.solved[s];
-            let one_label = state.pieces.iter().all(|&l| l == state.pieces[0]);
-            let blind =
-                out.sets[s].orientations == 1 || state.orient.iter().all(|&o| o == ANY_ORIENTATION);
-            if !moved || (one_label && blind) {
+            if !moved || is_blind(&out, s) {
                 *keep = false;
             }
         }
-        if !keep_set.contains(&true) {
-            return Err(bad("no set of pieces is left for the moves to move".into()));
-        }
-        let new_index: Vec<Option<usize>> = keep_set
-            .iter()
-            .scan(0, |next, &k| {
-                Some(k.then(|| {
-                    *next += 1;
-                    *next - 1
-                }))
-            })
-            .collect();
-        let pick = |sets: &[SetMove]| -> Vec<SetMove> {
-            sets.iter().zip(&keep_set).filter(|(_, k)| **k).map(|(m, _)| m.clone()).collect()
-        };
-        out.sets =
-            out.sets.iter().zip(&keep_set).filter(|(_, k)| **k).map(|(s, _)| s.clone()).collect();
-        out.solved =
-            out.solved.iter().zip(&keep_set).filter(|(_, k)| **k).map(|(s, _)| s.clone()).collect();
-        for m in out.moves.iter_mut().chain(out.rotations.iter_mut()) {
-            m.sets = pick(&m.sets);
-        }
-        out.moves.retain(|m| !m.sets.iter().all(SetMove::is_identity));
-        out.rotations.retain(|m| !m.sets.iter().all(SetMove::is_identity));
-        if out.moves.is_empty() {
-            return Err(bad("no move moves a piece that is left".into()));
-        }
-        out.illegal = out
-            .illegal
-            .iter()
-            .filter_map(|i| {
-                let set = new_index[i.set]?;
-                // A banned label no longer in the set (merged into another) bans nothing.
-                out.solved[set]
-                    .pieces
-                    .contains(&i.label)
-                    .then(|| super::definition::Illegal { set, ..i.clone() })
-            })
-            .collect();
-        // Read back as a file is read: every rule of the format holds for the result.
-        Definition::parse(&out.to_tws())
-            .map_err(|e| bad(format!("the result is not a valid definition: {e}")))
+        keep_sets(out, &keep_set).map_err(bad)
     }
+}
+
+/// Whether a set's solved state tells no boards apart: one label, and no orientation seen.
+fn is_blind(def: &Definition, s: usize) -> bool {
+    let state = &def.solved[s];
+    let one_label = state.pieces.iter().all(|&l| l == state.pieces[0]);
+    one_label
+        && (def.sets[s].orientations == 1 || state.orient.iter().all(|&o| o == ANY_ORIENTATION))
+}
+
+/// Set `s` without orientations: one each, moves and rotations no longer twist it.
+fn forget_orientations(def: &mut Definition, s: usize) {
+    if def.sets[s].orientations == 1 {
+        return;
+    }
+    def.sets[s].orientations = 1;
+    def.solved[s].orient.iter_mut().for_each(|o| *o = 0);
+    for m in def.moves.iter_mut().chain(def.rotations.iter_mut()) {
+        m.sets[s].twist.iter_mut().for_each(|t| *t = 0);
+    }
+}
+
+/// A definition file as a search takes it, where the file says more than its boards tell
+/// apart ([`simplified`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Simplified {
+    /// The definition searched.
+    pub definition: Definition,
+    /// The file's sets left out: every piece alike and no orientation seen (as `--ignore
+    /// SET` leaves a set). They add no board, but the ranks would count their pieces as
+    /// identical ones: a 3x3x3 whose edges are blind is its corners' group, searched with
+    /// the 2x2x2's symmetries.
+    pub left_out: Vec<usize>,
+    /// The file's sets kept without orientations: none of their orientations is seen (`?`
+    /// throughout), so distinct pieces are a permutation alone (as `--omitoris SET` makes
+    /// them), not pieces whose unseen turns make them identical to themselves.
+    pub unoriented: Vec<usize>,
+}
+
+/// The definition a search takes of a file read as it is ([`Simplified`]); `None` where the
+/// file is that already, where nothing would be left, or where a move would then do nothing
+/// or have another order: its name and its powers (each a move of `htm`, `A5` as well as
+/// `A` where twists alone tell them apart) stay the file's.
+pub fn simplified(def: &Definition) -> Option<Simplified> {
+    let n_sets = def.sets.len();
+    let mut out = def.clone();
+    let all_unseen = |s: usize| {
+        def.sets[s].orientations > 1 && def.solved[s].orient.iter().all(|&o| o == ANY_ORIENTATION)
+    };
+    let unseen: Vec<usize> = (0..n_sets).filter(|&s| all_unseen(s)).collect();
+    for &s in &unseen {
+        forget_orientations(&mut out, s);
+    }
+    let keep_set: Vec<bool> = (0..n_sets).map(|s| !is_blind(&out, s)).collect();
+    if unseen.is_empty() && !keep_set.contains(&false) {
+        return None;
+    }
+    let left_out = (0..n_sets).filter(|&s| !keep_set[s]).collect();
+    let unoriented = unseen.into_iter().filter(|&s| keep_set[s]).collect();
+    let definition = keep_sets(out, &keep_set).ok()?;
+    let same_moves = definition.moves.len() == def.moves.len()
+        && (definition.moves.iter().zip(&def.moves))
+            .all(|(m, file)| m.order(&definition.sets) == file.order(&def.sets));
+    same_moves.then_some(Simplified { definition, left_out, unoriented })
+}
+
+/// `out` with only the sets `keep_set` marks; moves that then do nothing are dropped, and
+/// the result read back as a file is read, so every rule of the format holds for it.
+fn keep_sets(mut out: Definition, keep_set: &[bool]) -> Result<Definition> {
+    if !keep_set.contains(&true) {
+        return Err("no set of pieces is left for the moves to move".into());
+    }
+    let new_index: Vec<Option<usize>> = keep_set
+        .iter()
+        .scan(0, |next, &k| {
+            Some(k.then(|| {
+                *next += 1;
+                *next - 1
+            }))
+        })
+        .collect();
+    let pick = |sets: &[SetMove]| -> Vec<SetMove> {
+        sets.iter().zip(keep_set).filter(|(_, k)| **k).map(|(m, _)| m.clone()).collect()
+    };
+    out.sets = out.sets.iter().zip(keep_set).filter(|(_, k)| **k).map(|(s, _)| s.clone()).collect();
+    out.solved =
+        out.solved.iter().zip(keep_set).filter(|(_, k)| **k).map(|(s, _)| s.clone()).collect();
+    for m in out.moves.iter_mut().chain(out.rotations.iter_mut()) {
+        m.sets = pick(&m.sets);
+    }
+    out.moves.retain(|m| !m.sets.iter().all(SetMove::is_identity));
+    out.rotations.retain(|m| !m.sets.iter().all(SetMove::is_identity));
+    if out.moves.is_empty() {
+        return Err("no move moves a piece that is left".into());
+    }
+    out.illegal = out
+        .illegal
+        .iter()
+        .filter_map(|i| {
+            let set = new_index[i.set]?;
+            // A banned label no longer in the set (merged into another) bans nothing.
+            out.solved[set]
+                .pieces
+                .contains(&i.label)
+                .then(|| super::definition::Illegal { set, ..i.clone() })
+        })
+        .collect();
+    Definition::parse(&out.to_tws())
+        .map_err(|e| format!("the result is not a valid definition: {e}"))
 }
 
 #[cfg(test)]
