@@ -547,7 +547,7 @@ impl Defined {
             if let Some((set, label)) =
                 self.left_out_sets().iter().find(|(set, _)| set.name == name)
             {
-                at = self.skip_left_out(tokens, at + 1, set, *label)?;
+                at = skip_left_out(tokens, at + 1, set, *label)?;
                 continue;
             }
             let Some(s) = self.definition.sets.iter().position(|set| set.name == name) else {
@@ -563,11 +563,7 @@ impl Defined {
             at += 1;
             let set = &self.definition.sets[s];
             let numbers = |from: usize, count: usize| -> Vec<u64> {
-                tokens[from.min(tokens.len())..]
-                    .iter()
-                    .take(count)
-                    .map_while(|t| t.parse::<u64>().ok())
-                    .collect()
+                numbers_from(tokens, from).take(count).collect()
             };
             let labels = numbers(at, set.size);
             if labels.len() != set.size {
@@ -594,27 +590,6 @@ impl Defined {
             self.place_set(&mut board, s, &labels, &orients)?;
         }
         Ok(board)
-    }
-
-    /// Reads a left-out set's pieces and orientations from `tokens[at..]` (every piece its one
-    /// label, orientations in range or none) and returns where the next set starts.
-    fn skip_left_out(&self, tokens: &[&str], at: usize, set: &SetDef, label: u16) -> Result<usize> {
-        let bad = |msg: String| Error::InvalidBoard(format!("set {}: {msg}", set.name));
-        let pieces: Vec<u64> = numbers_from(tokens, at).take(set.size).collect();
-        if pieces.len() < set.size {
-            return Err(bad(format!(
-                "expected {} piece numbers, found {}",
-                set.size,
-                pieces.len()
-            )));
-        }
-        let expected = u64::from(label) + 1;
-        if let Some(p) = pieces.iter().find(|&&p| p != expected) {
-            return Err(bad(format!(
-                "{p} is not a piece of the set (its solved state has {expected})"
-            )));
-        }
-        skip_orientations(tokens, at + set.size, set)
     }
 
     /// Puts one set's pieces (1-based labels) and orientations on the board.
@@ -793,6 +768,23 @@ impl Defined {
 /// The numbers that start `tokens[at..]`.
 fn numbers_from<'a>(tokens: &'a [&str], at: usize) -> impl Iterator<Item = u64> + 'a {
     tokens[at.min(tokens.len())..].iter().map_while(|t| t.parse::<u64>().ok())
+}
+
+/// Reads a left-out set's pieces and orientations from `tokens[at..]` (every piece its one
+/// label, orientations in range or none) and returns where the next set starts.
+fn skip_left_out(tokens: &[&str], at: usize, set: &SetDef, label: u16) -> Result<usize> {
+    let bad = |msg: String| Error::InvalidBoard(format!("set {}: {msg}", set.name));
+    let pieces: Vec<u64> = numbers_from(tokens, at).take(set.size).collect();
+    if pieces.len() < set.size {
+        return Err(bad(format!("expected {} piece numbers, found {}", set.size, pieces.len())));
+    }
+    let expected = u64::from(label) + 1;
+    if let Some(p) = pieces.iter().find(|&&p| p != expected) {
+        return Err(bad(format!(
+            "{p} is not a piece of the set (its solved state has {expected})"
+        )));
+    }
+    skip_orientations(tokens, at + set.size, set)
 }
 
 /// Passes the orientations of a set the search holds without them, where the board gives

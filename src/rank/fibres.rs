@@ -1855,8 +1855,7 @@ impl StateRanking for FibreRanking {
     fn unrank_in_run(&self, bases: &[FibreState], _parity: usize, offset: u64) -> FibreState {
         let a = bases[0].outer;
         // A run shorter than the fibre starts at its first board's place in it.
-        let len = self.cell_runs().map_or(self.fibre.len(), |r| r.len);
-        let start = match len == self.fibre.len() {
+        let start = match self.run_len() == self.fibre.len() {
             true => 0,
             false => self.place(&bases[0]).expect("a run starts on a board"),
         };
