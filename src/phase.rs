@@ -107,25 +107,36 @@ impl Phase {
         let resolve = |groups: &[PieceGroup]| -> Result<Vec<Vec<bool>>> {
             let mut marked: Vec<Vec<bool>> = def.sets.iter().map(|s| vec![false; s.size]).collect();
             for g in groups {
-                let Some(s) = def.sets.iter().position(|set| set.name == g.set) else {
-                    let names: Vec<&str> = def.sets.iter().map(|s| s.name.as_str()).collect();
+                let in_search = def.sets.iter().position(|set| set.name == g.set);
+                let left_out = defined.left_out_sets().iter().find(|(set, _)| set.name == g.set);
+                let size = match (in_search, left_out) {
+                    (Some(s), _) => def.sets[s].size,
+                    (None, Some((set, _))) => set.size,
+                    (None, None) => {
+                        let names: Vec<&str> = (def.sets.iter())
+                            .chain(defined.left_out_sets().iter().map(|(s, _)| s))
+                            .map(|s| s.name.as_str())
+                            .collect();
+                        return Err(bad(format!(
+                            "expected a set of the puzzle ({}), found `{}`",
+                            names.join(", "),
+                            escaped(&g.set)
+                        )));
+                    }
+                };
+                if let Some(p) = g.positions.iter().find(|&&p| p > size) {
                     return Err(bad(format!(
-                        "expected a set of the puzzle ({}), found `{}`",
-                        names.join(", "),
+                        "set {} has positions 1 to {size}, found {p}",
                         escaped(&g.set)
                     )));
-                };
-                let size = def.sets[s].size;
+                }
+                // A set left out as the file was read (pieces alike, no orientation seen)
+                // is home on every board: naming it asks nothing.
+                let Some(s) = in_search else { continue };
                 if g.positions.is_empty() {
                     marked[s].iter_mut().for_each(|m| *m = true);
                 }
                 for &p in &g.positions {
-                    if p > size {
-                        return Err(bad(format!(
-                            "set {} has positions 1 to {size}, found {p}",
-                            escaped(&g.set)
-                        )));
-                    }
                     marked[s][p - 1] = true;
                 }
             }
@@ -166,9 +177,15 @@ impl Phase {
             }
         }
         if tracked_names.is_empty() {
-            return Err(bad(
-                "expected a goal pattern that names at least one piece, found none".into()
-            ));
+            let named_left_out = (start.iter().chain(goal.into_iter().flatten()))
+                .any(|g| defined.left_out_sets().iter().any(|(set, _)| set.name == g.set));
+            return Err(bad(match named_left_out {
+                true => "expected a goal pattern that names a piece the search sees, found only \
+                         sets whose pieces are all alike with no orientation seen (home on \
+                         every board)"
+                    .into(),
+                false => "expected a goal pattern that names at least one piece, found none".into(),
+            }));
         }
         let subset = Subset { ignore, ..Subset::default() };
         let projected = Defined::new(&defined.path, subset.apply(def).map_err(bad)?)?;

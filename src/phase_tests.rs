@@ -208,3 +208,35 @@ fn ranges_read_back() {
     assert!(PieceGroup::parse("E:3-1").is_err());
     assert!(PieceGroup::parse("E:0-2").is_err());
 }
+
+/// A set the file's reading leaves out (pieces alike, no orientation seen) may be named in a
+/// pattern: its pieces are home on every board, so it changes nothing; a pattern naming
+/// nothing else is refused as asking nothing.
+#[test]
+fn patterns_may_name_sets_left_out_as_the_file_is_read() {
+    let file = TWO_SETS
+        .replacen("Set CENTERS 2 4\n", "Set CENTERS 2 4\nSet X 2 2\n", 1)
+        .replacen("End\nMove U\n", "X\n1 1\n? ?\nEnd\nMove U\n", 1)
+        .replacen("1 0\nEnd\nMove R", "1 0\nX\n2 1\n1 1\nEnd\nMove R", 1);
+    let read = Defined::from_file("t", Definition::parse(&file).unwrap()).unwrap();
+    assert_eq!(read.left_out_sets().len(), 1, "X is left out");
+    let p = Puzzle::new(&PuzzleSpec::Def(Arc::new(read)), Metric::Htm).unwrap();
+    let plain = puzzle_of(Definition::parse(TWO_SETS).unwrap(), Metric::Htm);
+    let run = |p: &Puzzle, start: &[&str], goal: &[&str]| {
+        let start: Vec<PieceGroup> = start.iter().map(|t| group(t)).collect();
+        let goal: Vec<PieceGroup> = goal.iter().map(|t| group(t)).collect();
+        let phase = Phase::new(p, &start, Some(&goal))?;
+        let space = phase.space().unwrap();
+        phase.run(&space, 2, 1, None, &crate::bfs::NoProgress).map(|o| o.histogram)
+    };
+    assert_eq!(
+        run(&p, &["X:2", "CORNERS:1"], &["CORNERS:1,2", "X"]).unwrap(),
+        run(&plain, &["CORNERS:1"], &["CORNERS:1,2"]).unwrap()
+    );
+    let e = run(&p, &[], &["X:1"]).unwrap_err().to_string();
+    assert!(e.contains("found only sets whose pieces are all alike"), "{e}");
+    let e = run(&p, &[], &["X:3"]).unwrap_err().to_string();
+    assert!(e.contains("set X has positions 1 to 2, found 3"), "{e}");
+    let e = run(&p, &[], &["Y"]).unwrap_err().to_string();
+    assert!(e.contains("expected a set of the puzzle (CORNERS, CENTERS, X), found `Y`"), "{e}");
+}

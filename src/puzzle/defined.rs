@@ -541,12 +541,15 @@ impl Defined {
         let bad = |msg: String| Error::InvalidBoard(msg);
         let mut board = self.solved_wide();
         let mut seen = vec![false; self.definition.sets.len()];
+        let mut seen_left_out = vec![false; self.left_out_sets().len()];
         let mut at = 0;
         while at < tokens.len() {
             let name = tokens[at];
-            if let Some((set, label)) =
-                self.left_out_sets().iter().find(|(set, _)| set.name == name)
-            {
+            if let Some(l) = self.left_out_sets().iter().position(|(set, _)| set.name == name) {
+                if std::mem::replace(&mut seen_left_out[l], true) {
+                    return Err(bad(format!("set {name} is given twice")));
+                }
+                let (set, label) = &self.left_out_sets()[l];
                 at = skip_left_out(tokens, at + 1, set, *label)?;
                 continue;
             }

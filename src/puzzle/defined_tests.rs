@@ -420,6 +420,7 @@ fn sets_that_tell_nothing_are_left_out_as_the_file_is_read() {
     assert!(err("X 1 1 / 0 2").contains("set X: orientation 2 is out of range 0..1"));
     assert!(err("R 2 1 / 0 3").contains("set R: orientation 3 is out of range 0..2"));
     assert!(err("R 2 1 / 0").contains("set R: expected 2 orientations"));
+    assert!(err("X 1 1 ; R 2 1 ; X 1 1").contains("set X is given twice"));
 
     // X turned by A as well: A's order would fall from 18 to 9, so nothing is left out.
     let file = file.replacen("Move A\n", "Move A\nX\n2 1\n1 1\n", 1);
