@@ -166,6 +166,11 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             radices.join(" x ")
         )?;
     }
+    if let Ranking::Multiset(m) = &space.ranking
+        && let Some(bits) = m.xor_block_bits()
+    {
+        writeln!(out, "search: {} (the seen pieces' flips, by piece)", describe_xor_runs(bits))?;
+    }
     if let Ranking::Layout(l) = &space.ranking {
         if let Some(bits) = l.xor_block_bits() {
             writeln!(out, "search: {}", describe_xor_runs(bits))?;

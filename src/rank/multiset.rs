@@ -32,7 +32,7 @@ use std::sync::{Arc, OnceLock};
 use super::coord_tables::CoordTables;
 use super::layout::{CellMoves, MAX_CELLS, TILE_BITS, TILE_MASK, check_free_mod};
 use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
-use super::{CellRanking, Cells};
+use super::{Cells, StateRanking};
 use crate::group::invariants::{Coord, Invariants, cell_list};
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
@@ -254,6 +254,13 @@ struct OrbitPlan {
     orient_radix: u64,
     /// See [`OrbitPlan::hides_sum`].
     hidden: bool,
+    /// Where it hides its sum and its seen pieces are all distinct: `piece_digit[label]`, the
+    /// place value (`free_mod^i`, `i` the label's place among the seen labels) of the digit
+    /// that holds the orientation of the piece carrying `label`, 0 for unseen labels. Digits
+    /// by piece rather than by cell: a move then adds each piece's turn to its own digit, the
+    /// same wherever the others stand, which makes flips XOR runs
+    /// ([`Multiset::xor_block_bits`]).
+    piece_digit: Option<[u64; MAX_CELLS]>,
     /// Without repeats, its sign free of every other coordinate (any board of the others
     /// comes with either sign): the sign is then part of its arrangement digit (`n!`
     /// values, twice the rank in the sign class plus the sign), not of the coupling, so
@@ -412,6 +419,19 @@ impl Multiset {
                 e => (e as u64).checked_pow(digits as u32).ok_or_else(too_large)?,
             };
             orient_count = orient_count.checked_mul(orient_radix).ok_or_else(too_large)?;
+            let seen_labels: Vec<u8> =
+                labels.iter().copied().filter(|&l| !unseen[l as usize]).collect();
+            let seen_distinct =
+                seen_labels.iter().all(|&l| counts[index[l as usize] as usize] == 1);
+            let piece_digit = (hidden && o.free_mod > 1 && seen_distinct).then(|| {
+                let mut place = [0u64; MAX_CELLS];
+                let mut value = 1u64;
+                for &l in &seen_labels {
+                    place[l as usize] = value;
+                    value *= o.free_mod as u64;
+                }
+                place
+            });
             orbits.push(OrbitPlan {
                 cells: o.cells.clone(),
                 free_mod: o.free_mod,
@@ -425,6 +445,7 @@ impl Multiset {
                 unseen,
                 orient_radix,
                 hidden: hidden && o.free_mod > 1,
+                piece_digit,
                 free_sign,
             });
         }
@@ -514,6 +535,20 @@ impl Multiset {
         Some(arrangements.chain(turns).filter(|&r| r > 1).collect())
     }
 
+    /// `Some(k)` where every orientation a rank holds is a flip of a distinct piece in an
+    /// orbit that hides its sum (digits by piece, [`OrbitPlan::piece_digit`]), `2^k >= 32`
+    /// of them: the flips are then the low `k` bits of a rank, free of everything above
+    /// them, and a move maps the run of one arrangement onto another's, flipping the bits of
+    /// the pieces on the cells it turns, the same for every offset (XOR runs, as
+    /// [`super::Layout::xor_block_bits`]; the 3x3x3 with some edges named and the rest
+    /// alike and unseen).
+    pub fn xor_block_bits(&self) -> Option<u32> {
+        let flips_by_piece = (self.orbits.iter().filter(|o| o.free_mod > 1))
+            .all(|o| o.free_mod == 2 && o.piece_digit.is_some());
+        let run = self.orient_count;
+        (flips_by_piece && run.is_power_of_two() && run >= 32).then(|| run.trailing_zeros())
+    }
+
     /// Number of ranks: the number of reachable boards, but for a group smaller than its
     /// invariants ([`Multiset::searching_in`]).
     pub fn n_states(&self) -> u64 {
@@ -570,6 +605,16 @@ impl Multiset {
             let e = o.free_mod as u32;
             let last = o.cells.len() - 1;
             let turn = |c: u8| (s.0[c as usize] >> TILE_BITS) as u32;
+            if let Some(place) = &o.piece_digit {
+                // Unseen pieces' digits have place value 0: their turns are never read.
+                let mut digits = 0u64;
+                for &c in &o.cells {
+                    let byte = s.0[c as usize];
+                    digits += place[(byte & TILE_MASK) as usize] * (byte >> TILE_BITS) as u64;
+                }
+                orient_rank = orient_rank * o.orient_radix + digits;
+                continue;
+            }
             if o.hides_sum() {
                 // The turns of unseen pieces are left over from moves: skipped (scaled by
                 // nothing, added times 0: no branch to mispredict), never read.
@@ -629,6 +674,19 @@ impl Multiset {
         }
         for o in self.orbits.iter().rev().filter(|o| o.free_mod > 1) {
             let e = o.free_mod as u64;
+            if let Some(place) = &o.piece_digit {
+                let digits;
+                (orient_rank, digits) = div_rem(orient_rank, o.orient_radix);
+                for &c in &o.cells {
+                    // Unseen pieces (place value 0) take no digit.
+                    if let Some(d) =
+                        digits.checked_div(place[(out[c as usize] & TILE_MASK) as usize])
+                    {
+                        out[c as usize] |= ((d % e) as u8) << TILE_BITS;
+                    }
+                }
+                continue;
+            }
             if o.hides_sum() {
                 for &c in &o.cells {
                     if o.seen(out[c as usize]) {
@@ -869,23 +927,35 @@ fn label_list(labels: &[u8]) -> String {
     labels.iter().map(|l| (l + 1).to_string()).collect::<Vec<_>>().join(" ")
 }
 
-impl CellRanking for Multiset {
-    fn cell_moves(&self) -> &CellMoves {
-        &self.moves
-    }
-    fn n_ranks(&self) -> u64 {
+impl StateRanking for Multiset {
+    type State = Cells;
+    fn n_states(&self) -> u64 {
         self.n_states
     }
-    fn n_reachable_ranks(&self) -> u64 {
+    fn n_reachable(&self) -> u64 {
         self.reachable
     }
+    fn n_moves(&self) -> usize {
+        self.moves.len()
+    }
     #[inline(always)]
-    fn rank_cells(&self, s: &Cells) -> u64 {
+    fn rank(&self, s: &Cells) -> u64 {
         Multiset::rank(self, s)
     }
     #[inline(always)]
-    fn unrank_cells(&self, rank: u64) -> Cells {
+    fn unrank(&self, rank: u64) -> Cells {
         Multiset::unrank(self, rank)
+    }
+    #[inline(always)]
+    fn solve_step(&self, s: &Cells, m: usize) -> Cells {
+        self.moves.solve_step(s, m)
+    }
+    #[inline(always)]
+    fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
+        self.moves.scramble_step(s, m)
+    }
+    fn xor_block_bits(&self) -> Option<u32> {
+        Multiset::xor_block_bits(self)
     }
 }
 
@@ -899,7 +969,7 @@ fn div_rem(a: u64, b: u64) -> (u64, u64) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::puzzle::definition::Definition;
     use crate::puzzle::definition::tests::{CUBE2, TWO};
@@ -1009,11 +1079,13 @@ mod tests {
             let board = m.board_of(&cells);
             assert!(listed.rank_of(&board).is_some(), "{name}: rank {r} is not reachable");
             assert_eq!(m.cells_of(&board).unwrap(), cells, "{name}");
+            // Compared by rank: moves leave turns on unseen pieces, which ranks never read.
+            let rank_of = |b: &Board| m.rank(&m.cells_of(b).unwrap());
             for (i, (mv, inv)) in p.moves.iter().zip(&inverses).enumerate() {
                 let solved = m.moves().solve_step(&cells, i);
-                assert_eq!(solved, m.cells_of(&p.apply(&board, mv)).unwrap(), "{name} {}", mv.name);
+                assert_eq!(m.rank(&solved), rank_of(&p.apply(&board, mv)), "{name} {}", mv.name);
                 let scrambled = m.moves().scramble_step(&cells, i);
-                assert_eq!(scrambled, m.cells_of(&p.apply(&board, inv)).unwrap(), "{name}");
+                assert_eq!(m.rank(&scrambled), rank_of(&p.apply(&board, inv)), "{name}");
             }
             assert!(seen.insert(board), "{name}: rank {r} repeats a board");
         }
@@ -1125,6 +1197,63 @@ B
 2 1 3 4 5 6
 End
 ";
+
+    /// Seven edges that flip, five named and two alike whose flips are not seen: 7!/2!
+    /// arrangements times 2^5 flips, the flips digits by piece (XOR runs of 32).
+    pub(crate) const NAMED_FLIPS: &str = "\
+Set E 7 2
+Solved
+E
+1 2 3 4 5 6 6
+0 0 0 0 0 ? ?
+End
+Move A
+E
+2 3 4 5 6 7 1
+1 0 0 0 0 0 0
+End
+Move B
+E
+2 1 3 4 5 6 7
+0 0 0 0 0 0 0
+End
+Move C
+E
+1 3 2 4 5 6 7
+1 1 0 0 0 0 0
+End
+";
+
+    #[test]
+    fn unseen_pieces_leave_the_named_pieces_digits_by_piece() {
+        let p = defined(NAMED_FLIPS);
+        assert_eq!(check_against_listing("named flips", &p), 2520 * 32);
+        let Ranking::Multiset(m) = StateSpace::build(&p).unwrap().ranking else { panic!() };
+        assert_eq!(m.xor_block_bits(), Some(5));
+        // A move flips the same pieces' bits whatever their flips: offset x of a run goes to
+        // x ^ c, c the image of offset 0.
+        for run in [0u64, 17, 2519] {
+            for mv in 0..m.moves().len() {
+                let base = m.rank(&m.moves().solve_step(&m.unrank(run << 5), mv));
+                for x in 0..32 {
+                    let image = m.rank(&m.moves().solve_step(&m.unrank(run << 5 | x), mv));
+                    assert_eq!(image, base ^ x, "run {run}, move {mv}, offset {x}");
+                }
+            }
+        }
+        // Turns mod 3: digits by piece as well, no XOR runs.
+        let turns =
+            NAMED_FLIPS.replace("Set E 7 2", "Set E 7 3").replace("1 1 0 0 0 0 0", "1 2 0 0 0 0 0");
+        let p = defined(&turns);
+        assert_eq!(check_against_listing("named turns", &p), 2520 * 243);
+        let Ranking::Multiset(m) = StateSpace::build(&p).unwrap().ranking else { panic!() };
+        assert_eq!(m.xor_block_bits(), None);
+        // Two of the named pieces alike (their flips seen): digits by cell, no XOR runs.
+        let p = relabelled(NAMED_FLIPS, "1 2 3 4 5 6 6", "1 1 3 4 5 6 6");
+        assert_eq!(check_against_listing("alike flips", &p), 1260 * 32);
+        let Ranking::Multiset(m) = StateSpace::build(&p).unwrap().ranking else { panic!() };
+        assert_eq!(m.xor_block_bits(), None);
+    }
 
     #[test]
     fn orbits_taken_largest_first_rank_the_same_boards() {
