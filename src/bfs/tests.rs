@@ -82,21 +82,28 @@ fn runs_agree_with_board_by_board() {
 #[test]
 fn xor_runs_of_named_flips_agree_with_board_by_board() {
     use crate::puzzle::{PuzzleSpec, defined::Defined, definition::Definition};
-    let text = crate::rank::multiset::tests::NAMED_FLIPS;
-    let defined = Defined::new("t.tws", Definition::parse(text).unwrap()).unwrap();
-    let puzzle = Puzzle::new(&PuzzleSpec::Def(std::sync::Arc::new(defined)), Metric::Htm).unwrap();
-    let space = StateSpace::build(&puzzle).unwrap();
-    let crate::rank::Ranking::Multiset(m) = &space.ranking else { panic!("a multiset ranking") };
-    assert_eq!(m.xor_block_bits(), Some(5));
-    let search = |runs: bool, direction: Option<Direction>| {
-        let table = DistanceTable::in_memory(space.n_states()).unwrap();
-        let config = Config { runs, direction, ..Config::new(2) };
-        search_puzzle(&puzzle, &space, &table, &config, &NoProgress).unwrap().histogram
-    };
-    let by_boards = search(false, None);
-    assert_eq!(by_boards.iter().sum::<u64>(), 2520 * 32);
-    for direction in [None, Some(Direction::Forward), Some(Direction::Backward)] {
-        assert_eq!(search(true, direction), by_boards, "{direction:?}");
+    use crate::rank::multiset::tests::{NAMED_FLIPS, named_flips_and_corners};
+    for (text, boards) in
+        [(NAMED_FLIPS.to_string(), 2520 * 32), (named_flips_and_corners(), 2520 * 32 * 6)]
+    {
+        let defined = Defined::new("t.tws", Definition::parse(&text).unwrap()).unwrap();
+        let puzzle =
+            Puzzle::new(&PuzzleSpec::Def(std::sync::Arc::new(defined)), Metric::Htm).unwrap();
+        let space = StateSpace::build(&puzzle).unwrap();
+        let crate::rank::Ranking::Multiset(m) = &space.ranking else {
+            panic!("a multiset ranking")
+        };
+        assert_eq!(m.xor_block_bits(), Some(5));
+        let search = |runs: bool, direction: Option<Direction>| {
+            let table = DistanceTable::in_memory(space.n_states()).unwrap();
+            let config = Config { runs, direction, ..Config::new(2) };
+            search_puzzle(&puzzle, &space, &table, &config, &NoProgress).unwrap().histogram
+        };
+        let by_boards = search(false, None);
+        assert_eq!(by_boards.iter().sum::<u64>(), boards);
+        for direction in [None, Some(Direction::Forward), Some(Direction::Backward)] {
+            assert_eq!(search(true, direction), by_boards, "{direction:?}");
+        }
     }
 }
 

@@ -169,7 +169,12 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     if let Ranking::Multiset(m) = &space.ranking
         && let Some(bits) = m.xor_block_bits()
     {
-        writeln!(out, "search: {} (the seen pieces' flips, by piece)", describe_xor_runs(bits))?;
+        writeln!(
+            out,
+            "search: runs of {} ranks (the flips of one orbit's seen pieces, every other \
+             coordinate fixed) moved by XOR",
+            1u64 << bits
+        )?;
     }
     if let Ranking::Layout(l) = &space.ranking {
         if let Some(bits) = l.xor_block_bits() {

@@ -282,6 +282,12 @@ impl OrbitPlan {
         self.hidden
     }
 
+    /// Whether its orientation digits are flips by piece, at least 32 values of them: XOR
+    /// runs where they are a rank's last digits ([`Multiset::xor_block_bits`]).
+    fn runs_of_flips(&self) -> bool {
+        self.free_mod == 2 && self.piece_digit.is_some() && self.orient_radix >= 32
+    }
+
     /// Whether the piece on a working byte has its orientation seen.
     #[inline(always)]
     fn seen(&self, byte: u8) -> bool {
@@ -302,6 +308,9 @@ pub struct Multiset {
     sums_space: u32,
     /// Number of free orientation digit combinations.
     orient_count: u64,
+    /// The orbits whose orientation digits a rank holds, most significant first (see
+    /// [`orient_order`]).
+    orient_order: Vec<u8>,
     n_states: u64,
     /// Ranks a finished search reaches: `n_states`, or the number of boards where the group
     /// is smaller than its invariants (see [`Multiset::searching_in`]).
@@ -463,6 +472,7 @@ impl Multiset {
         let moves = CellMoves::new(puzzle, &invariants);
         Ok(Multiset {
             n_cells: n,
+            orient_order: orient_order(&orbits),
             orbits,
             coupling,
             coupling_index,
@@ -509,7 +519,12 @@ impl Multiset {
         if orbits.iter().zip(&self.orbits).all(|(a, b)| a.cells == b.cells) {
             return None;
         }
-        Some(Multiset { orbits, coordinates: OnceLock::new(), ..self.clone() })
+        Some(Multiset {
+            orient_order: orient_order(&orbits),
+            orbits,
+            coordinates: OnceLock::new(),
+            ..self.clone()
+        })
     }
 
     /// The radices of the digits a rank splits into, each moved by itself, most significant
@@ -535,18 +550,18 @@ impl Multiset {
         Some(arrangements.chain(turns).filter(|&r| r > 1).collect())
     }
 
-    /// `Some(k)` where every orientation a rank holds is a flip of a distinct piece in an
-    /// orbit that hides its sum (digits by piece, [`OrbitPlan::piece_digit`]), `2^k >= 32`
-    /// of them: the flips are then the low `k` bits of a rank, free of everything above
-    /// them, and a move maps the run of one arrangement onto another's, flipping the bits of
-    /// the pieces on the cells it turns, the same for every offset (XOR runs, as
-    /// [`super::Layout::xor_block_bits`]; the 3x3x3 with some edges named and the rest
-    /// alike and unseen).
+    /// `Some(k)` where the least significant orientation digits of a rank are `k` flips of
+    /// distinct pieces in an orbit that hides its sum (digits by piece,
+    /// [`OrbitPlan::piece_digit`]), `2^k >= 32` of them: they are then the low `k` bits of
+    /// a rank, and nothing above them depends on them (that orbit has no sum in the
+    /// coupling; the other orbits' digits move by themselves), so a move maps the run of
+    /// one board's other coordinates onto another's, flipping the bits of the pieces on
+    /// the cells it turns, the same for every offset (XOR runs, as
+    /// [`super::Layout::xor_block_bits`]: the 3x3x3 with some edges named and the rest
+    /// alike and unseen, with or without corners).
     pub fn xor_block_bits(&self) -> Option<u32> {
-        let flips_by_piece = (self.orbits.iter().filter(|o| o.free_mod > 1))
-            .all(|o| o.free_mod == 2 && o.piece_digit.is_some());
-        let run = self.orient_count;
-        (flips_by_piece && run.is_power_of_two() && run >= 32).then(|| run.trailing_zeros())
+        let o = &self.orbits[*self.orient_order.last()? as usize];
+        o.runs_of_flips().then(|| o.orient_radix.trailing_zeros())
     }
 
     /// Number of ranks: the number of reachable boards, but for a group smaller than its
@@ -601,7 +616,7 @@ impl Multiset {
         }
         let mut sums = 0u32;
         let mut orient_rank = 0u64;
-        for o in self.orbits.iter().filter(|o| o.free_mod > 1) {
+        for o in self.orient_order.iter().map(|&j| &self.orbits[j as usize]) {
             let e = o.free_mod as u32;
             let last = o.cells.len() - 1;
             let turn = |c: u8| (s.0[c as usize] >> TILE_BITS) as u32;
@@ -672,7 +687,7 @@ impl Multiset {
                 });
             }
         }
-        for o in self.orbits.iter().rev().filter(|o| o.free_mod > 1) {
+        for o in self.orient_order.iter().rev().map(|&j| &self.orbits[j as usize]) {
             let e = o.free_mod as u64;
             if let Some(place) = &o.piece_digit {
                 let digits;
@@ -795,6 +810,23 @@ impl Multiset {
         };
         (label, orient)
     }
+}
+
+/// The orbits that hold orientation digits, most significant first: in orbit order, but for
+/// the orbit of flips by piece with the most values ([`OrbitPlan::runs_of_flips`]), which
+/// goes last to make XOR runs. Only an orbit that hides its sum moves, so the sums keep
+/// the order [`project_coupling`] codes them in.
+fn orient_order(orbits: &[OrbitPlan]) -> Vec<u8> {
+    let mut order: Vec<u8> =
+        (0..orbits.len() as u8).filter(|&j| orbits[j as usize].free_mod > 1).collect();
+    let flips = (order.iter().copied())
+        .filter(|&j| orbits[j as usize].runs_of_flips())
+        .max_by_key(|&j| (orbits[j as usize].orient_radix, std::cmp::Reverse(j)));
+    if let Some(last) = flips {
+        order.retain(|&j| j != last);
+        order.push(last);
+    }
+    order
 }
 
 /// The orbits whose sign coordinate is free: every element of the coupling group with that
@@ -1224,23 +1256,48 @@ E
 End
 ";
 
+    /// [`NAMED_FLIPS`] with two corners after the edges, twisting mod 3 (sum 0): 6 boards
+    /// of them.
+    pub(crate) fn named_flips_and_corners() -> String {
+        NAMED_FLIPS
+            .replace("Set E 7 2", "Set E 7 2\nSet C 2 3")
+            .replace("End\nMove A\n", "C\n1 2\n0 0\nEnd\nMove A\nC\n2 1\n0 0\n")
+            .replace("Move B\n", "Move B\nC\n1 2\n1 2\n")
+    }
+
+    /// A move flips the same pieces' bits whatever their flips: offset `x` of a run of 32
+    /// goes to `x ^ c`, `c` the image of offset 0 (both directions).
+    fn check_flips_are_xor_runs(m: &Multiset, runs: [u64; 3]) {
+        assert_eq!(m.xor_block_bits(), Some(5));
+        for run in runs {
+            for mv in 0..m.moves().len() {
+                let steps: [&dyn Fn(&Cells) -> Cells; 2] =
+                    [&|s| m.moves().solve_step(s, mv), &|s| m.moves().scramble_step(s, mv)];
+                for step in steps {
+                    let base = m.rank(&step(&m.unrank(run << 5)));
+                    for x in 0..32 {
+                        let image = m.rank(&step(&m.unrank(run << 5 | x)));
+                        assert_eq!(image, base ^ x, "run {run}, move {mv}, offset {x}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn unseen_pieces_leave_the_named_pieces_digits_by_piece() {
         let p = defined(NAMED_FLIPS);
         assert_eq!(check_against_listing("named flips", &p), 2520 * 32);
         let Ranking::Multiset(m) = StateSpace::build(&p).unwrap().ranking else { panic!() };
         assert_eq!(m.xor_block_bits(), Some(5));
-        // A move flips the same pieces' bits whatever their flips: offset x of a run goes to
-        // x ^ c, c the image of offset 0.
-        for run in [0u64, 17, 2519] {
-            for mv in 0..m.moves().len() {
-                let base = m.rank(&m.moves().solve_step(&m.unrank(run << 5), mv));
-                for x in 0..32 {
-                    let image = m.rank(&m.moves().solve_step(&m.unrank(run << 5 | x), mv));
-                    assert_eq!(image, base ^ x, "run {run}, move {mv}, offset {x}");
-                }
-            }
-        }
+        check_flips_are_xor_runs(&m, [0, 17, 2519]);
+        // Two corners after the edges: the edges' flips go last among the digits, below the
+        // corners' twists and sum, and still make XOR runs of 32.
+        let p = defined(&named_flips_and_corners());
+        assert_eq!(check_against_listing("named flips and corners", &p), 2520 * 32 * 6);
+        let Ranking::Multiset(m) = StateSpace::build(&p).unwrap().ranking else { panic!() };
+        assert_eq!((m.orbits[0].cells.len(), m.orient_order.clone()), (7, vec![1, 0]));
+        check_flips_are_xor_runs(&m, [0, 5, 15119]);
         // Turns mod 3: digits by piece as well, no XOR runs.
         let turns =
             NAMED_FLIPS.replace("Set E 7 2", "Set E 7 3").replace("1 1 0 0 0 0 0", "1 2 0 0 0 0 0");
