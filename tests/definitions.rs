@@ -71,6 +71,34 @@ fn cube2_boards_solve_and_check() {
 }
 
 /// A malformed file names its line; a table is refused once its definition changed.
+/// Pieces whose orientation is not seen: a solution is checked, and a board printed, with
+/// their turns as the search sees them (none), whatever turns the moves gave them.
+#[test]
+fn boards_with_unseen_orientations_solve_and_print_as_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cube2_three.tws");
+    let text = std::fs::read_to_string(CUBE2).unwrap();
+    let text = text.replacen("1 2 3 4 5 6 7\nEnd", "1 2 3 4 4 4 4\n0 0 0 ? ? ? ?\nEnd", 1);
+    std::fs::write(&file, text).unwrap();
+    let spec = def(&file);
+    for method in ["table", "optimal"] {
+        let o = twirl(&["solve", &spec, "R U R' F", "--method", method]);
+        assert!(o.status.success(), "{method}: {}", stderr(&o));
+        let moves = stdout(&o).lines().next().unwrap().split_whitespace().count();
+        assert!((1..=4).contains(&moves), "{method}: {}", stdout(&o));
+    }
+    let o = twirl(&["sample", &spec, "-n", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // F turns two of the unseen pieces: the result shows no turn on them.
+    let o = twirl(&["apply", &spec, "F"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("result:   CORNERS 2 4 3 4 1 4 4 / 2 0 0 0 1 0 0"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 #[test]
 fn bad_files_and_changed_definitions_are_refused() {
     let dir = tempfile::tempdir().unwrap();

@@ -139,7 +139,7 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
         None => puzzle.solved(),
     };
     let element = env.eval_text(&puzzle, &sequence)?;
-    let result = puzzle.apply(&start, &element);
+    let result = puzzle.seen_part(puzzle.apply(&start, &element));
     let st = CycleStructure::of(&puzzle, &element);
     let mut out = args.json.text_out();
     writeln!(out, "puzzle:   {}", puzzle.spec)?;

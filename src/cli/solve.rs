@@ -427,7 +427,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<i32> {
         }
     };
     let end = moves.iter().fold(board.clone(), |b, &m| puzzle.apply(&b, &puzzle.moves[m]));
-    if end != puzzle.solved() {
+    if !puzzle.is_solved(&end) {
         bail!("internal error: the solution found does not solve the board");
     }
     print_solution(&args.json, &puzzle, &board, &moves, method, nodes, started)?;

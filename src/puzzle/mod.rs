@@ -227,6 +227,25 @@ impl Puzzle {
         }
     }
 
+    /// The board as a search sees it: the orientation of every piece whose orientation is
+    /// not seen (`?` in a definition's solved state) set to 0, as moves leave it anything.
+    pub fn seen_part(&self, mut board: Board) -> Board {
+        if let Some(d) = self.defined() {
+            let unseen = d.unseen_orientations();
+            for (o, &t) in board.orient.iter_mut().zip(&board.tiles) {
+                if unseen.get(t as usize) == Some(&true) {
+                    *o = 0;
+                }
+            }
+        }
+        board
+    }
+
+    /// Whether `board` is the solved board, but for the orientations not seen.
+    pub fn is_solved(&self, board: &Board) -> bool {
+        self.seen_part(board.clone()) == self.solved()
+    }
+
     /// The definition, for a puzzle read from a file.
     pub fn defined(&self) -> Option<&defined::Defined> {
         match &self.spec {
