@@ -87,7 +87,8 @@ fn boards_with_unseen_orientations_solve_and_print_as_seen() {
         let moves = stdout(&o).lines().next().unwrap().split_whitespace().count();
         assert!((1..=4).contains(&moves), "{method}: {}", stdout(&o));
     }
-    let o = twirl(&["sample", &spec, "-n", "3"]);
+    let record = dir.path().join("sample.jsonl");
+    let o = twirl(&["sample", &spec, "-n", "3", "--record", record.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     // F turns two of the unseen pieces: the result shows no turn on them.
     let o = twirl(&["apply", &spec, "F"]);

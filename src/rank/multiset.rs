@@ -20,7 +20,8 @@
 //! [`crate::puzzle::definition::ANY_ORIENTATION`]) carry no orientation digit: in an orbit
 //! holding one, the orientation sum is no longer seen either (that piece's turn takes up
 //! any sum), so it leaves the coupling, and the seen pieces' orientations, listed in cell
-//! order, are all free digits. The boards are still exactly the reachable ones: given the
+//! order (by piece where the seen pieces are distinct: [`OrbitPlan::piece_digit`]), are all
+//! free digits. The boards are still exactly the reachable ones: given the
 //! seen digits and a coupling element, the unseen piece's turn makes the sum the element
 //! asks for. The turns moves leave on unseen pieces are never read.
 //!
@@ -276,7 +277,8 @@ impl OrbitPlan {
 
     /// Whether its orientation sum is no coordinate: it holds a piece whose orientation is
     /// not seen, whose turn takes up any sum, so the seen pieces' orientations are all
-    /// free digits (listed in cell order, skipping the unseen pieces).
+    /// free digits (listed in cell order, skipping the unseen pieces, or by piece:
+    /// [`OrbitPlan::piece_digit`]).
     #[inline(always)]
     fn hides_sum(&self) -> bool {
         self.hidden
