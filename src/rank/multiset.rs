@@ -566,6 +566,12 @@ impl Multiset {
         o.runs_of_flips().then(|| o.orient_radix.trailing_zeros())
     }
 
+    /// Whether some orbit holds pieces whose orientation is not seen, so that its
+    /// orientation sum is no coordinate ([`OrbitPlan::hides_sum`]).
+    pub fn hides_orientation_sums(&self) -> bool {
+        self.orbits.iter().any(|o| o.hides_sum())
+    }
+
     /// Number of ranks: the number of reachable boards, but for a group smaller than its
     /// invariants ([`Multiset::searching_in`]).
     pub fn n_states(&self) -> u64 {

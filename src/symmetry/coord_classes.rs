@@ -125,7 +125,17 @@ impl CoordClasses {
         // The digits the tables would have: their split is tried on a few boards before the
         // tables are built (most puzzles' symmetries tie the digits together).
         let Some(radices) = multiset.coordinate_radices().filter(|r| !r.is_empty()) else {
-            return refuse("its identical pieces are not moved by per-move digit tables");
+            return refuse(match multiset.hides_orientation_sums() {
+                true => {
+                    "its identical pieces are not moved by per-move digit tables: with \
+                         pieces whose orientation is not seen (`?`), a move changes the seen \
+                         orientations by where those pieces stand; searched by boards"
+                }
+                false => {
+                    "its identical pieces are not moved by per-move digit tables: a \
+                          parity ties its orbits' arrangements to each other or to the sums"
+                }
+            });
         };
         let Some(maps) = byte_maps(puzzle, &multiset, &syms) else {
             return refuse("a symmetry does not carry its identical pieces onto identical ones");
