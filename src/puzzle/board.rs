@@ -87,6 +87,19 @@ pub struct Board {
 }
 
 impl Board {
+    /// The board with the orientation of every tile that `unseen` marks (`unseen[tile]`;
+    /// tiles past its end are seen) set to 0: boards that differ only there are one board.
+    pub fn without_unseen_turns(mut self, unseen: &[bool]) -> Board {
+        if !unseen.is_empty() {
+            for (o, &t) in self.orient.iter_mut().zip(&self.tiles) {
+                if unseen.get(t as usize) == Some(&true) {
+                    *o = 0;
+                }
+            }
+        }
+        self
+    }
+
     /// The solved board of a `rows x cols` puzzle.
     pub fn solved(rows: usize, cols: usize) -> Board {
         let n = rows * cols;

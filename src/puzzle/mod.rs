@@ -229,16 +229,11 @@ impl Puzzle {
 
     /// The board as a search sees it: the orientation of every piece whose orientation is
     /// not seen (`?` in a definition's solved state) set to 0, as moves leave it anything.
-    pub fn seen_part(&self, mut board: Board) -> Board {
-        if let Some(d) = self.defined() {
-            let unseen = d.unseen_orientations();
-            for (o, &t) in board.orient.iter_mut().zip(&board.tiles) {
-                if unseen.get(t as usize) == Some(&true) {
-                    *o = 0;
-                }
-            }
+    pub fn seen_part(&self, board: Board) -> Board {
+        match self.defined() {
+            Some(d) => board.without_unseen_turns(d.unseen_orientations()),
+            None => board,
         }
-        board
     }
 
     /// Whether `board` is the solved board, but for the orientations not seen.

@@ -41,7 +41,7 @@ impl Enumerated {
             Some(d) if d.unseen_orientations().contains(&true) => d.unseen_orientations().to_vec(),
             _ => Vec::new(),
         };
-        let seen = |b: Board| seen_part(&unseen, b);
+        let seen = |b: Board| b.without_unseen_turns(&unseen);
         let solved = puzzle.solved();
         let mut index: FxHashMap<Board, u32> = FxHashMap::default();
         index.insert(solved.clone(), 0);
@@ -125,7 +125,7 @@ impl Enumerated {
     pub fn rank_of(&self, board: &Board) -> Option<u32> {
         match self.unseen.is_empty() {
             true => self.index.get(board).copied(),
-            false => self.index.get(&seen_part(&self.unseen, board.clone())).copied(),
+            false => self.index.get(&board.clone().without_unseen_turns(&self.unseen)).copied(),
         }
     }
 
@@ -133,16 +133,4 @@ impl Enumerated {
     pub fn board(&self, rank: u32) -> &Board {
         &self.boards[rank as usize]
     }
-}
-
-/// `board` with the orientations of the tiles in `unseen` set to 0.
-fn seen_part(unseen: &[bool], mut board: Board) -> Board {
-    if !unseen.is_empty() {
-        for (o, &t) in board.orient.iter_mut().zip(&board.tiles) {
-            if unseen[t as usize] {
-                *o = 0;
-            }
-        }
-    }
-    board
 }

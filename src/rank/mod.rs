@@ -176,6 +176,10 @@ pub trait CellRanking: Sync {
     fn rank_cells(&self, s: &Cells) -> u64;
     /// The board of a rank.
     fn unrank_cells(&self, rank: u64) -> Cells;
+    /// See [`StateRanking::xor_block_bits`].
+    fn xor_block_bits(&self) -> Option<u32> {
+        None
+    }
 }
 
 impl<R: CellRanking> StateRanking for R {
@@ -204,6 +208,9 @@ impl<R: CellRanking> StateRanking for R {
     #[inline(always)]
     fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
         self.cell_moves().scramble_step(s, m)
+    }
+    fn xor_block_bits(&self) -> Option<u32> {
+        CellRanking::xor_block_bits(self)
     }
 }
 

@@ -33,7 +33,7 @@ use std::sync::{Arc, OnceLock};
 use super::coord_tables::CoordTables;
 use super::layout::{CellMoves, MAX_CELLS, TILE_BITS, TILE_MASK, check_free_mod};
 use super::perm::{half_factorial, rank_in_sign_class, unrank_in_sign_class};
-use super::{Cells, StateRanking};
+use super::{CellRanking, Cells};
 use crate::group::invariants::{Coord, Invariants, cell_list};
 use crate::puzzle::{Board, Puzzle};
 use crate::{Error, Result};
@@ -566,6 +566,12 @@ impl Multiset {
         o.runs_of_flips().then(|| o.orient_radix.trailing_zeros())
     }
 
+    /// The orbits holding orientation digits, most significant first ([`orient_order`]).
+    #[inline(always)]
+    fn orient_orbits(&self) -> impl DoubleEndedIterator<Item = &OrbitPlan> {
+        self.orient_order.iter().map(|&j| &self.orbits[j as usize])
+    }
+
     /// Whether some orbit holds pieces whose orientation is not seen, so that its
     /// orientation sum is no coordinate ([`OrbitPlan::hides_sum`]).
     pub fn hides_orientation_sums(&self) -> bool {
@@ -624,7 +630,7 @@ impl Multiset {
         }
         let mut sums = 0u32;
         let mut orient_rank = 0u64;
-        for o in self.orient_order.iter().map(|&j| &self.orbits[j as usize]) {
+        for o in self.orient_orbits() {
             let e = o.free_mod as u32;
             let last = o.cells.len() - 1;
             let turn = |c: u8| (s.0[c as usize] >> TILE_BITS) as u32;
@@ -695,7 +701,7 @@ impl Multiset {
                 });
             }
         }
-        for o in self.orient_order.iter().rev().map(|&j| &self.orbits[j as usize]) {
+        for o in self.orient_orbits().rev() {
             let e = o.free_mod as u64;
             if let Some(place) = &o.piece_digit {
                 let digits;
@@ -967,32 +973,23 @@ fn label_list(labels: &[u8]) -> String {
     labels.iter().map(|l| (l + 1).to_string()).collect::<Vec<_>>().join(" ")
 }
 
-impl StateRanking for Multiset {
-    type State = Cells;
-    fn n_states(&self) -> u64 {
+impl CellRanking for Multiset {
+    fn cell_moves(&self) -> &CellMoves {
+        &self.moves
+    }
+    fn n_ranks(&self) -> u64 {
         self.n_states
     }
-    fn n_reachable(&self) -> u64 {
+    fn n_reachable_ranks(&self) -> u64 {
         self.reachable
     }
-    fn n_moves(&self) -> usize {
-        self.moves.len()
-    }
     #[inline(always)]
-    fn rank(&self, s: &Cells) -> u64 {
+    fn rank_cells(&self, s: &Cells) -> u64 {
         Multiset::rank(self, s)
     }
     #[inline(always)]
-    fn unrank(&self, rank: u64) -> Cells {
+    fn unrank_cells(&self, rank: u64) -> Cells {
         Multiset::unrank(self, rank)
-    }
-    #[inline(always)]
-    fn solve_step(&self, s: &Cells, m: usize) -> Cells {
-        self.moves.solve_step(s, m)
-    }
-    #[inline(always)]
-    fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
-        self.moves.scramble_step(s, m)
     }
     fn xor_block_bits(&self) -> Option<u32> {
         Multiset::xor_block_bits(self)
