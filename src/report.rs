@@ -130,6 +130,7 @@ impl Findings {
             // Its repeats are counted from its tables alone, alike in every process.
             Ranking::CoordClasses(c) => count_classes.then(|| c.exact_classes()),
             Ranking::FibreClasses(c) => count_classes.then(|| c.exact_classes()),
+            Ranking::FlipClasses(c) => count_classes.then(|| c.exact_classes()),
             _ => (space.classes().filter(|_| count_classes))
                 .map(|c| c.n_states() - processes.sum(c.repeats_in_share(me, count))),
         };
@@ -157,6 +158,7 @@ impl Report {
         let of_identical_pieces = match &space.ranking {
             Ranking::CoordClasses(c) => Some((c.order(), c.symmetries())),
             Ranking::FibreClasses(c) => Some((c.order(), c.symmetries())),
+            Ranking::FlipClasses(c) => Some((c.order(), c.symmetries())),
             _ => None,
         };
         let symmetry = match of_identical_pieces {

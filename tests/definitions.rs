@@ -90,6 +90,27 @@ fn boards_with_unseen_orientations_solve_and_print_as_seen() {
     let record = dir.path().join("sample.jsonl");
     let o = twirl(&["sample", &spec, "-n", "3", "--record", record.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // A table's boards at each distance are listed, as many as its histogram counts (each
+    // listed board's descent reaches the solved board, unseen turns and all).
+    let table = dir.path().join("three.tbl");
+    let table = table.to_str().unwrap();
+    let o = twirl(&["bfs", &spec, "--table", table, "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let histogram: Vec<(String, usize)> = (stdout(&o).lines())
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() == 4 && f[0].parse::<u32>().is_ok())
+                .then(|| (f[0].into(), f[1].parse().unwrap()))
+        })
+        .collect();
+    assert_eq!(histogram.iter().map(|h| h.1).sum::<usize>(), 210 * 27, "{}", stdout(&o));
+    for (d, count) in &histogram[1..] {
+        let o = twirl(&["boards", table, "--distance", d]);
+        assert!(o.status.success(), "distance {d}: {}", stderr(&o));
+        let out = stdout(&o);
+        let listed: std::collections::HashSet<&str> = out.lines().collect();
+        assert_eq!(listed.len(), *count, "distance {d}");
+    }
     // F turns two of the unseen pieces: the result shows no turn on them.
     let o = twirl(&["apply", &spec, "F"]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -63,7 +63,7 @@ fn histogram_lines(text: &str) -> Vec<String> {
 #[test]
 fn processes_find_the_histogram_of_the_local_engine() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [&[&str]; 10] = [
+    let cases: [&[&str]; 11] = [
         &["nrp:3x3:2"],
         &["nrp:3x3:2", "--metric", "cw"],
         &["nrp:3x3:2", "--symmetry", "off"],
@@ -81,6 +81,8 @@ fn processes_find_the_histogram_of_the_local_engine() {
         &["def:data/definitions/rings.tws"],
         // Identical pieces by classes of their digits: whole classes (2,187 entries) dealt.
         &["def:data/definitions/cube2_halves.tws"],
+        // Unseen flips: classes of the named flips' XOR runs (64 entries a class) dealt.
+        &["def:data/definitions/flip_ring.tws"],
     ];
     for case in cases {
         let local_json = dir.path().join("local.json");

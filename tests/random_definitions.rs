@@ -828,6 +828,7 @@ fn ranking_kind(space: &StateSpace) -> String {
         Ranking::Classes(c) => format!("classes ({})", first_words(&c.describe())),
         Ranking::CoordClasses(_) => "classes of coordinates".into(),
         Ranking::FibreClasses(_) => "classes of fibres".into(),
+        Ranking::FlipClasses(_) => "classes of flips".into(),
     }
 }
 

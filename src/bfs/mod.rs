@@ -386,6 +386,7 @@ impl SearchSpace for StateSpace {
             Ranking::Classes(c) => search(c, starts, table, session, pool, resume),
             Ranking::CoordClasses(c) => search(c, starts, table, session, pool, resume),
             Ranking::FibreClasses(c) => search(c, starts, table, session, pool, resume),
+            Ranking::FlipClasses(c) => search(c, starts, table, session, pool, resume),
         }
     }
 
@@ -403,6 +404,7 @@ impl SearchSpace for StateSpace {
             Ranking::Classes(c) => RankDeal::of(c, parts),
             Ranking::CoordClasses(c) => RankDeal::of(c, parts),
             Ranking::FibreClasses(c) => RankDeal::of(c, parts),
+            Ranking::FlipClasses(c) => RankDeal::of(c, parts),
         }
     }
 }

@@ -129,9 +129,10 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
             "by a projection and its fibres (identical pieces in a group smaller than its \
              invariants: the projections the moves reach, times the boards over each)"
         }
-        Ranking::Classes(_) | Ranking::CoordClasses(_) | Ranking::FibreClasses(_) => {
-            "classes of boards under the symmetries"
-        }
+        Ranking::Classes(_)
+        | Ranking::CoordClasses(_)
+        | Ranking::FibreClasses(_)
+        | Ranking::FlipClasses(_) => "classes of boards under the symmetries",
     };
     writeln!(out, "ranking: {ranking}")?;
     if let Ranking::Fibres(f) = &space.ranking {
@@ -227,6 +228,25 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                 )?;
             }
             writeln!(out, "search with symmetry: board by board")?;
+            write_reduced_table(&mut out, c.n_states(), c.order(), c.n_boards(), bytes)?;
+        }
+        Ok(StateSpace { ranking: Ranking::FlipClasses(c), .. }) => {
+            let (classes, uppers) = c.upper_part_classes();
+            writeln!(
+                out,
+                "symmetry classes (bfs --symmetry on): under {} symmetries: {uppers} \
+                 arrangements above the flips in {classes} classes ({} fixed by a symmetry), \
+                 times {} flips",
+                c.order(),
+                c.twin_classes(),
+                1u64 << c.flip_bits()
+            )?;
+            writeln!(
+                out,
+                "search with symmetry: runs of {} ranks (the named pieces' flips) moved by \
+                 XOR, offsets read through the symmetries",
+                1u64 << c.flip_bits()
+            )?;
             write_reduced_table(&mut out, c.n_states(), c.order(), c.n_boards(), bytes)?;
         }
         Ok(reduced) => {

@@ -103,8 +103,10 @@ fn at(
         )
     };
     let closer = |mark: u8| if mark == 1 { 3 } else { mark - 1 };
+    // Boards as the table's ranking writes them: without the turns moves leave on pieces
+    // whose orientation is not seen, so that a start is recognised.
     let step = |b: &Board, m: usize| -> Result<(Board, u8)> {
-        let next = puzzle.apply(b, &puzzle.moves[m]);
+        let next = puzzle.seen_part(puzzle.apply(b, &puzzle.moves[m]));
         let mark = table.get(space.rank_board(&next)?);
         Ok((next, mark))
     };

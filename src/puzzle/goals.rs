@@ -134,6 +134,7 @@ impl Goals {
             Ranking::Classes(c) => goals.refusal_of_classes(puzzle, c.inverts(), |b| c.images(b)),
             Ranking::CoordClasses(c) => goals.refusal_of_classes(puzzle, false, |b| c.images(b)),
             Ranking::FibreClasses(c) => goals.refusal_of_classes(puzzle, false, |b| c.images(b)),
+            Ranking::FlipClasses(c) => goals.refusal_of_classes(puzzle, false, |b| c.images(b)),
             _ => None,
         };
         match (refusal, mode) {

@@ -57,7 +57,9 @@ pub use runs::CellRuns;
 
 use crate::group::analysis::Analysis;
 use crate::puzzle::{Board, Puzzle};
-use crate::symmetry::{ClassRanking, CoordClasses, EntryClasses, FibreClasses, Symmetries};
+use crate::symmetry::{
+    ClassRanking, CoordClasses, EntryClasses, FibreClasses, FlipClasses, Symmetries,
+};
 use crate::table::OffsetMap;
 use crate::{Error, Result};
 
@@ -313,6 +315,9 @@ pub enum Ranking {
     /// One entry per class of boards ranked by a projection and its fibres under the
     /// puzzle's symmetries.
     FibreClasses(FibreClasses),
+    /// One entry per class of boards with identical pieces whose orientation is not seen,
+    /// under the puzzle's symmetries, on their runs of flips.
+    FlipClasses(FlipClasses),
 }
 
 /// A group smaller than its invariants, with identical pieces, is searched in a space where
@@ -637,6 +642,15 @@ impl StateSpace {
     ) -> Result<Ranking> {
         match &boards.ranking {
             // Classes count boards by the ranks they hold: every rank must be a board.
+            // Named pieces' flips by piece, beside pieces whose orientation is not seen: no
+            // digit tables, but runs of flips that symmetries carry linearly.
+            Ranking::Multiset(m)
+                if m.n_reachable() == m.n_states()
+                    && m.hides_orientation_sums()
+                    && m.xor_block_bits().is_some() =>
+            {
+                FlipClasses::new(puzzle, m.clone(), syms).map(Ranking::FlipClasses)
+            }
             Ranking::Multiset(m) if m.n_reachable() == m.n_states() => {
                 CoordClasses::new(puzzle, m.clone(), syms, false).map(Ranking::CoordClasses)
             }
@@ -694,6 +708,7 @@ impl StateSpace {
             Ranking::Fibres(f) => BigUint::from(f.n_states()),
             Ranking::CoordClasses(c) => BigUint::from(c.n_boards()),
             Ranking::FibreClasses(c) => BigUint::from(c.n_boards()),
+            Ranking::FlipClasses(c) => BigUint::from(c.n_boards()),
             _ => self.analysis.group_order.clone(),
         }
     }
@@ -705,6 +720,7 @@ impl StateSpace {
             Ranking::Classes(c) => Some(c),
             Ranking::CoordClasses(c) => Some(c),
             Ranking::FibreClasses(c) => Some(c),
+            Ranking::FlipClasses(c) => Some(c),
             _ => None,
         }
     }
@@ -716,6 +732,7 @@ impl StateSpace {
             Ranking::Classes(c) => Some(c.describe()),
             Ranking::CoordClasses(c) => Some(c.describe()),
             Ranking::FibreClasses(c) => Some(c.describe()),
+            Ranking::FlipClasses(c) => Some(c.describe()),
             _ => None,
         }
     }
@@ -726,6 +743,7 @@ impl StateSpace {
             Ranking::Classes(c) => Some(c.images(board)),
             Ranking::CoordClasses(c) => Some(c.images(board)),
             Ranking::FibreClasses(c) => Some(c.images(board)),
+            Ranking::FlipClasses(c) => Some(c.images(board)),
             _ => None,
         }
     }
@@ -877,6 +895,7 @@ impl Ranking {
             Ranking::Classes(c) => c.n_states(),
             Ranking::CoordClasses(c) => c.n_states(),
             Ranking::FibreClasses(c) => c.n_states(),
+            Ranking::FlipClasses(c) => c.n_states(),
         }
     }
 
@@ -902,6 +921,7 @@ impl Ranking {
             Ranking::Classes(c) => c.entry_of_board(board),
             Ranking::CoordClasses(c) => c.entry_of_board(board),
             Ranking::FibreClasses(c) => c.entry_of_board(board),
+            Ranking::FlipClasses(c) => c.entry_of_board(board),
         }
     }
 
@@ -916,6 +936,7 @@ impl Ranking {
             Ranking::Classes(c) => c.board(rank),
             Ranking::CoordClasses(c) => c.board(rank),
             Ranking::FibreClasses(c) => c.board(rank),
+            Ranking::FlipClasses(c) => c.board(rank),
         }
     }
 }

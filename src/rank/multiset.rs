@@ -578,6 +578,36 @@ impl Multiset {
         self.orbits.iter().any(|o| o.hides_sum())
     }
 
+    /// With XOR runs ([`Multiset::xor_block_bits`]): the cells of the orbit whose pieces'
+    /// flips are a rank's last bits.
+    pub fn xor_block_cells(&self) -> Option<&[u8]> {
+        self.xor_block_bits()?;
+        let o = &self.orbits[*self.orient_order.last()? as usize];
+        Some(&o.cells)
+    }
+
+    /// The orbit holding `cell`.
+    fn orbit_of(&self, cell: usize) -> Option<&OrbitPlan> {
+        self.orbits.iter().find(|o| o.cells.contains(&(cell as u8)))
+    }
+
+    /// Whether a piece labelled `label` on `cell` shows its orientation (`false` for pieces
+    /// written `?` and for labels the cell's orbit does not hold).
+    pub fn orientation_seen(&self, cell: usize, label: u8) -> bool {
+        self.orbit_of(cell).is_some_and(|o| {
+            o.index.get(label as usize).is_some_and(|&v| v != NO_INDEX) && !o.unseen[label as usize]
+        })
+    }
+
+    /// A working byte on `cell` without the turn a piece whose orientation is not seen was
+    /// left with by moves (never read, so boards differing only there are one board).
+    pub fn seen_byte(&self, cell: usize, byte: u8) -> u8 {
+        match self.orbit_of(cell) {
+            Some(o) if !o.seen(byte) => byte & TILE_MASK,
+            _ => byte,
+        }
+    }
+
     /// Number of ranks: the number of reachable boards, but for a group smaller than its
     /// invariants ([`Multiset::searching_in`]).
     pub fn n_states(&self) -> u64 {
@@ -775,7 +805,7 @@ impl Multiset {
     /// orientation `orient`, or `None` when no reachable board has it there. Callers that
     /// build working forms in a hot loop (pattern lookups) tabulate it once.
     pub fn working_byte(&self, cell: usize, label: u8, orient: u8) -> Option<u8> {
-        let o = self.orbits.iter().find(|o| o.cells.contains(&(cell as u8)))?;
+        let o = self.orbit_of(cell)?;
         if o.index.get(label as usize).is_none_or(|&v| v == NO_INDEX) {
             return None;
         }
@@ -802,7 +832,7 @@ impl Multiset {
     /// The piece (label and orientation, as a board shows them) that a working byte stands
     /// for on `cell`, or `None` if no board in working form holds that byte there.
     pub fn piece_on(&self, cell: usize, byte: u8) -> Option<(u8, u8)> {
-        let o = self.orbits.iter().find(|o| o.cells.contains(&(cell as u8)))?;
+        let o = self.orbit_of(cell)?;
         let label = byte & TILE_MASK;
         let turn = byte >> TILE_BITS;
         let known = o.index.get(label as usize).is_some_and(|&v| v != NO_INDEX);

@@ -110,6 +110,7 @@ impl StateSpace {
                 Ranking::Classes(c) => format!("{CLASSES} of {}", c.describe()),
                 Ranking::CoordClasses(c) => format!("{CLASSES} of {}", c.recorded_kind()),
                 Ranking::FibreClasses(c) => format!("{CLASSES} of {}", c.describe()),
+                Ranking::FlipClasses(c) => format!("{CLASSES} of {}", c.describe()),
             }),
             n_states: n,
             fingerprint: format!("{:016x}", hash.digest()),

@@ -89,14 +89,24 @@ pub struct CoordClasses {
 /// One element's action on working bytes: `byte[p * 256 + b]` is what byte `b` on cell
 /// `p` becomes on cell `to[p]`.
 #[derive(Debug)]
-struct ByteMaps {
+pub(super) struct ByteMaps {
     to: [u8; MAX_CELLS],
     byte: Vec<u8>,
 }
 
 impl ByteMaps {
+    /// Where cell `p`'s piece goes.
+    pub(super) fn cell_image(&self, p: usize) -> usize {
+        self.to[p] as usize
+    }
+
+    /// The byte that byte `b` on cell `p` becomes on its image cell.
+    pub(super) fn byte_image(&self, p: usize, b: u8) -> u8 {
+        self.byte[p * 256 + b as usize]
+    }
+
     #[inline(always)]
-    fn apply(&self, s: &Cells, n: usize) -> Cells {
+    pub(super) fn apply(&self, s: &Cells, n: usize) -> Cells {
         let mut out = [0u8; MAX_CELLS];
         for p in 0..n {
             out[self.to[p] as usize] = self.byte[p * 256 + s.0[p] as usize];
@@ -535,14 +545,20 @@ impl Plan {
 }
 
 /// Each element's action on working bytes, or `None` where some element carries a piece
-/// to a byte no board holds, or does not keep the solved board.
-fn byte_maps(puzzle: &Puzzle, multiset: &Multiset, syms: &Symmetries) -> Option<Vec<ByteMaps>> {
+/// to a byte no board holds, or does not keep the solved board. A piece whose orientation
+/// is not seen goes as it would unturned, whatever turn moves left it with.
+pub(super) fn byte_maps(
+    puzzle: &Puzzle,
+    multiset: &Multiset,
+    syms: &Symmetries,
+) -> Option<Vec<ByteMaps>> {
     let solved = puzzle.solved();
     let n = puzzle.n_positions();
     let k = syms.orient_mod;
     // A label's home: the first cell holding it on the solved board.
     let home = |label: u8| solved.tiles.iter().position(|&t| t == label);
     let solved_cells = multiset.cells_of(&solved).ok()?;
+    let unseen_turns = multiset.hides_orientation_sums();
     syms.elements
         .iter()
         .map(|s| {
@@ -558,7 +574,8 @@ fn byte_maps(puzzle: &Puzzle, multiset: &Multiset, syms: &Symmetries) -> Option<
                 let q = s.cells[p] as usize;
                 map.to[p] = q as u8;
                 for b in 0..=255u8 {
-                    let Some((label, orient)) = multiset.piece_on(p, b) else { continue };
+                    let seen = if unseen_turns { multiset.seen_byte(p, b) } else { b };
+                    let Some((label, orient)) = multiset.piece_on(p, seen) else { continue };
                     let h = home(label)?;
                     let image = solved.tiles[s.cells[h] as usize];
                     let turned = s.turn_at(orient, p, h, k);
@@ -620,8 +637,9 @@ fn commutes_with_moves(
 /// solved board and on it with any one cell set to any byte it may hold: then each output
 /// cell takes the same function of the same input cell both ways, or a constant. Exact, and
 /// a few hundred boards where sampling took thousands; `false` may still leave the ranks
-/// equal (bytes that differ where the rank does not read them).
-fn commutes_cell_by_cell(
+/// equal (bytes that differ where the rank does not read them). The turns of pieces whose
+/// orientation is not seen are not compared: no rank reads them.
+pub(super) fn commutes_cell_by_cell(
     puzzle: &Puzzle,
     multiset: &Multiset,
     maps: &[ByteMaps],
@@ -644,6 +662,8 @@ fn commutes_cell_by_cell(
                 let a = map.apply(&moves.solve_step(x, m), n);
                 let b = moves.solve_step(&map.apply(x, n), image[m]);
                 a.0[..n] == b.0[..n]
+                    || (0..n)
+                        .all(|p| multiset.seen_byte(p, a.0[p]) == multiset.seen_byte(p, b.0[p]))
             })
         })
     })

@@ -68,6 +68,7 @@ pub mod coord_classes;
 pub mod discover;
 pub mod entry_classes;
 pub mod fibre_classes;
+pub mod flip_classes;
 mod orbits;
 pub mod placements;
 pub mod ranking;
@@ -88,6 +89,7 @@ pub use classes::{ClassCount, burnside, count_classes, count_classes_under};
 pub use coord_classes::CoordClasses;
 pub use entry_classes::EntryClasses;
 pub use fibre_classes::FibreClasses;
+pub use flip_classes::FlipClasses;
 pub use placements::PlacementTable;
 pub use ranking::ClassRanking;
 
