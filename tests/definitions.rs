@@ -121,6 +121,33 @@ fn boards_with_unseen_orientations_solve_and_print_as_seen() {
     );
 }
 
+/// A table of a subset taken on the command line (`--ignore`) is read back as that subset:
+/// `distance`, `solve` and `boards` answer from it (they rebuilt the whole file and could
+/// not), and `bfs` refuses it for another subset or the whole file.
+#[test]
+fn tables_of_subsets_read_back_as_the_subset() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("three.tbl");
+    let table = table.to_str().unwrap();
+    let spec = def(std::path::Path::new(CUBE2));
+    let o = twirl(&["bfs", &spec, "--ignore", "CORNERS:4-7", "--table", table, "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = twirl(&["distance", table, "CORNERS 1 2 3 4 4 4 4 / 0 0 0 0 0 0 0"]);
+    assert_eq!(stdout(&o).trim(), "0", "{}", stderr(&o));
+    let board = "CORNERS 3 4 2 1 4 4 4 / 0 2 1 0 0 0 0";
+    let o = twirl(&["distance", table, board]);
+    let d: usize = stdout(&o).trim().parse().unwrap_or_else(|_| panic!("{}", stderr(&o)));
+    let o = twirl(&["solve", table, board]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().next().unwrap().split_whitespace().count(), d);
+    let o = twirl(&["boards", table, "--distance", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 9, "{}", stdout(&o));
+    let again = ["bfs", &spec, "--ignore", "CORNERS:3-7", "--table", table, "-q"];
+    assert_rejected(&again, "holds a finished table of def:");
+    assert_rejected(&again, " --ignore CORNERS:4,5,6,7");
+}
+
 #[test]
 fn bad_files_and_changed_definitions_are_refused() {
     let dir = tempfile::tempdir().unwrap();

@@ -427,7 +427,7 @@ pub fn run_import(args: &ImportArgs) -> anyhow::Result<()> {
     println!(
         "{}: {} {}, {} boards, checksum verified",
         args.table.display(),
-        header.puzzle,
+        header.named_puzzle(),
         header.metric,
         header.n_states
     );

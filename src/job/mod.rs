@@ -477,15 +477,18 @@ fn describe_existing(path: &Path) -> String {
             format!(
                 "holds part {} of {} of {state} search of {} by an MPI job; continue or report \
                  it with `mpirun -np {} twirl resume {base}`{join}",
-                p.index, p.count, t.header.puzzle, p.count
+                p.index,
+                p.count,
+                t.header.named_puzzle(),
+                p.count
             )
         }
         Ok(t) if !t.header.complete => format!(
             "holds an unfinished search of {}; continue it with `twirl resume {}`",
-            t.header.puzzle,
+            t.header.named_puzzle(),
             path.display()
         ),
-        Ok(t) => format!("holds a finished table of {}", t.header.puzzle),
+        Ok(t) => format!("holds a finished table of {}", t.header.named_puzzle()),
         Err(_) => "exists".to_string(),
     }
 }
@@ -494,7 +497,7 @@ fn describe_existing(path: &Path) -> String {
 pub(super) fn start_again_hint(file: &TableFile) -> String {
     format!(
         "; start it again with `twirl bfs {} --metric {} --table {} --force`",
-        file.header.puzzle,
+        file.header.named_puzzle(),
         file.header.metric,
         file.path.display()
     )

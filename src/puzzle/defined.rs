@@ -70,6 +70,8 @@ pub struct Defined {
     /// The file's definition where `definition` is simpler ([`super::subset::simplified`]):
     /// boards may still be written as the file has them, and subsets start from the file.
     file: Option<Box<FileSets>>,
+    /// The subset of the file taken on the command line, if any ([`Defined::subset`]).
+    subset: Option<super::subset::Subset>,
 }
 
 /// What a definition file has that the definition searched leaves out.
@@ -168,6 +170,7 @@ impl Defined {
             unseen,
             base_moves,
             file: None,
+            subset: None,
         })
     }
 
@@ -180,7 +183,14 @@ impl Defined {
             spec: escaped(&format!("def:{}", self.path)),
             reason,
         })?;
-        Defined::from_file(&self.path, definition)
+        let mut out = Defined::from_file(&self.path, definition)?;
+        out.subset = (!subset.is_empty()).then(|| subset.clone());
+        Ok(out)
+    }
+
+    /// The subset of the file taken on the command line ([`Defined::subset`]), if any.
+    pub fn applied_subset(&self) -> Option<&super::subset::Subset> {
+        self.subset.as_ref()
     }
 
     /// Reads and lays out the definition in a file. Errors name the file and the line.

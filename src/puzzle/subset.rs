@@ -21,8 +21,10 @@ use crate::error::escaped;
 /// A subset refused: one line saying what was expected and what was found.
 type Result<T> = std::result::Result<T, String>;
 
-/// What to keep of a definition. Empty: the definition itself.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// What to keep of a definition. Empty: the definition itself. A table file records it
+/// (field names are its JSON), so that the table is read back as the subset searched.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Subset {
     /// Keep only these moves (names of moves or of their powers); `None`: all.
     pub moves: Option<Vec<String>>,
@@ -48,7 +50,8 @@ pub struct Subset {
 
 /// Some pieces of a set, by their positions in the solved state: `SET` (all of them),
 /// `SET:1,2,5` or with ranges `SET:1-4,9`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PieceGroup {
     /// The set's name.
     pub set: String,

@@ -18,8 +18,14 @@ use super::{StateRanking, spread_sample};
 
 /// Most digits a state holds.
 pub const MAX_COORDS: usize = 8;
-/// Most table entries (digits of every coordinate, for every move, both directions).
+/// Most table entries (digits of every coordinate, for every move, both directions), four
+/// bytes each, whatever the search's table.
 const MAX_ENTRIES: u64 = 1 << 24;
+/// Where the search's table is large, the digit tables may take up to this share of its
+/// bytes, at most [`MAX_LARGE_ENTRIES`]: the FTO's centres (two digits of 369,600 values, 16
+/// moves: 23.7 million entries, 95 MB) beside a table of 34 GB, or classes of 1.4 GB.
+const LARGE_SHARE: u64 = 16;
+const MAX_LARGE_ENTRIES: u64 = 1 << 27;
 
 /// A board as its digits, most significant first.
 pub type Digits = [u32; MAX_COORDS];
@@ -71,7 +77,9 @@ impl CoordTables {
         let k = radices.len();
         let sum: u64 = radices.iter().sum();
         let n_moves = ranking.n_moves();
-        if k == 0 || k > MAX_COORDS || sum * 2 * n_moves as u64 > MAX_ENTRIES {
+        let table_bytes = ranking.n_states() / 4;
+        let most = MAX_ENTRIES.max((table_bytes / LARGE_SHARE / 4).min(MAX_LARGE_ENTRIES));
+        if k == 0 || k > MAX_COORDS || sum * 2 * n_moves as u64 > most {
             return None;
         }
         if radices.iter().any(|&r| r > u32::MAX as u64) {

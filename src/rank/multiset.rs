@@ -586,6 +586,11 @@ impl Multiset {
         Some(&o.cells)
     }
 
+    /// The cells of each orbit.
+    pub fn orbit_cells(&self) -> impl Iterator<Item = &[u8]> {
+        self.orbits.iter().map(|o| &o.cells[..])
+    }
+
     /// The orbit holding `cell`.
     fn orbit_of(&self, cell: usize) -> Option<&OrbitPlan> {
         self.orbits.iter().find(|o| o.cells.contains(&(cell as u8)))

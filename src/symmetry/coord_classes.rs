@@ -48,8 +48,12 @@ pub const MIN_FIRST: u64 = 100_000;
 pub const MAX_FIRST: u64 = 1 << 22;
 /// Most elements: an element's index takes the low bits of a class table entry.
 const ELEMENT_BITS: u32 = 6;
-/// Most entries of the runs' offset tables (both directions, and the elements' maps).
+/// Most entries of the runs' offset tables (both directions, and the elements' maps),
+/// whatever the table; where the table is large, up to a [`LARGE_SHARE`] of its bytes, at
+/// most [`MAX_LARGE_RUN_TABLES`] (the FTO's centres: 20.7 million offsets beside 1.4 GB).
 const MAX_RUN_TABLES: u64 = 1 << 24;
+const LARGE_SHARE: u64 = 16;
+const MAX_LARGE_RUN_TABLES: u64 = 1 << 27;
 /// The runs' offset tables are composed with the elements' maps where that takes at most
 /// this share of the table's bytes (see [`CoordClasses::last_digit_runs`]).
 const COMPOSED_SHARE: u64 = 8;
@@ -118,8 +122,31 @@ impl ByteMaps {
 impl CoordClasses {
     /// The classes of `multiset`'s boards under `syms` (the puzzle's symmetries), or why
     /// there are none; with `runs_only`, only classes whose rest makes runs (a leading part
-    /// short of every digit).
+    /// short of every digit). Where the symmetries that carry an orbit onto another tie the
+    /// digits together (the FTO's two orbits of centres, each a digit), the subgroup that
+    /// keeps every orbit is tried.
     pub fn new(
+        puzzle: &Puzzle,
+        multiset: Multiset,
+        syms: Symmetries,
+        runs_only: bool,
+    ) -> Result<CoordClasses> {
+        let keeping = syms.subgroup(|s| {
+            multiset
+                .orbit_cells()
+                .all(|cells| cells.iter().all(|&c| cells.contains(&s.cells[c as usize])))
+        });
+        let whole = syms.order();
+        match CoordClasses::under_group(puzzle, multiset.clone(), syms, runs_only) {
+            Err(e) if keeping.order() > 1 && keeping.order() < whole => {
+                CoordClasses::under_group(puzzle, multiset, keeping, runs_only).map_err(|_| e)
+            }
+            other => other,
+        }
+    }
+
+    /// [`CoordClasses::new`] under the group `syms`.
+    fn under_group(
         puzzle: &Puzzle,
         multiset: Multiset,
         syms: Symmetries,
@@ -266,7 +293,9 @@ impl CoordClasses {
         let order = self.maps.len();
         let n_moves = t.n_moves() as u64;
         let composed = n_moves * order as u64 * len * 2;
-        if composed.min((n_moves * 2 + order as u64) * len) > MAX_RUN_TABLES {
+        let table_bytes = self.n_states / 4;
+        let most = MAX_RUN_TABLES.max((table_bytes / LARGE_SHARE / 4).min(MAX_LARGE_RUN_TABLES));
+        if composed.min((n_moves * 2 + order as u64) * len) > most {
             return None;
         }
         // Composed tables read the maps as numbers; the others share the maps' memory.
@@ -860,6 +889,35 @@ pub(crate) mod tests {
             }
         }
         c
+    }
+
+    /// Two rings that a symmetry exchanges (data/definitions/mirrored_rings.tws): under its
+    /// four maps no split of the digits works and both digits together are more values than
+    /// a class table takes, so the classes are taken under the two maps that keep each ring,
+    /// in runs of 2,520; searched, they give the boards' histogram, and a board's entry holds
+    /// a board of its class.
+    #[test]
+    fn classes_fall_back_to_the_maps_keeping_each_orbit() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/mirrored_rings.tws");
+        let p = Puzzle::parse(&format!("def:{path}"), None).unwrap();
+        assert_eq!(crate::symmetry::Symmetries::of(&p).order(), 4);
+        let boards = StateSpace::for_search(&p, SymmetryMode::Off, false).unwrap();
+        let Ranking::Multiset(m) = &boards.ranking else { panic!("a multiset ranking") };
+        let space = StateSpace::for_search(&p, SymmetryMode::On, false).unwrap();
+        let Ranking::CoordClasses(c) = &space.ranking else { panic!("classes of digits") };
+        assert_eq!((c.order(), c.first_part_classes()), (2, (1272, 2520)));
+        assert_eq!(c.runs.as_ref().map(|r| r.len), Some(2520));
+        for rank in (0..m.n_states()).step_by(997) {
+            let board = m.board_of(&m.unrank(rank));
+            let rep = m.rank(&m.cells_of(&c.board(c.entry_of_board(&board).unwrap())).unwrap());
+            let images: Vec<u64> = (c.symmetries().elements.iter())
+                .map(|s| m.rank(&m.cells_of(&image(&p, s, &board)).unwrap()))
+                .collect();
+            assert!(images.contains(&rep), "board {rank}");
+        }
+        let by_boards = histogram(&p, &boards);
+        assert_eq!(by_boards.iter().sum::<u64>(), 6_350_400);
+        assert_eq!(histogram(&p, &space), by_boards);
     }
 
     /// The histogram in boards of a search of `space` from solved.

@@ -83,6 +83,11 @@ pub struct Header {
     /// not know the field refuses the table rather than read it as one from solved).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goals: Option<GoalsRecord>,
+    /// For a `def:` puzzle searched as a subset of its file (`--nocorners`, `--ignore`,
+    /// ...), that subset: the table is read back as it. Absent for the whole file (a twirl
+    /// that does not know the field refuses the table rather than read it as the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subset: Option<crate::puzzle::subset::Subset>,
 }
 
 /// The ranks one process of an MPI job keeps: part `index` of `count`, `ranks` of the job's
@@ -116,6 +121,15 @@ impl Part {
 }
 
 impl Header {
+    /// The puzzle as a command line names it: its spec, then the subset flags it was
+    /// searched with (`def:cube.tws --nocorners`).
+    pub fn named_puzzle(&self) -> String {
+        match &self.subset {
+            Some(s) => format!("{} {}", self.puzzle, s.describe()),
+            None => self.puzzle.clone(),
+        }
+    }
+
     /// Ranks the body holds: all of them, or a part's.
     pub fn body_ranks(&self) -> u64 {
         self.part.map_or(self.n_states, |p| p.ranks)
@@ -308,6 +322,7 @@ mod tests {
             boards: Vec::new(),
             part: None,
             goals: None,
+            subset: None,
         }
     }
 

@@ -69,6 +69,7 @@ impl TableFile {
             boards: Vec::new(),
             part,
             goals: None,
+            subset: puzzle.defined().and_then(|d| d.applied_subset().cloned()),
         };
         let bytes = header.body_bytes + header.unique_bytes;
         let storage = Storage::create_file(path, bytes, stages(&header, bytes))?;
@@ -113,19 +114,32 @@ impl TableFile {
             path: self.path.clone(),
             reason: format!("its header names a puzzle this twirl cannot build ({e})"),
         };
-        let spec = PuzzleSpec::parse(&self.header.puzzle).map_err(bad)?;
+        let mut spec = PuzzleSpec::parse(&self.header.puzzle).map_err(bad)?;
+        if let (PuzzleSpec::Def(d), Some(subset)) = (&mut spec, &self.header.subset) {
+            *d = std::sync::Arc::new(d.subset(subset).map_err(bad)?);
+        }
         Puzzle::new(&spec, Metric::parse(&self.header.metric).map_err(bad)?).map_err(bad)
     }
 
     /// Refuses a table computed for another puzzle or metric than `puzzle`.
     pub fn check_puzzle(&self, puzzle: &Puzzle) -> Result<()> {
         let (spec, metric) = (puzzle.spec.to_string(), puzzle.metric.name());
-        if self.header.puzzle != spec || self.header.metric != metric {
+        let subset = puzzle.defined().and_then(|d| d.applied_subset());
+        if self.header.puzzle != spec
+            || self.header.metric != metric
+            || self.header.subset.as_ref() != subset
+        {
+            let with = |s: Option<&crate::puzzle::subset::Subset>| {
+                s.map(|s| format!(" with {}", s.describe())).unwrap_or_default()
+            };
             return Err(Error::BadTable {
                 path: self.path.clone(),
                 reason: format!(
-                    "the table is for {} in {}, not {spec} in {metric}",
-                    self.header.puzzle, self.header.metric
+                    "the table is for {}{} in {}, not {spec}{} in {metric}",
+                    self.header.puzzle,
+                    with(self.header.subset.as_ref()),
+                    self.header.metric,
+                    with(subset),
                 ),
             });
         }
