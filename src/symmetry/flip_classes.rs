@@ -242,9 +242,9 @@ fn flips_go_to_flips(multiset: &Multiset, maps: &[ByteMaps]) -> bool {
     maps.iter().all(|map| {
         cells.iter().all(|&p| {
             let (p, q) = (p as usize, map.cell_image(p as usize));
-            let labels = (0..MAX_CELLS as u8).filter(|&l| multiset.piece_on(p, l).is_some());
+            let mut labels = (0..MAX_CELLS as u8).filter(|&l| multiset.piece_on(p, l).is_some());
             cells.contains(&(q as u8))
-                && labels.collect::<Vec<u8>>().into_iter().all(|l| {
+                && labels.all(|l| {
                     let (b0, b1) = (map.byte_image(p, l), map.byte_image(p, l | flip));
                     let image = b0 & TILE_MASK;
                     match multiset.orientation_seen(p, l) {
