@@ -133,7 +133,7 @@ fn a_record_of_a_replaced_definition_is_refused() {
     let o = twirl(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     export("nrp:2x3:2");
-    assert_rejected(&args, "the definition changed since the record began");
+    assert_rejected(&args, "the definition or its subset flags changed since the record began");
     export("spin:2x3");
     let o = twirl(&args);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -231,9 +231,9 @@ fn check_header(path: &Path, found: &RecordHeader, header: &RecordHeader) -> any
             None => "no definition digest (an older record)".to_string(),
         };
         bail!(
-            "{path}: expected the record of {} with {} (the file as it reads now), found one \
-             with {}: the definition changed since the record began; restore it or name \
-             another --record",
+            "{path}: expected the record of {} with {} (the file as it reads now, with the \
+             subset flags given), found one with {}: the definition or its subset flags \
+             changed since the record began; restore them or name another --record",
             h.puzzle,
             digest(&h.definition),
             digest(&f.definition)
