@@ -27,6 +27,13 @@ const MAX_ENTRIES: u64 = 1 << 24;
 const LARGE_SHARE: u64 = 16;
 const MAX_LARGE_ENTRIES: u64 = 1 << 27;
 
+/// The most entries (four bytes each) that tables beside a search of `n_states` ranks may
+/// take: the digit tables here, the runs' offset tables of classes of digits.
+pub(crate) fn most_entries_beside(n_states: u64) -> u64 {
+    let table_bytes = n_states / 4;
+    MAX_ENTRIES.max((table_bytes / LARGE_SHARE / 4).min(MAX_LARGE_ENTRIES))
+}
+
 /// A board as its digits, most significant first.
 pub type Digits = [u32; MAX_COORDS];
 
@@ -77,8 +84,7 @@ impl CoordTables {
         let k = radices.len();
         let sum: u64 = radices.iter().sum();
         let n_moves = ranking.n_moves();
-        let table_bytes = ranking.n_states() / 4;
-        let most = MAX_ENTRIES.max((table_bytes / LARGE_SHARE / 4).min(MAX_LARGE_ENTRIES));
+        let most = most_entries_beside(ranking.n_states());
         if k == 0 || k > MAX_COORDS || sum * 2 * n_moves as u64 > most {
             return None;
         }

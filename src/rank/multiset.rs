@@ -562,8 +562,13 @@ impl Multiset {
     /// [`super::Layout::xor_block_bits`]: the 3x3x3 with some edges named and the rest
     /// alike and unseen, with or without corners).
     pub fn xor_block_bits(&self) -> Option<u32> {
+        self.flips_orbit().map(|o| o.orient_radix.trailing_zeros())
+    }
+
+    /// The orbit whose flips are a rank's last bits ([`Multiset::xor_block_bits`]), if any.
+    fn flips_orbit(&self) -> Option<&OrbitPlan> {
         let o = &self.orbits[*self.orient_order.last()? as usize];
-        o.runs_of_flips().then(|| o.orient_radix.trailing_zeros())
+        o.runs_of_flips().then_some(o)
     }
 
     /// The orbits holding orientation digits, most significant first ([`orient_order`]).
@@ -581,9 +586,7 @@ impl Multiset {
     /// With XOR runs ([`Multiset::xor_block_bits`]): the cells of the orbit whose pieces'
     /// flips are a rank's last bits.
     pub fn xor_block_cells(&self) -> Option<&[u8]> {
-        self.xor_block_bits()?;
-        let o = &self.orbits[*self.orient_order.last()? as usize];
-        Some(&o.cells)
+        self.flips_orbit().map(|o| &o.cells[..])
     }
 
     /// The cells of each orbit.

@@ -32,7 +32,7 @@ use rayon::prelude::*;
 
 use super::entry_classes::{EntryClasses, TwinBlocks};
 use super::orbits::{self, ElementSet, Reduced};
-use super::{MoveIndex, Symmetries};
+use super::{MoveIndex, Symmetries, Symmetry};
 use crate::bfs::Level;
 use crate::puzzle::{Board, Puzzle};
 use crate::rank::coord_tables::{CoordTables, Digits, MAX_COORDS};
@@ -48,12 +48,6 @@ pub const MIN_FIRST: u64 = 100_000;
 pub const MAX_FIRST: u64 = 1 << 22;
 /// Most elements: an element's index takes the low bits of a class table entry.
 const ELEMENT_BITS: u32 = 6;
-/// Most entries of the runs' offset tables (both directions, and the elements' maps),
-/// whatever the table; where the table is large, up to a [`LARGE_SHARE`] of its bytes, at
-/// most [`MAX_LARGE_RUN_TABLES`] (the FTO's centres: 20.7 million offsets beside 1.4 GB).
-const MAX_RUN_TABLES: u64 = 1 << 24;
-const LARGE_SHARE: u64 = 16;
-const MAX_LARGE_RUN_TABLES: u64 = 1 << 27;
 /// The runs' offset tables are composed with the elements' maps where that takes at most
 /// this share of the table's bytes (see [`CoordClasses::last_digit_runs`]).
 const COMPOSED_SHARE: u64 = 8;
@@ -131,17 +125,23 @@ impl CoordClasses {
         syms: Symmetries,
         runs_only: bool,
     ) -> Result<CoordClasses> {
-        let keeping = syms.subgroup(|s| {
-            multiset
-                .orbit_cells()
+        let keeps_orbits = |s: &Symmetry| {
+            (multiset.orbit_cells())
                 .all(|cells| cells.iter().all(|&c| cells.contains(&s.cells[c as usize])))
-        });
-        let whole = syms.order();
+        };
+        // Only where some map exchanges orbits is there a smaller group to try (and the
+        // multiset, whose coupling index may be large, copied for a second attempt).
+        let keeping = (!syms.elements.iter().all(keeps_orbits))
+            .then(|| syms.subgroup(keeps_orbits))
+            .filter(|k| k.order() > 1);
+        let Some(keeping) = keeping else {
+            return CoordClasses::under_group(puzzle, multiset, syms, runs_only);
+        };
         match CoordClasses::under_group(puzzle, multiset.clone(), syms, runs_only) {
-            Err(e) if keeping.order() > 1 && keeping.order() < whole => {
+            Err(e) => {
                 CoordClasses::under_group(puzzle, multiset, keeping, runs_only).map_err(|_| e)
             }
-            other => other,
+            ok => ok,
         }
     }
 
@@ -293,8 +293,9 @@ impl CoordClasses {
         let order = self.maps.len();
         let n_moves = t.n_moves() as u64;
         let composed = n_moves * order as u64 * len * 2;
-        let table_bytes = self.n_states / 4;
-        let most = MAX_RUN_TABLES.max((table_bytes / LARGE_SHARE / 4).min(MAX_LARGE_RUN_TABLES));
+        // Offset tables (both directions, and the elements' maps) as large as digit tables
+        // may be beside this table (the FTO's centres: 20.7 million offsets beside 1.4 GB).
+        let most = crate::rank::coord_tables::most_entries_beside(self.n_states);
         if composed.min((n_moves * 2 + order as u64) * len) > most {
             return None;
         }
