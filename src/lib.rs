@@ -68,6 +68,7 @@ pub mod huge_alloc;
 pub mod job;
 pub mod optimal;
 pub mod phase;
+pub mod pinning;
 pub mod plot;
 pub mod puzzle;
 pub mod random;

@@ -452,10 +452,13 @@ pub fn run_in<S: SearchSpace + ?Sized>(
     let local = if config.unique && !table.has_unique_bits() {
         Err(crate::Error::NoUniqueBits)
     } else {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(config.threads)
-            .build()
-            .map_err(|e| crate::Error::ThreadPool(e.to_string()))
+        let mut pool = rayon::ThreadPoolBuilder::new().num_threads(config.threads);
+        // Processes of one search may share a node's cores.
+        let alone = processes.count() == 1;
+        if let Some(pin) = crate::pinning::one_per_core(config.threads).filter(|_| alone) {
+            pool = pool.start_handler(pin);
+        }
+        pool.build().map_err(|e| crate::Error::ThreadPool(e.to_string()))
     };
     let pool = processes::agree(processes, local)?;
     let hooked = Hooked { inner: progress, journal, table, stop: config.stop.as_deref() };

@@ -432,14 +432,18 @@ pub fn report_out() -> Box<dyn Write> {
     }
 }
 
-/// Bounds the global thread pool, on which set-up work runs (classifying placements,
-/// tabulating maps), to `--threads` where it was given: set-up used to take every core
-/// whatever the flag said. A pool already built is left as it is.
+/// Builds the global thread pool, on which set-up work runs (classifying placements,
+/// tabulating maps), with `--threads` workers where it was given (set-up used to take every
+/// core whatever the flag said), one per core where they take every core
+/// ([`twirl::pinning`]). A pool already built is left as it is.
 pub fn bound_setup_threads(threads: Option<usize>) {
-    if let Some(n) = threads.filter(|&n| n > 0) {
-        // Fails only where the pool was built already.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(n).build_global();
+    let n = threads.filter(|&n| n > 0).unwrap_or_else(default_threads);
+    let mut pool = rayon::ThreadPoolBuilder::new().num_threads(n);
+    if let Some(pin) = twirl::pinning::one_per_core(n) {
+        pool = pool.start_handler(pin);
     }
+    // Fails only where the pool was built already.
+    let _ = pool.build_global();
 }
 
 /// Worker threads when none are asked for: one per core.
