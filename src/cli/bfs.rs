@@ -113,7 +113,8 @@ pub struct ResumeArgs {
 /// Settings shared by a new and a resumed search.
 #[derive(Args, Clone)]
 pub struct SessionArgs {
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core). As many as the cores the process may use
+    /// are pinned one to a core (not under MPI).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// Also write the result as JSON to FILE (`-`: standard output; never over an input,

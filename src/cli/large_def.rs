@@ -138,8 +138,7 @@ pub fn order(
 /// The number of distinct boards of a definition with identical pieces, from the
 /// invariants (any size), or why it cannot be counted that way.
 pub fn distinct_boards(d: &Defined) -> Result<String, String> {
-    let a = WideAnalysis::of(d).map_err(|e| e.to_string())?;
-    Ok(a.identical(d)?.distinct_boards(&a).to_string())
+    twirl::rank::board_count::distinct_boards(d).map(|n| n.to_string())
 }
 
 /// `twirl check` on a wide definition: the board as written, and why it is unsolvable

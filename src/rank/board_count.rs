@@ -5,12 +5,15 @@
 //! where `K` is small (the 235 cuboid's four), each of its elements is tested for membership
 //! in the group by the stabilizer chain.
 
+use std::sync::Mutex;
+
 use num_bigint::BigUint;
 
 use crate::group::analysis::Analysis;
 use crate::group::invariants::exchanges_of_alike;
 use crate::group::stabchain::{Perm, StabChain};
 use crate::group::wide::WideAnalysis;
+use crate::puzzle::defined::Defined;
 use crate::puzzle::{Board, Puzzle};
 
 /// Most elements of `K` tested one by one (a sift each, a microsecond or so).
@@ -123,9 +126,24 @@ fn by_testing_each(same: &SameBoard, analysis: &Analysis) -> BigUint {
 /// The boards from the group's cosets that `K` meets, for `K` too large to test element by
 /// element (`src/group/relabel_cosets.rs`), or `None` when they are too many to list.
 pub(crate) fn by_cosets(puzzle: &Puzzle) -> Option<BigUint> {
-    let d = puzzle.defined()?;
-    let a = WideAnalysis::of(d).ok()?;
-    Some(a.identical(d).ok()?.distinct_boards(&a))
+    distinct_boards(puzzle.defined()?).ok()
+}
+
+/// The distinct boards of a definition with identical pieces, from the group's cosets that
+/// `K` meets, or why they cannot be counted. Kept for the process: `info` prints the count
+/// and the ranking asks for it again, each time seconds on the eliac (3.5 s) and the
+/// arecibo (9 s to fail).
+pub fn distinct_boards(d: &Defined) -> Result<BigUint, String> {
+    type Counted = Vec<(Defined, Result<BigUint, String>)>;
+    static COUNTED: Mutex<Counted> = Mutex::new(Vec::new());
+    let known = |c: &Counted| c.iter().find(|(k, _)| k == d).map(|(_, r)| r.clone());
+    if let Some(r) = known(&COUNTED.lock().unwrap_or_else(|e| e.into_inner())) {
+        return r;
+    }
+    let a = WideAnalysis::of(d).map_err(|e| e.to_string())?;
+    let r = a.identical(d).map(|i| i.distinct_boards(&a));
+    COUNTED.lock().unwrap_or_else(|e| e.into_inner()).push((d.clone(), r.clone()));
+    r
 }
 
 /// The maps `K` (see the module docs) as the chain's points `cell * k + orientation` see
