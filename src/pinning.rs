@@ -25,8 +25,8 @@ fn launched_by_mpi() -> bool {
 /// The cores the calling thread may run on, in order (none where that cannot be read).
 #[cfg(target_os = "linux")]
 fn allowed_cores() -> Vec<usize> {
-    // SAFETY: an all-zero cpu_set_t is the empty set; the call fills `set` of `size` bytes
-    // for this thread (pid 0), and CPU_ISSET reads a core below CPU_SETSIZE.
+    // SAFETY: an all-zero cpu_set_t is the empty set; the call fills `set` (its own size
+    // given) for this thread (pid 0), and CPU_ISSET reads a core below CPU_SETSIZE.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         if libc::sched_getaffinity(0, std::mem::size_of_val(&set), &mut set) != 0 {
