@@ -437,6 +437,10 @@ pub fn report_out() -> Box<dyn Write> {
 /// core whatever the flag said), one per core where they take every core
 /// ([`twirl::pinning`]). A pool already built is left as it is.
 pub fn bound_setup_threads(threads: Option<usize>) {
+    // Without the flag, RAYON_NUM_THREADS still sizes set-up's pool as it always did.
+    if threads.is_none() && std::env::var_os("RAYON_NUM_THREADS").is_some() {
+        return;
+    }
     let n = threads.filter(|&n| n > 0).unwrap_or_else(default_threads);
     let mut pool = rayon::ThreadPoolBuilder::new().num_threads(n);
     if let Some(pin) = twirl::pinning::one_per_core(n) {
