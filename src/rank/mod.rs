@@ -822,11 +822,11 @@ impl Ranking {
         let fewest = fewest.max(shown);
         // Past a listing, the exact count first where the bounds leave the fibres to try:
         // milliseconds on every sample but the eliac's seconds, whose 4.8e15 boards then
-        // refuse at once where its fibres took 25 s to fail split by split.
+        // refuse at once where its fibres took 25 s to fail split by split. `Some(None)`:
+        // tried, and not countable.
         let counted_first = (!exact && fewest > enumerated::MAX_LISTED)
-            .then(|| board_count::exact_boards(puzzle, analysis))
-            .flatten();
-        let fewest = fewest.max(counted_first.unwrap_or(0));
+            .then(|| board_count::exact_boards(puzzle, analysis));
+        let fewest = fewest.max(counted_first.flatten().unwrap_or(0));
         // Dense: one rank per board, however the group ties its pieces.
         let fibres = match exact {
             true => None,
@@ -844,12 +844,13 @@ impl Ranking {
             Some(Err(e)) => format!("; by a projection and its fibres: {e}"),
             _ => String::new(),
         };
-        // Counted only where the count serves: to skip a listing bound to fail, or as the
-        // target of a search in the multiset space (counting may take seconds: the eliac's
-        // cosets, which neither serves past 32 cells and 5,000,000 boards).
+        // Below a listing, counted only where the count serves: to skip a listing bound to
+        // fail, or as the target of a search in the multiset space (past one, counted above).
         let counted = !exact && (fewest <= enumerated::MAX_LISTED || multiset.is_ok());
-        let boards = counted_first
-            .or_else(|| counted.then(|| board_count::exact_boards(puzzle, analysis)).flatten());
+        let boards = match counted_first {
+            Some(tried) => tried,
+            None => counted.then(|| board_count::exact_boards(puzzle, analysis)).flatten(),
+        };
         // Listing them would take seconds and gigabytes before failing.
         let fewest = boards.unwrap_or(fewest);
         let ranks_rather_than_list = matches!((&multiset, boards), (Ok(m), Some(b))
