@@ -182,7 +182,7 @@ impl Report {
             }),
         };
         Report {
-            puzzle: puzzle.spec.to_string(),
+            puzzle: puzzle.spec.named(),
             metric: puzzle.metric.name().to_string(),
             states: boards.iter().sum(),
             gods_number: outcome.gods_number(),

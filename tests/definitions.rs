@@ -130,10 +130,19 @@ fn tables_of_subsets_read_back_as_the_subset() {
     let table = dir.path().join("three.tbl");
     let table = table.to_str().unwrap();
     let spec = def(std::path::Path::new(CUBE2));
-    let o = twirl(&["bfs", &spec, "--ignore", "CORNERS:4-7", "--table", table, "-q"]);
+    let json = dir.path().join("three.json");
+    let json = json.to_str().unwrap();
+    let args = ["bfs", &spec, "--ignore", "CORNERS:4-7", "--table", table, "--json", json, "-q"];
+    let o = twirl(&args);
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = twirl(&["distance", table, "CORNERS 1 2 3 4 4 4 4 / 0 0 0 0 0 0 0"]);
-    assert_eq!(stdout(&o).trim(), "0", "{}", stderr(&o));
+    // Reports name the subset as the command line gave it: the whole file's numbers differ.
+    let named = format!("{spec} --ignore CORNERS:4,5,6,7");
+    assert!(stdout(&o).starts_with(&format!("# {named} metric=htm ")), "{}", stdout(&o));
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(json).unwrap()).unwrap();
+    assert_eq!(report["puzzle"], named.as_str());
+    let o = twirl(&["distance", table, "CORNERS 1 2 3 4 4 4 4 / 0 0 0 0 0 0 0", "--json", "-"]);
+    let answer: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&answer["puzzle"], &answer["distance"]), (&named.as_str().into(), &0.into()));
     let board = "CORNERS 3 4 2 1 4 4 4 / 0 2 1 0 0 0 0";
     let o = twirl(&["distance", table, board]);
     let d: usize = stdout(&o).trim().parse().unwrap_or_else(|_| panic!("{}", stderr(&o)));
@@ -456,6 +465,49 @@ fn identical_pieces_past_64_bit_ranks() {
     let o = twirl(&["info", &spec]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains(&format!("table: none: {refusal}")), "{}", stdout(&o));
+    assert_rejected(&["bfs", &spec], &refusal);
+}
+
+/// Identical pieces whose bounds leave a ranking by fibres to try, where the exact count
+/// refuses them at once: one 17-cycle and one swap acting alike on two sets, A's pieces in
+/// pairs by position, B's by position mod 9. A board shows both, which name every piece:
+/// `17!` boards, past what fibres hold (2^22 projections of 2^26 boards), where A alone
+/// shows `17! / 2^8` and the group over its 2^16 exchanges says `17! / 2^16`. `info` and
+/// `order` count them by testing the 65,536 exchanges (the cosets took 2.3 s).
+#[test]
+fn identical_pieces_refused_by_their_exact_count() {
+    let n = 17;
+    let line = |v: &[usize]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ");
+    let cycle: Vec<usize> = (2..=n).chain([1]).collect();
+    let swap: Vec<usize> = [2, 1].into_iter().chain(3..=n).collect();
+    let pairs: Vec<usize> = (0..n).map(|i| i / 2 + 1).collect();
+    let residues: Vec<usize> = (0..n).map(|i| i % 9 + 1).collect();
+    let moves =
+        |name: &str, p: &[usize]| format!("Move {name}\nA\n{}\nB\n{}\nEnd\n", line(p), line(p));
+    let text = format!(
+        "Set A {n} 1\nSet B {n} 1\nSolved\nA\n{}\nB\n{}\nEnd\n{}{}",
+        line(&pairs),
+        line(&residues),
+        moves("C", &cycle),
+        moves("T", &swap)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lockstep.tws");
+    std::fs::write(&path, text).unwrap();
+    let spec = def(&path);
+    let f17: u64 = (1..=17).product();
+    let o = twirl(&["order", &spec, "--json", "-"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["distinct_boards"], f17.to_string().as_str());
+    let o = twirl(&["info", &spec]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(&format!("{f17} distinct boards")), "{}", stdout(&o));
+    let refusal = format!(
+        "by a projection and its fibres: table does not fit: at least {f17} boards: more than \
+         the 4194304 projections"
+    );
+    assert!(stdout(&o).contains(&refusal), "{}", stdout(&o));
     assert_rejected(&["bfs", &spec], &refusal);
 }
 

@@ -239,3 +239,40 @@ fn outputs_never_replace_the_record() {
     let args = ["sample", &format!("def:{f}"), "--record", record.to_str().unwrap(), "--json", f];
     assert_rejected(&args, "an input of the command");
 }
+
+/// A subset's record names its flags, in its default file name too: the whole file's record
+/// beside it is left alone. A record begun before records named them (`def:F` alone, with
+/// the subset's own definition digest) is continued under its old default name.
+#[test]
+fn a_subsets_record_names_its_flags() {
+    let cube = concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/cube2.tws");
+    let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
+    let [dir, old] = [(); 2].map(|_| tempfile::tempdir().unwrap());
+    for d in [&dir, &old] {
+        std::fs::copy(cube, d.path().join("cube2.tws")).unwrap();
+    }
+    let run = |d: &Path, subset: &[&str], n: &str| {
+        let o = bin()
+            .current_dir(d)
+            .args([&["sample", "def:cube2.tws", "-n", n, "--quiet"], subset].concat())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    let subset = ["--ignore", "CORNERS:4-7"];
+    let whole = dir.path().join("def_cube2_tws-htm-seed1.sample.jsonl");
+    let named = dir.path().join("def_cube2_tws___ignore_CORNERS_4_5_6_7-htm-seed1.sample.jsonl");
+    run(dir.path(), &[], "2");
+    run(dir.path(), &subset, "3");
+    assert_eq!((lines(&whole), lines(&named)), (3, 4));
+    let text = std::fs::read_to_string(&named).unwrap();
+    let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(header["puzzle"], "def:cube2.tws --ignore CORNERS:4,5,6,7");
+    // The same header as an older twirl wrote it, under the name it gave.
+    let unflagged = header.to_string().replace(" --ignore CORNERS:4,5,6,7", "");
+    let legacy = old.path().join("def_cube2_tws-htm-seed1.sample.jsonl");
+    std::fs::write(&legacy, format!("{unflagged}\n")).unwrap();
+    run(old.path(), &subset, "3");
+    assert_eq!(lines(&legacy), 4, "continued under the old name");
+    assert!(!old.path().join(named.file_name().unwrap()).exists());
+}

@@ -142,7 +142,7 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
     let result = puzzle.seen_part(puzzle.apply(&start, &element));
     let st = CycleStructure::of(&puzzle, &element);
     let mut out = args.json.text_out();
-    writeln!(out, "puzzle:   {}", puzzle.spec)?;
+    writeln!(out, "puzzle:   {}", puzzle.spec.named())?;
     writeln!(out, "sequence: {} (read {})", sequence, order.name())?;
     writeln!(out, "start:    {}", puzzle.format_board(&start))?;
     writeln!(out, "result:   {}", puzzle.format_board(&result))?;
@@ -160,6 +160,6 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
     writeln!(out, "summary:  {}", st.summary())?;
     drop(out);
     let boards = [puzzle.format_board(&start), puzzle.format_board(&result)];
-    args.json.write(&ApplyJson::new(puzzle.spec.to_string(), &sequence, order, boards, &st))?;
+    args.json.write(&ApplyJson::new(puzzle.spec.named(), &sequence, order, boards, &st))?;
     Ok(())
 }

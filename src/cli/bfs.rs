@@ -599,7 +599,7 @@ fn resume_table(
             let r = job.resumed_from().expect("a resumed job");
             let unit = if job.space().entry_classes().is_some() { "entries" } else { "boards" };
             let (d, partial) = (r.histogram.len(), job.resumed_partial());
-            let (spec, metric) = (&job.puzzle().spec, job.puzzle().metric);
+            let (spec, metric) = (job.puzzle().spec.named(), job.puzzle().metric);
             let across = if count == 1 { String::new() } else { format!(" in {count} processes") };
             let found = if partial == 0 {
                 String::new()
@@ -771,7 +771,7 @@ fn print_head(head: &Head) {
     let _ = writeln!(
         out,
         "# {} metric={} boards={}{entries}{goals} table_bytes={}",
-        puzzle.spec,
+        puzzle.spec.named(),
         puzzle.metric,
         space.n_boards(),
         bytes

@@ -8,6 +8,7 @@ use clap::Args;
 use twirl::group::analysis::Analysis;
 use twirl::group::solvable::{Checker, Verdict};
 use twirl::puzzle::Metric;
+use twirl::rank::board_count;
 
 use super::json::{JsonArgs, as_paths, files_named};
 use super::{PuzzleArgs, argument_text};
@@ -91,7 +92,7 @@ pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
             (Err(e), _) => return Err(e.into()),
         },
     };
-    let spec = puzzle.spec.to_string();
+    let spec = puzzle.spec.named();
     args.json.write(&verdict_json(&spec, puzzle.metric.name(), &shown, &reasons))?;
     print_verdict(&mut args.json.text_out(), &shown, &reasons)?;
     Ok(reasons.is_empty())
@@ -141,20 +142,20 @@ pub fn run_order(args: &OrderArgs) -> anyhow::Result<()> {
         (Err(e), None) => return Err(e.into()),
     };
     let (model, order) = (&analysis.model_order, &analysis.group_order);
-    let spec = puzzle.spec.to_string();
+    let spec = puzzle.spec.named();
     let mut out = args.json.text_out();
     writeln!(out, "{order}")?;
     if puzzle.has_identical_pieces() {
-        writeln!(out, "# {} ({} moves): group order {order}", puzzle.spec, puzzle.moves.len())?;
-        // Counted as past 255 cells (from the invariants, or the cosets the relabellings
-        // meet: milliseconds), else from the boards listed (seconds).
+        writeln!(out, "# {} ({} moves): group order {order}", spec, puzzle.moves.len())?;
+        // Counted as `info` counts them (milliseconds but on the largest groups), else from
+        // the boards listed (seconds).
         let listed = || {
             twirl::rank::Ranking::of_identical_pieces(&puzzle, &analysis)
                 .map(|boards| boards.n_reachable().to_string())
                 .map_err(|e| e.to_string())
         };
-        let distinct = match puzzle.defined().map(super::large_def::distinct_boards) {
-            Some(Ok(count)) => Ok(count),
+        let distinct = match board_count::count_boards(&puzzle, &analysis) {
+            Some(Ok(count)) => Ok(count.to_string()),
             Some(Err(reason)) => listed().map_err(|e| format!("{e}; {reason}")),
             None => listed(),
         };
@@ -168,7 +169,7 @@ pub fn run_order(args: &OrderArgs) -> anyhow::Result<()> {
         args.json.write(&order_json(&spec, puzzle.metric.name(), &order, distinct.as_deref()))?;
         return Ok(());
     }
-    writeln!(out, "# {} ({} moves): {} reachable boards", puzzle.spec, puzzle.moves.len(), order)?;
+    writeln!(out, "# {} ({} moves): {} reachable boards", spec, puzzle.moves.len(), order)?;
     if !analysis.invariants_are_exact() {
         writeln!(out, "# the orbits, parities and orientation sums of the moves allow {model}")?;
     }

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use twirl::group::analysis::Analysis;
-use twirl::rank::{CellRuns, Ranking, StateRanking, StateSpace, SymmetryMode};
+use twirl::rank::{CellRuns, Ranking, StateRanking, StateSpace, SymmetryMode, board_count};
 use twirl::symmetry::Symmetries;
 use twirl::table::table_bytes;
 
@@ -31,7 +31,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     };
     let inv = &analysis.invariants;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "puzzle: {} (metric {})", puzzle.spec, puzzle.metric)?;
+    writeln!(out, "puzzle: {} (metric {})", puzzle.spec.named(), puzzle.metric)?;
     match puzzle.defined() {
         Some(d) => writeln!(out, "sets: {}", d.describe_sets())?,
         None => writeln!(
@@ -57,9 +57,9 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     writeln!(out, "boards allowed by the invariants: {}", analysis.model_order)?;
     writeln!(out, "group order (stabilizer chain):   {}", analysis.group_order)?;
     if puzzle.has_identical_pieces() {
-        // Counted as past 255 cells where that can be done (milliseconds); else the
-        // ranking below says what the boards are.
-        match puzzle.defined().map(super::large_def::distinct_boards) {
+        // Counted where that can be done (milliseconds but on the largest groups); else
+        // the ranking below says what the boards are.
+        match board_count::count_boards(&puzzle, &analysis) {
             Some(Ok(count)) => writeln!(
                 out,
                 "identical pieces: boards are fewer than group elements: {count} distinct boards"

@@ -135,12 +135,6 @@ pub fn order(
     Ok((order, distinct))
 }
 
-/// The number of distinct boards of a definition with identical pieces, from the
-/// invariants (any size), or why it cannot be counted that way.
-pub fn distinct_boards(d: &Defined) -> Result<String, String> {
-    twirl::rank::board_count::distinct_boards(d).map(|n| n.to_string())
-}
-
 /// `twirl check` on a wide definition: the board as written, and why it is unsolvable
 /// (empty when solvable).
 pub fn check(d: &Defined, text: &str) -> anyhow::Result<(String, Vec<String>)> {

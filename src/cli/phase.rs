@@ -74,10 +74,10 @@ pub fn run(args: &PhaseArgs) -> anyhow::Result<()> {
     bar.finish();
     let out = out?;
     let mut text = std::io::BufWriter::new(args.json.text_out());
-    write_text(&mut text, args, &phase, &out, threads)?;
+    write_text(&mut text, args, &puzzle.spec.named(), &phase, &out, threads)?;
     text.flush()?;
     drop(text);
-    args.json.write(&json_of(args, &phase, &out, threads))
+    args.json.write(&json_of(args, &puzzle.spec.named(), &phase, &out, threads))
 }
 
 /// The bar over the tracked boards, without the per-distance rows of `bfs` (the phase's
@@ -105,6 +105,7 @@ fn pattern(groups: &[PieceGroup], none: &str) -> String {
 fn write_text(
     w: &mut impl Write,
     args: &PhaseArgs,
+    named: &str,
     phase: &Phase,
     out: &PhaseOutcome,
     threads: usize,
@@ -112,8 +113,7 @@ fn write_text(
     let puzzle = &phase.tracked;
     writeln!(
         w,
-        "# phase of {} (metric {}): pieces tracked {}, every other piece ignored",
-        args.puzzle.puzzle,
+        "# phase of {named} (metric {}): pieces tracked {}, every other piece ignored",
         puzzle.metric.name(),
         phase.tracked_pieces
     )?;
@@ -159,6 +159,7 @@ fn solution_text(phase: &Phase, moves: &[usize]) -> String {
 
 fn json_of(
     args: &PhaseArgs,
+    named: &str,
     phase: &Phase,
     out: &PhaseOutcome,
     threads: usize,
@@ -174,7 +175,7 @@ fn json_of(
         })
         .collect();
     serde_json::json!({
-        "puzzle": args.puzzle.puzzle,
+        "puzzle": named,
         "metric": phase.tracked.metric.name(),
         "tracked": phase.tracked_pieces,
         "start": pattern(&args.start, ""),

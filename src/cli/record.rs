@@ -50,7 +50,7 @@ impl RecordHeader {
     pub fn new(puzzle: &twirl::puzzle::Puzzle, seed: u64) -> RecordHeader {
         RecordHeader {
             twirl_sample: RECORD_VERSION,
-            puzzle: puzzle.spec.to_string(),
+            puzzle: puzzle.spec.named(),
             metric: puzzle.metric.name().to_string(),
             seed,
             definition: puzzle.definition_digest(),
@@ -202,6 +202,18 @@ enum Tail {
     Cut(u64),
 }
 
+/// Whether the record at `path` holds `header`'s sample (its first line names it): read
+/// without the lock, to choose a default name, never to append.
+pub fn holds_sample(path: &Path, header: &RecordHeader) -> bool {
+    let Ok(file) = File::open(path) else { return false };
+    let mut first = String::new();
+    if std::io::BufRead::read_line(&mut std::io::BufReader::new(file), &mut first).is_err() {
+        return false;
+    }
+    serde_json::from_str::<RecordHeader>(first.trim_end())
+        .is_ok_and(|found| check_header(path, &found, header).is_ok())
+}
+
 /// Refuses a record of another sample, in one line saying what was expected and found.
 fn check_header(path: &Path, found: &RecordHeader, header: &RecordHeader) -> anyhow::Result<()> {
     let path = shown(path);
@@ -213,7 +225,13 @@ fn check_header(path: &Path, found: &RecordHeader, header: &RecordHeader) -> any
         );
     }
     let (h, f) = (header, found);
-    if (&f.puzzle, &f.metric, f.seed) != (&h.puzzle, &h.metric, h.seed) {
+    // Records began before they named a subset's flags (`def:F` for `def:F --nocorners`):
+    // such a record is the subset's where its definition digest (the subset's own) agrees.
+    let unflagged = h.puzzle.strip_prefix(f.puzzle.as_str()).is_some_and(|flags| {
+        flags.starts_with(" --") && f.definition.is_some() && f.definition == h.definition
+    });
+    let puzzle_agrees = f.puzzle == h.puzzle || unflagged;
+    if !puzzle_agrees || (&f.metric, f.seed) != (&h.metric, h.seed) {
         bail!(
             "{path}: expected the record of {} {} seed {}, found {} {} seed {}; name another \
              --record",

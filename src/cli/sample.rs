@@ -30,7 +30,7 @@ use twirl::report::Report;
 
 use super::bfs::describe_entries;
 use super::plot::write_svg;
-use super::record::{Record, RecordHeader};
+use super::record::{self, Record, RecordHeader};
 use super::sizes::human;
 use super::solve::PatternArgs;
 use super::table::{AUTO_TABLE_STATES, FullTable, Loaded, build_in_memory, full_table};
@@ -191,7 +191,7 @@ pub fn run(args: &SampleArgs) -> anyhow::Result<i32> {
     }
     let puzzle = args.puzzle.searchable_puzzle()?;
     let header = RecordHeader::new(&puzzle, args.seed);
-    let record = args.record.clone().unwrap_or_else(|| default_record(&header));
+    let record = args.record.clone().unwrap_or_else(|| default_record(&header, &puzzle));
     // Neither output may replace the record, the definition read, or the other output.
     let mut inputs: Vec<&Path> = vec![&record];
     inputs.extend(puzzle.defined().map(|d| Path::new(&d.path)));
@@ -365,7 +365,7 @@ fn distances(
         (FullTable::TooLarge(why), SampleMethod::Table) => bail!(
             "expected a puzzle whose full table fits in memory, found {}: {why} (--method \
              optimal samples it by IDA*)",
-            puzzle.spec
+            puzzle.spec.named()
         ),
         (FullTable::TooLarge(why), _) => {
             say(&format!("found by IDA* over pattern tables ({why})"));
@@ -439,10 +439,20 @@ impl Counts {
     }
 }
 
-fn default_record(h: &RecordHeader) -> PathBuf {
-    let slug: String =
-        h.puzzle.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
-    PathBuf::from(format!("{slug}-{}-seed{}.sample.jsonl", h.metric, h.seed))
+/// `<puzzle>-<metric>-seed<S>.sample.jsonl`, the puzzle named with its subset flags; a
+/// subset's record begun under the name without them (before records named the flags) is
+/// continued where no record has the new name and it holds this sample.
+fn default_record(h: &RecordHeader, puzzle: &Puzzle) -> PathBuf {
+    let name = |puzzle: &str| {
+        let slug: String =
+            puzzle.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+        PathBuf::from(format!("{slug}-{}-seed{}.sample.jsonl", h.metric, h.seed))
+    };
+    let (path, unflagged) = (name(&h.puzzle), name(&puzzle.spec.to_string()));
+    match !path.exists() && unflagged != path && record::holds_sample(&unflagged, h) {
+        true => unflagged,
+        false => path,
+    }
 }
 
 fn bar(total: u64, quiet: bool) -> ProgressBar {

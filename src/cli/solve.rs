@@ -509,7 +509,7 @@ fn choose(method: Method, puzzle: &Puzzle, args: &SolveArgs) -> anyhow::Result<C
     };
     bail!(
         "expected a puzzle whose shortest solutions twirl can find, found {}: {why}; {hint}",
-        puzzle.spec
+        puzzle.spec.named()
     )
 }
 
@@ -573,7 +573,7 @@ fn print_solution(
     let names: Vec<&str> = moves.iter().map(|&m| puzzle.moves[m].name.as_str()).collect();
     let seconds = started.elapsed().as_secs_f64();
     json.write(&serde_json::json!({
-        "puzzle": puzzle.spec.to_string(),
+        "puzzle": puzzle.spec.named(),
         "metric": puzzle.metric.name(),
         "board": puzzle.format_board(board),
         "method": method,

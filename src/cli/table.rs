@@ -236,8 +236,8 @@ pub(super) fn load_in_memory(puzzle: Puzzle) -> anyhow::Result<Loaded> {
         FullTable::TooLarge(why) => bail!(
             "expected a puzzle whose full table fits in memory, found {}: {why}; build it once \
              with `twirl bfs {} --table FILE` and solve from the file",
-            puzzle.spec,
-            puzzle.spec
+            puzzle.spec.named(),
+            puzzle.spec.named()
         ),
     }
 }
@@ -342,7 +342,7 @@ pub fn run_boards(args: &BoardsArgs) -> anyhow::Result<()> {
         );
     }
     args.json.write(&serde_json::json!({
-        "puzzle": t.puzzle.spec.to_string(),
+        "puzzle": t.puzzle.spec.named(),
         "metric": t.puzzle.metric.name(),
         "distance": args.distance,
         "boards_at_distance": at_distance,
@@ -371,7 +371,7 @@ pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
     }
     let unique = l.table.has_unique_bits().then(|| l.table.is_multi(rank));
     args.json.write(&serde_json::json!({
-        "puzzle": l.puzzle.spec.to_string(),
+        "puzzle": l.puzzle.spec.named(),
         "metric": l.puzzle.metric.name(),
         "board": l.puzzle.format_board(&board),
         "distance": moves.len(),

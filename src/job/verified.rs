@@ -116,7 +116,7 @@ pub(crate) fn puzzle_and_space(
                 path: file.path.clone(),
                 reason: format!(
                     "expected a table of {} in {}, found one in {}",
-                    p.spec,
+                    p.spec.named(),
                     p.metric.name(),
                     crate::error::escaped(&file.header.metric)
                 ),

@@ -146,7 +146,7 @@ impl PatternTable {
         let Ranking::Multiset(multiset) = space.ranking else {
             return Err(Error::Unsupported(format!(
                 "the pattern of {} tracking {} tiles is not ranked as a multiset",
-                base.spec,
+                base.spec.named(),
                 tracked.len()
             )));
         };
@@ -345,7 +345,7 @@ fn check_base(base: &Puzzle) -> Result<()> {
     if base.n_positions() > MAX_CELLS {
         return Err(Error::Unsupported(format!(
             "{} has {} cells; pattern tables hold boards of at most {MAX_CELLS}",
-            base.spec,
+            base.spec.named(),
             base.n_positions()
         )));
     }
@@ -353,7 +353,8 @@ fn check_base(base: &Puzzle) -> Result<()> {
         return Err(Error::Unsupported(format!(
             "{} in {} has moves whose inverse is not a move; optimal search by pattern tables \
              needs moves closed under inverses (use a full table: twirl bfs ... --table FILE)",
-            base.spec, base.metric
+            base.spec.named(),
+            base.metric
         )));
     }
     Ok(())
@@ -618,7 +619,7 @@ pub fn pattern_states(base: &Puzzle, tracked: &[u8]) -> Result<u64> {
         return Err(Error::Unsupported(format!(
             "expected a pattern of {} ranked as a multiset (pattern tables need it), found \
              one tracking {} tile{} where {why}",
-            base.spec,
+            base.spec.named(),
             tracked.len(),
             if tracked.len() == 1 { "" } else { "s" }
         )));
@@ -644,7 +645,7 @@ pub fn default_tracked(base: &Puzzle, max_bytes: u64) -> Result<Vec<u8>> {
     best.ok_or_else(|| {
         Error::TooLarge(format!(
             "no pattern table of {} fits {max_bytes} bytes (raise --max-memory)",
-            base.spec
+            base.spec.named()
         ))
     })
 }

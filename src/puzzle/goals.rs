@@ -141,7 +141,7 @@ impl Goals {
             (None, _) => Ok(space),
             (Some(why), SymmetryMode::On) => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {} from these goals: {why}; use --symmetry off",
-                puzzle.spec
+                puzzle.spec.named()
             ))),
             (Some(_), _) => StateSpace::for_search(puzzle, SymmetryMode::Off, unique),
         }

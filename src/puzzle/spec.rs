@@ -99,6 +99,19 @@ pub enum PuzzleSpec {
 pub const MAX_CELLS: usize = 255;
 
 impl PuzzleSpec {
+    /// The puzzle as a command line names it: the spec, then the subset flags a `def:` file
+    /// was taken with (`def:3x3x3.tws --nocorners`). What reports and messages print; a
+    /// table's header keeps the two apart (`puzzle` and `subset`).
+    pub fn named(&self) -> String {
+        match self {
+            PuzzleSpec::Def(d) => match d.applied_subset() {
+                Some(subset) => format!("{self} {}", subset.describe()),
+                None => self.to_string(),
+            },
+            _ => self.to_string(),
+        }
+    }
+
     /// Parses `nrp:3x3:2`, `nrp:3x3:2:orient`, `spin:3x3`, `spin:3x3:1x1,1x2` or `def:FILE`
     /// (which reads the file).
     pub fn parse(text: &str) -> Result<PuzzleSpec> {

@@ -106,11 +106,18 @@ pub(crate) fn fewest_projections(puzzle: &Puzzle, orbits: &[Vec<u8>]) -> BigUint
 
 /// The exact number of boards, or `None` when it passes 64 bits or cannot be counted.
 pub(crate) fn exact_boards(puzzle: &Puzzle, analysis: &Analysis) -> Option<u64> {
+    count_boards(puzzle, analysis)?.ok().and_then(|n| u64::try_from(&n).ok())
+}
+
+/// The exact number of boards at any size: each element of `K` tested where it is small (a
+/// sift each: the lockstep test's 65,536 in milliseconds, where its cosets take seconds),
+/// else from the group's cosets that `K` meets ([`distinct_boards`]), or why they cannot be
+/// counted; `None` where `K` is large and the puzzle no definition.
+pub fn count_boards(puzzle: &Puzzle, analysis: &Analysis) -> Option<Result<BigUint, String>> {
     match SameBoard::of(puzzle, analysis) {
-        Some(same) => Some(by_testing_each(&same, analysis)),
-        None => by_cosets(puzzle),
+        Some(same) => Some(Ok(by_testing_each(&same, analysis))),
+        None => puzzle.defined().map(distinct_boards),
     }
-    .and_then(|n| u64::try_from(&n).ok())
 }
 
 /// The boards, each element of `K` tested for membership in the group.
