@@ -110,7 +110,7 @@ impl<'a> RandomBoards<'a> {
                 Err(Error::Unsupported(format!(
                     "no solvable board of {} in {MAX_TRIES} uniform draws: too few boards are \
                      solvable to sample them this way",
-                    self.puzzle.spec
+                    self.puzzle.spec.named()
                 )))
             }
         }

@@ -122,7 +122,7 @@ pub fn run(args: &ApplyArgs) -> anyhow::Result<()> {
         let st = super::large_def::print_applied(&mut out, &d, &sequence, order, &applied)?;
         drop(out);
         let boards = [d.format_board_wide(&applied.start), d.format_board_wide(&applied.result)];
-        let spec = format!("def:{}", d.path);
+        let spec = d.named();
         args.json.write(&ApplyJson::new(spec, &sequence, order, boards, &st))?;
         return Ok(());
     }

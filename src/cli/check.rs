@@ -67,7 +67,7 @@ pub fn run_check(args: &CheckArgs) -> anyhow::Result<bool> {
     }
     if let Some((d, metric)) = args.puzzle.large_def()? {
         let (shown, reasons) = super::large_def::check(&d, &text)?;
-        let spec = format!("def:{}", d.path);
+        let spec = d.named();
         args.json.write(&verdict_json(&spec, metric.name(), &shown, &reasons))?;
         print_verdict(&mut args.json.text_out(), &shown, &reasons)?;
         return Ok(reasons.is_empty());
@@ -129,7 +129,7 @@ pub fn run_order(args: &OrderArgs) -> anyhow::Result<()> {
         let mut out = args.json.text_out();
         let (order, distinct) = super::large_def::order(&mut out, d, metric)?;
         drop(out);
-        let spec = format!("def:{}", d.path);
+        let spec = d.named();
         args.json.write(&order_json(&spec, metric.name(), &order, distinct.as_deref()))
     };
     if let Some((d, metric)) = args.puzzle.large_def()? {

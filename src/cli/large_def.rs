@@ -44,7 +44,7 @@ pub fn info(d: &Defined, metric: Metric, narrow: bool, refusal: &str) -> anyhow:
     let moves = moves_line(d, metric)?;
     let a = WideAnalysis::of(d)?;
     let mut out = std::io::stdout().lock();
-    writeln!(out, "puzzle: def:{} (metric {metric})", d.path)?;
+    writeln!(out, "puzzle: {} (metric {metric})", d.named())?;
     writeln!(out, "sets: {}", d.describe_sets())?;
     writeln!(out, "{moves}")?;
     writeln!(out, "orbits: {}", a.orbits.len())?;
@@ -100,7 +100,7 @@ pub fn order(
     let a = WideAnalysis::of(d)?;
     let order = a.group_order.to_string();
     writeln!(out, "{order}")?;
-    let spec = format!("def:{}", d.path);
+    let spec = d.named();
     let mut distinct = Some(order.clone());
     if d.has_identical_pieces() {
         writeln!(out, "# {spec} ({n_moves} moves): group order {order}")?;
@@ -190,7 +190,7 @@ pub fn print_applied(
     a: &Applied,
 ) -> anyhow::Result<CycleStructure> {
     let st = CycleStructure::of_parts(&a.element.perm, &a.element.twist, d.orient_mod(), None);
-    writeln!(out, "puzzle:   def:{}", d.path)?;
+    writeln!(out, "puzzle:   {}", d.named())?;
     writeln!(out, "sequence: {sequence} (read {})", order.name())?;
     writeln!(out, "start:    {}", d.format_board_wide(&a.start))?;
     writeln!(out, "result:   {}", d.format_board_wide(&a.result))?;

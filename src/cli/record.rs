@@ -225,12 +225,15 @@ fn check_header(path: &Path, found: &RecordHeader, header: &RecordHeader) -> any
         );
     }
     let (h, f) = (header, found);
-    // Records began before they named a subset's flags (`def:F` for `def:F --nocorners`):
-    // such a record is the subset's where its definition digest (the subset's own) agrees.
-    let unflagged = h.puzzle.strip_prefix(f.puzzle.as_str()).is_some_and(|flags| {
-        flags.starts_with(" --") && f.definition.is_some() && f.definition == h.definition
-    });
-    let puzzle_agrees = f.puzzle == h.puzzle || unflagged;
+    // A subset's flags may be written in another order or form (`--ignore S:4-7` and
+    // `S:7,6,5,4`), or not at all by records begun before they were named (`def:F` for
+    // `def:F --nocorners`): the same file with the same definition digest (the subset's
+    // own) is the same sample.
+    let file = |named: &str| named.split(" --").next().unwrap_or_default().to_string();
+    let same_subset = file(&f.puzzle) == file(&h.puzzle)
+        && f.definition.is_some()
+        && f.definition == h.definition;
+    let puzzle_agrees = f.puzzle == h.puzzle || same_subset;
     if !puzzle_agrees || (&f.metric, f.seed) != (&h.metric, h.seed) {
         bail!(
             "{path}: expected the record of {} {} seed {}, found {} {} seed {}; name another \

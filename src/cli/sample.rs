@@ -439,13 +439,22 @@ impl Counts {
     }
 }
 
+/// Most bytes of the puzzle's part of a default record name.
+const MAX_SLUG: usize = 160;
+
 /// `<puzzle>-<metric>-seed<S>.sample.jsonl`, the puzzle named with its subset flags; a
 /// subset's record begun under the name without them (before records named the flags) is
 /// continued where no record has the new name and it holds this sample.
 fn default_record(h: &RecordHeader, puzzle: &Puzzle) -> PathBuf {
     let name = |puzzle: &str| {
-        let slug: String =
+        let mut slug: String =
             puzzle.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+        // Long flag lists (`--ignore EDGES:1-30` lists every piece) would pass a file
+        // name's 255 bytes: cut, and told apart by a digest of the whole.
+        if slug.len() > MAX_SLUG {
+            let digest = xxhash_rust::xxh3::xxh3_64(puzzle.as_bytes());
+            slug = format!("{}_{digest:016x}", &slug[..MAX_SLUG - 17]);
+        }
         PathBuf::from(format!("{slug}-{}-seed{}.sample.jsonl", h.metric, h.seed))
     };
     let (path, unflagged) = (name(&h.puzzle), name(&puzzle.spec.to_string()));

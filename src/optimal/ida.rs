@@ -239,7 +239,7 @@ impl<'a> Solver<'a> {
         if n > MAX_CELLS {
             return Err(Error::Unsupported(format!(
                 "{} has {n} cells; optimal search handles at most {MAX_CELLS}",
-                puzzle.spec
+                puzzle.spec.named()
             )));
         }
         let lookups: Vec<Lookup> = tables

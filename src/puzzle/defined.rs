@@ -188,6 +188,15 @@ impl Defined {
         Ok(out)
     }
 
+    /// `def:PATH` and the subset flags it was taken with, as a command line names it (see
+    /// [`super::PuzzleSpec::named`], which gives this for `def:` puzzles).
+    pub fn named(&self) -> String {
+        match &self.subset {
+            Some(subset) => format!("def:{} {}", self.path, subset.describe()),
+            None => format!("def:{}", self.path),
+        }
+    }
+
     /// The subset of the file taken on the command line ([`Defined::subset`]), if any.
     pub fn applied_subset(&self) -> Option<&super::subset::Subset> {
         self.subset.as_ref()

@@ -104,10 +104,7 @@ impl PuzzleSpec {
     /// table's header keeps the two apart (`puzzle` and `subset`).
     pub fn named(&self) -> String {
         match self {
-            PuzzleSpec::Def(d) => match d.applied_subset() {
-                Some(subset) => format!("{self} {}", subset.describe()),
-                None => self.to_string(),
-            },
+            PuzzleSpec::Def(d) => d.named(),
             _ => self.to_string(),
         }
     }

@@ -536,7 +536,7 @@ impl StateSpace {
             None => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: the group is smaller than its invariants allow, \
                  and classes need the invariants' layout to rank its boards densely",
-                puzzle.spec
+                puzzle.spec.named()
             ))),
         };
         let classes = classes.map(|c| {
@@ -657,14 +657,14 @@ impl StateSpace {
             Ranking::Multiset(_) => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: its identical pieces in a group smaller than \
                  its invariants are searched in ranks that hold more than its boards",
-                puzzle.spec
+                puzzle.spec.named()
             ))),
             Ranking::Fibres(f) => {
                 FibreClasses::new(puzzle, f.clone(), syms).map(Ranking::FibreClasses)
             }
             _ => Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: its identical pieces have no multiset ranking",
-                puzzle.spec
+                puzzle.spec.named()
             ))),
         }
     }
@@ -864,7 +864,7 @@ impl Ranking {
         }
         let too_many = format!(
             "{} has identical pieces and more than {} boards to list one by one",
-            puzzle.spec,
+            puzzle.spec.named(),
             enumerated::MAX_LISTED
         );
         let smaller = format!(

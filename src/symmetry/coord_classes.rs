@@ -153,7 +153,10 @@ impl CoordClasses {
         runs_only: bool,
     ) -> Result<CoordClasses> {
         let refuse = |why: &str| {
-            Err(Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec)))
+            Err(Error::Unsupported(format!(
+                "no symmetry reduction for {}: {why}",
+                puzzle.spec.named()
+            )))
         };
         if let Some(why) = CoordClasses::refusal_of_group(&syms) {
             return refuse(why);

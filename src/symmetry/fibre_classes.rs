@@ -92,7 +92,10 @@ impl FibreClasses {
     /// are none.
     pub fn new(puzzle: &Puzzle, fibres: FibreRanking, syms: Symmetries) -> Result<FibreClasses> {
         let refuse = |why: String| {
-            Err(Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec)))
+            Err(Error::Unsupported(format!(
+                "no symmetry reduction for {}: {why}",
+                puzzle.spec.named()
+            )))
         };
         match syms.order() {
             0 | 1 => {

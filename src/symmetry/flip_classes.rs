@@ -68,7 +68,10 @@ impl FlipClasses {
     /// there are none.
     pub fn new(puzzle: &Puzzle, multiset: Multiset, syms: Symmetries) -> Result<FlipClasses> {
         let refuse = |why: String| {
-            Err(Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec)))
+            Err(Error::Unsupported(format!(
+                "no symmetry reduction for {}: {why}",
+                puzzle.spec.named()
+            )))
         };
         if let Some(why) = CoordClasses::refusal_of_group(&syms) {
             return refuse(why.into());

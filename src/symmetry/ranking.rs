@@ -325,7 +325,7 @@ impl ClassRanking {
         if syms.order() < 2 {
             return Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: the moves have no symmetry besides the identity",
-                puzzle.spec
+                puzzle.spec.named()
             )));
         }
         if placements > MAX_ARRANGEMENTS {
@@ -333,7 +333,7 @@ impl ClassRanking {
                 "no symmetry reduction for {}: no orbit of the board has room for key cells, \
                  and its {placements} arrangements are more than the {MAX_ARRANGEMENTS} a first \
                  part may take",
-                puzzle.spec
+                puzzle.spec.named()
             )));
         }
         let key = (0..full.n_orbits()).map(|j| full.orbit_cells(j).to_vec()).collect();
@@ -392,7 +392,7 @@ impl ClassRanking {
         inversion: bool,
     ) -> Result<ClassRanking> {
         let cannot = |why: &str| {
-            Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec))
+            Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec.named()))
         };
         let Some(choice) = KeyChoice::of(&full, &syms, min_placements) else {
             return Err(cannot("the moves have no symmetry besides the identity"));
