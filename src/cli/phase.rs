@@ -74,10 +74,11 @@ pub fn run(args: &PhaseArgs) -> anyhow::Result<()> {
     bar.finish();
     let out = out?;
     let mut text = std::io::BufWriter::new(args.json.text_out());
-    write_text(&mut text, args, &puzzle.spec.named(), &phase, &out, threads)?;
+    let named = puzzle.spec.named();
+    write_text(&mut text, args, &named, &phase, &out, threads)?;
     text.flush()?;
     drop(text);
-    args.json.write(&json_of(args, &puzzle.spec.named(), &phase, &out, threads))
+    args.json.write(&json_of(args, &named, &phase, &out, threads))
 }
 
 /// The bar over the tracked boards, without the per-distance rows of `bfs` (the phase's

@@ -225,10 +225,9 @@ fn check_header(path: &Path, found: &RecordHeader, header: &RecordHeader) -> any
         );
     }
     let (h, f) = (header, found);
-    // A subset's flags may be written in another order or form (`--ignore S:4-7` and
-    // `S:7,6,5,4`), or not at all by records begun before they were named (`def:F` for
-    // `def:F --nocorners`): the same file with the same definition digest (the subset's
-    // own) is the same sample.
+    // Records begun before they named a subset's flags (`def:F` for `def:F --nocorners`),
+    // and flags spelled otherwise that make the same definition: the same file with the
+    // same definition digest (the subset's own) is the same sample.
     let file = |named: &str| named.split(" --").next().unwrap_or_default().to_string();
     let same_subset = file(&f.puzzle) == file(&h.puzzle)
         && f.definition.is_some()

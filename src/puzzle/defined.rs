@@ -191,10 +191,7 @@ impl Defined {
     /// `def:PATH` and the subset flags it was taken with, as a command line names it (see
     /// [`super::PuzzleSpec::named`], which gives this for `def:` puzzles).
     pub fn named(&self) -> String {
-        match &self.subset {
-            Some(subset) => format!("def:{} {}", self.path, subset.describe()),
-            None => format!("def:{}", self.path),
-        }
+        super::subset::Subset::named(&format!("def:{}", self.path), self.subset.as_ref())
     }
 
     /// The subset of the file taken on the command line ([`Defined::subset`]), if any.

@@ -125,6 +125,15 @@ impl Subset {
         *self == Subset::default()
     }
 
+    /// `spec` followed by the flags of `subset`, if any: a puzzle as a command line names it
+    /// (`def:cube.tws --nocorners`).
+    pub fn named(spec: &str, subset: Option<&Subset>) -> String {
+        match subset {
+            Some(s) => format!("{spec} {}", s.describe()),
+            None => spec.to_string(),
+        }
+    }
+
     /// The flags given, as the command line spells them (for messages).
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();

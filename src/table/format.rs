@@ -124,10 +124,7 @@ impl Header {
     /// The puzzle as a command line names it: its spec, then the subset flags it was
     /// searched with (`def:cube.tws --nocorners`).
     pub fn named_puzzle(&self) -> String {
-        match &self.subset {
-            Some(s) => format!("{} {}", self.puzzle, s.describe()),
-            None => self.puzzle.clone(),
-        }
+        crate::puzzle::subset::Subset::named(&self.puzzle, self.subset.as_ref())
     }
 
     /// Ranks the body holds: all of them, or a part's.
