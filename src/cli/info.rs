@@ -274,6 +274,17 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                     c.rest_count()
                 )?;
             }
+            // The placement table lives beside the search's table (the 3x3x3's edges: 1.8
+            // GiB beside 4.8): worth a line where it is large.
+            let placement_bytes = 4 * c.placements();
+            if placement_bytes >= LARGE_PLACEMENT_TABLE {
+                writeln!(
+                    out,
+                    "placement table: {placement_bytes} bytes ({}) in memory beside the table \
+                     (each placement's class and symmetry, 4 bytes)",
+                    human(placement_bytes)
+                )?;
+            }
             if let Some((tables, twin_bytes)) = c.twin_tables() {
                 writeln!(
                     out,
@@ -301,6 +312,9 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// Placement tables from this size on get a line of `info` of their own.
+const LARGE_PLACEMENT_TABLE: u64 = 64 << 20;
 
 /// The table of classes in one line: `entries` under a group of `order` elements, for
 /// `boards` boards whose own table takes `bytes`.

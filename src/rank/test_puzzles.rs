@@ -261,6 +261,37 @@ C
 End
 ";
 
+/// The pyraminx's six edges alone (their moves as twsearch's `pyraminx.tws` gives them):
+/// 6!/2 arrangements times 2^5 flips, 11,520 boards, flips in runs of 32 ranks.
+pub(crate) const PYRAMINX_EDGES: &str = "\
+Set EDGE 6 2
+Solved
+EDGE
+1 2 3 4 5 6
+0 0 0 0 0 0
+End
+Move L
+EDGE
+2 4 3 1 5 6
+0 1 0 1 0 0
+End
+Move R
+EDGE
+1 5 3 4 6 2
+0 0 0 0 0 0
+End
+Move F
+EDGE
+3 2 5 4 1 6
+0 0 0 0 0 0
+End
+Move D
+EDGE
+1 2 4 6 5 3
+0 0 1 1 0 0
+End
+";
+
 /// A puzzle read from definition text.
 pub(crate) fn defined(text: &str) -> Puzzle {
     use crate::puzzle::defined::Defined;

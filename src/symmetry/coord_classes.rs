@@ -249,7 +249,8 @@ impl CoordClasses {
                 }
             }
             true
-        });
+        })
+        .expect("no more orbits than members, which fit beside the element");
         let Reduced { placement: first_class, representative: reps, twins } = reduced;
         let n_states = reps.len() as u64 * rest_count;
         let mut out = CoordClasses {

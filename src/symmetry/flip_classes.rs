@@ -127,7 +127,8 @@ impl FlipClasses {
                 }
             }
             true
-        });
+        })
+        .expect("no more orbits than members, which fit beside the element");
         let Reduced { placement: upper_class, representative: reps, twins } = reduced;
         let n_states = (reps.len() as u64) << bits;
         Ok(FlipClasses {

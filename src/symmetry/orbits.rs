@@ -44,19 +44,24 @@ pub(crate) struct Reduced {
 /// writes into `out[e]` the image of `p` under element `e` (element 0 the identity) and
 /// returns true, or may stop at an image below `p` and return false (`p` is then not the
 /// smallest of its orbit); `undo[e]` names the element undoing `e`, below `1 << sym_bits`.
+/// The orbits must number at most `1 << (32 - sym_bits)`; `None` if they are more.
 pub(crate) fn reduce(
     n: usize,
     undo: &[u32],
     sym_bits: u32,
     images: impl Fn(usize, &mut [u32]) -> bool + Sync,
-) -> Reduced {
+) -> Option<Reduced> {
     assert!(undo.len() <= 1 << sym_bits && undo.len() <= ElementSet::BITS as usize);
-    assert!((n as u64) <= 1 << (32 - sym_bits), "{n} members do not fit beside the element");
+    assert!(n <= u32::MAX as usize, "{n} members do not fit 32 bits");
     const UNSEEN: u32 = u32::MAX;
-    // First the smallest member itself above the element, numbered as a class below.
+    let most_orbits = 1usize << (32 - sym_bits);
+    // First an orbit's number in the order it was found (its smallest member may lie past
+    // 2^25, the 3x3x3's edges' 12! arrangements), above the element; renumbered in the
+    // order of smallest members below.
     let code: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(UNSEEN)).collect();
     let next = AtomicUsize::new(0);
-    let found: Vec<(Vec<u32>, Twins)> = rayon::broadcast(|_| {
+    let found_orbits = AtomicUsize::new(0);
+    let found: Vec<(Vec<(u32, u32)>, Twins)> = rayon::broadcast(|_| {
         let (mut smallest, mut twins) = (Vec::new(), Vec::new());
         let mut out = vec![0u32; undo.len()];
         loop {
@@ -74,6 +79,12 @@ pub(crate) fn reduce(
                 if !images(p, &mut out) || out.iter().any(|&q| (q as usize) < p) {
                     continue;
                 }
+                let id = found_orbits.fetch_add(1, Relaxed);
+                if id >= most_orbits {
+                    // Too many to name: every thread stops at its next block.
+                    next.store(n, Relaxed);
+                    break;
+                }
                 for &q in out.iter() {
                     crate::table::prefetch_at(code.as_ptr().wrapping_add(q as usize));
                 }
@@ -81,28 +92,36 @@ pub(crate) fn reduce(
                 // thread alone writes the orbit's codes (the others skip it, its smallest
                 // member being below theirs), so a load then a store keeps the least.
                 for (&q, &back) in out.iter().zip(undo) {
-                    let (slot, c) = (&code[q as usize], (p as u32) << sym_bits | back);
+                    let (slot, c) = (&code[q as usize], (id as u32) << sym_bits | back);
                     if c < slot.load(Relaxed) {
                         slot.store(c, Relaxed);
                     }
                 }
                 let fixed = (out.iter().enumerate())
                     .fold(0, |f, (e, &q)| f | ((q as usize == p) as u128) << e);
-                smallest.push(p as u32);
+                smallest.push((p as u32, id as u32));
                 if fixed.count_ones() > 1 {
                     twins.push((p as u32, fixed));
                 }
             }
         }
     });
-    let (mut representative, mut twins): (Vec<u32>, Twins) = (Vec::new(), Vec::new());
+    if found_orbits.into_inner() > most_orbits {
+        return None;
+    }
+    let (mut members, mut twins): (Vec<(u32, u32)>, Twins) = (Vec::new(), Vec::new());
     for (s, t) in found {
-        representative.extend(s);
+        members.extend(s);
         twins.extend(t);
     }
-    representative.par_sort_unstable();
+    members.par_sort_unstable();
     twins.par_sort_unstable_by_key(|t| t.0);
     // A class is the number of smallest members below its own.
+    let mut class_of_id = vec![0u32; members.len()];
+    for (class, &(_, id)) in members.iter().enumerate() {
+        class_of_id[id as usize] = class as u32;
+    }
+    let representative: Vec<u32> = members.into_iter().map(|(p, _)| p).collect();
     let class = BitRank::from_members(n, &representative);
     for t in &mut twins {
         t.0 = class.rank(t.0 as u64);
@@ -110,10 +129,9 @@ pub(crate) fn reduce(
     let mask = (1u32 << sym_bits) - 1;
     // In place: the codes are the largest table of a ranking.
     let mut placement: Vec<u32> = code.into_iter().map(AtomicU32::into_inner).collect();
-    placement
-        .par_iter_mut()
-        .for_each(|c| *c = class.rank((*c >> sym_bits) as u64) << sym_bits | *c & mask);
-    Reduced { placement, representative, twins }
+    (placement.par_iter_mut())
+        .for_each(|c| *c = class_of_id[(*c >> sym_bits) as usize] << sym_bits | *c & mask);
+    Some(Reduced { placement, representative, twins })
 }
 
 #[cfg(test)]
@@ -122,7 +140,9 @@ mod tests {
 
     /// The rotations of a necklace of 4 beads in 3 colours (`p` read in base 3): every
     /// orbit's smallest member, the element taking each member there, and the necklaces a
-    /// rotation besides the identity keeps, as a walk in order finds them.
+    /// rotation besides the identity keeps, as a walk in order finds them. With 27 bits for
+    /// the element, 81 members are more than `2^5` but their 24 orbits fit; with 28 they
+    /// do not.
     #[test]
     fn necklaces_under_rotation() {
         let rotate = |p: usize, by: usize| -> u32 {
@@ -130,30 +150,38 @@ mod tests {
             (0..4).map(|i| digits[(i + by) % 4] * 3usize.pow(i as u32)).sum::<usize>() as u32
         };
         let undo = [0u32, 3, 2, 1];
-        let r = reduce(81, &undo, 7, |p, out| {
-            for (e, o) in out.iter_mut().enumerate() {
-                *o = rotate(p, e);
-                if (*o as usize) < p {
-                    return false;
+        let reduce_with = |bits| {
+            reduce(81, &undo, bits, |p, out| {
+                for (e, o) in out.iter_mut().enumerate() {
+                    *o = rotate(p, e);
+                    if (*o as usize) < p {
+                        return false;
+                    }
                 }
+                true
+            })
+        };
+        assert!(reduce_with(28).is_none(), "24 orbits named in 4 bits");
+        for bits in [7, 27] {
+            let r = reduce_with(bits).expect("24 orbits fit");
+            // Burnside: (81 + 3 + 9 + 3) / 4 = 24 necklaces.
+            assert_eq!(r.representative.len(), 24);
+            let smallest =
+                [0, 1, 2, 4, 5, 7, 8, 10, 11, 13, 14, 16, 17, 20, 22, 23, 25, 26, 40, 41];
+            assert_eq!(&r.representative[..20], &smallest);
+            assert_eq!(&r.representative[20..], &[44, 50, 53, 80]);
+            for p in 0..81usize {
+                let (class, e) = (r.placement[p] >> bits, (r.placement[p] & 127) as usize);
+                let rep = r.representative[class as usize];
+                assert_eq!(rotate(p, e), rep, "member {p}");
+                assert_eq!(rep, (0..4).map(|by| rotate(p, by)).min().unwrap());
+                // Of two turns taking `p` there (aaaa, abab), the smaller.
+                assert!((0..e).all(|f| rotate(p, f) != rep), "member {p}");
             }
-            true
-        });
-        // Burnside: (81 + 3 + 9 + 3) / 4 = 24 necklaces.
-        assert_eq!(r.representative.len(), 24);
-        let smallest = [0, 1, 2, 4, 5, 7, 8, 10, 11, 13, 14, 16, 17, 20, 22, 23, 25, 26, 40, 41];
-        assert_eq!(&r.representative[..20], &smallest);
-        assert_eq!(&r.representative[20..], &[44, 50, 53, 80]);
-        for p in 0..81usize {
-            let (class, e) = (r.placement[p] >> 7, (r.placement[p] & 127) as usize);
-            let rep = r.representative[class as usize];
-            assert_eq!(rotate(p, e), rep, "member {p}");
-            assert_eq!(rep, (0..4).map(|by| rotate(p, by)).min().unwrap());
-            // Of two turns taking `p` there (aaaa, abab), the smaller.
-            assert!((0..e).all(|f| rotate(p, f) != rep), "member {p}");
+            // Kept by a half turn: the necklaces abab (3 classes), by every turn aaaa (3).
+            let kept =
+                [(0, 0b1111), (7, 0b101), (13, 0b101), (18, 0b1111), (21, 0b101), (23, 0b1111)];
+            assert_eq!(r.twins, kept);
         }
-        // Kept by a half turn: the necklaces abab (3 classes), by every turn aaaa (3).
-        let kept = [(0, 0b1111), (7, 0b101), (13, 0b101), (18, 0b1111), (21, 0b101), (23, 0b1111)];
-        assert_eq!(r.twins, kept);
     }
 }

@@ -87,6 +87,12 @@ pub const MAX_PLACEMENTS: u64 = 4_000_000;
 /// no smaller first part is left to such boards.
 const MAX_ARRANGEMENTS: u64 = 1 << 25;
 
+/// Past [`MAX_ARRANGEMENTS`], the most arrangements a whole arrangement first may still take
+/// (2 GiB of placement table), where the table of a subgroup's classes would be far larger
+/// (see [`large_arrangement_pays`]): the 3x3x3's 12 edges, 12! arrangements each with 2048
+/// flips, under all 48 symmetries instead of the 16 keeping four cells.
+const MAX_LARGE_ARRANGEMENTS: u64 = 1 << 29;
+
 /// Whole orbits first need at least this many placements per element of the group (with
 /// inversion), or [`MIN_PLACEMENTS`] (see `choose_key_orbits`).
 const PLACEMENTS_PER_ELEMENT: u64 = 1024;
@@ -289,7 +295,9 @@ impl ClassRanking {
                 let key = vec![full.orbit_cells(0).to_vec()];
                 ClassRanking::assemble(full, *rest, syms, true, key)
             }
-            FirstPart::Arrangement => ClassRanking::by_arrangements(puzzle, full, syms, inversion),
+            FirstPart::Arrangement => {
+                ClassRanking::by_arrangements(puzzle, full, syms, inversion, MAX_ARRANGEMENTS)
+            }
             FirstPart::ByKeyCells => {
                 ClassRanking::by_key_cells(puzzle, full, MIN_PLACEMENTS, syms, inversion)
             }
@@ -320,6 +328,7 @@ impl ClassRanking {
         full: Layout,
         syms: Symmetries,
         inversion: bool,
+        most: u64,
     ) -> Result<ClassRanking> {
         let placements = full.n_states() / full.orientation_count();
         if syms.order() < 2 {
@@ -328,18 +337,16 @@ impl ClassRanking {
                 puzzle.spec.named()
             )));
         }
-        if placements > MAX_ARRANGEMENTS {
+        if placements > most {
             return Err(Error::Unsupported(format!(
                 "no symmetry reduction for {}: no orbit of the board has room for key cells, \
-                 and its {placements} arrangements are more than the {MAX_ARRANGEMENTS} a first \
+                 and its {placements} arrangements are more than the {most} a first \
                  part may take",
                 puzzle.spec.named()
             )));
         }
         let key = (0..full.n_orbits()).map(|j| full.orbit_cells(j).to_vec()).collect();
-        // With the whole arrangement first, the first part of `g^-1` (its permutations
-        // inverted, its sums negated) follows from `g`'s.
-        let inversion = inversion && inversion_fits(&syms);
+        let inversion = arrangement_inverts(&full, &syms, inversion);
         ClassRanking::assemble(full, Rest::Orientations, syms, inversion, key)
     }
 
@@ -404,12 +411,19 @@ impl ClassRanking {
             }
             KeyChoice::Arrangement => {
                 let arrangements = full.n_states() / full.orientation_count();
-                if arrangements > MAX_ARRANGEMENTS
-                    && let Some((subgroup, key)) = stabilizer_key_cells(&full, &syms)
-                {
-                    return ClassRanking::with_key_cells(puzzle, full, subgroup, key);
+                let mut most = MAX_ARRANGEMENTS;
+                if arrangements > MAX_ARRANGEMENTS {
+                    // Key cells of a subgroup (or no classes) where they take less memory
+                    // than the whole arrangement's classes and placements.
+                    let subgroup = stabilizer_key_cells(&full, &syms);
+                    let order = subgroup.as_ref().map_or(1, |(s, _)| s.order());
+                    if large_arrangement_pays(&full, &syms, order, inversion) {
+                        most = MAX_LARGE_ARRANGEMENTS;
+                    } else if let Some((subgroup, key)) = subgroup {
+                        return ClassRanking::with_key_cells(puzzle, full, subgroup, key);
+                    }
                 }
-                ClassRanking::by_arrangements(puzzle, full, syms, inversion)
+                ClassRanking::by_arrangements(puzzle, full, syms, inversion, most)
             }
         }
     }
@@ -499,7 +513,7 @@ impl ClassRanking {
         for (p, m) in out.free_mods.iter_mut().enumerate().take(out.full.n_cells()) {
             *m = inv.orbits[inv.orbit_of[p] as usize].free_mod;
         }
-        out.reduce_placements();
+        out.reduce_placements()?;
         if out.representative.len() <= MAX_KEPT_ARRANGEMENTS {
             match &out.rest {
                 // On every thread, as a class table may hold 2^18 of them.
@@ -567,8 +581,13 @@ impl ClassRanking {
     /// With [`Rest::Turns`] a run is every flip of one arrangement, and a symmetry permutes
     /// the flips' bits as it permutes the tiles.
     fn find_xor_runs(&mut self) {
-        if self.rest.first_part_is_orbits() {
-            return;
+        // Whole orbits first leave no run of offsets in the rest. The whole arrangement first
+        // leaves the layout's own runs (its orientation digits are the rest), but not under
+        // inversion, whose maps are named as flips of tiles ([`ClassRanking::offset_map`]).
+        match self.rest {
+            Rest::Orbits(_) => return,
+            Rest::Orientations if self.inversion => return,
+            _ => {}
         }
         if let Rest::Turns(_) = self.rest {
             let n = self.full.n_cells();
@@ -672,7 +691,7 @@ impl ClassRanking {
     /// Lists every placement's class and the element taking it to its representative (the
     /// smallest placement of its orbit), and the stabilizers of the representatives
     /// ([`orbits::reduce`], in parallel).
-    fn reduce_placements(&mut self) {
+    fn reduce_placements(&mut self) -> Result<()> {
         let total = self.orbit_placements.iter().product::<u64>() as usize;
         let undo: Vec<u32> = (0..self.n_elements()).map(|e| self.inverse_element(e)).collect();
         // Whole arrangements (upper values) are mapped by tables where the elements allow.
@@ -715,9 +734,17 @@ impl ClassRanking {
                 }
             }
             true
-        });
+        })
+        .ok_or_else(|| {
+            Error::Unsupported(format!(
+                "no symmetry reduction: more classes of {total} placements than the {} a \
+                 class table names",
+                1u64 << (32 - SYM_BITS)
+            ))
+        })?;
         (self.placement, self.representative, self.twins) =
             (reduced.placement, reduced.representative, reduced.twins);
+        Ok(())
     }
 
     /// The element undoing element `e`: conjugation by `s` is undone by `s^-1`, and `g ->
@@ -1470,6 +1497,39 @@ fn choose_key_orbits(
 /// and its inverse are then equally far from solved) and the elements still fit their bits.
 fn inversion_fits(syms: &Symmetries) -> bool {
     syms.inverse_closed && syms.order_with(true) <= 1 << SYM_BITS
+}
+
+/// Whether the whole arrangement first, under all of `syms`, takes at most half the memory
+/// of the classes under a subgroup of order `subgroup` (1: a table of boards), counting its
+/// placement table (four bytes an arrangement): where every arrangement has many
+/// orientations (the 3x3x3's edges: 2048 each, 4.8 GiB of classes and 1.8 GiB of
+/// placements against 15.2 GiB under the 16 keeping four edges), not where it has few (the
+/// dino cube's edges: one each, a 958 MB placement table against 4 MB of classes).
+pub(super) fn large_arrangement_pays(
+    full: &Layout,
+    syms: &Symmetries,
+    subgroup: usize,
+    inversion: bool,
+) -> bool {
+    let arrangements = full.n_states() / full.orientation_count();
+    if arrangements > MAX_LARGE_ARRANGEMENTS {
+        return false;
+    }
+    let elements = syms.order_with(arrangement_inverts(full, syms, inversion)) as f64;
+    let boards = full.n_states() as f64;
+    let whole = boards / elements / 4.0 + 4.0 * arrangements as f64;
+    2.0 * whole <= boards / subgroup as f64 / 4.0
+}
+
+/// Whether classes with the whole arrangement first take inversion (where `inversion`
+/// allows): the first part of `g^-1` (its permutations inverted, its sums negated) follows
+/// from `g`'s. Inversion leaves no XOR runs of flips ([`ClassRanking::find_xor_runs`]); past
+/// [`MAX_ARRANGEMENTS`] the runs are kept instead (the 3x3x3's edges: 20 billion classes
+/// moved 2048 at a time, where half as many would be moved board by board).
+fn arrangement_inverts(full: &Layout, syms: &Symmetries, inversion: bool) -> bool {
+    let arrangements = full.n_states() / full.orientation_count();
+    let runs_first = full.xor_block_bits().is_some() && arrangements > MAX_ARRANGEMENTS;
+    inversion && inversion_fits(syms) && !runs_first
 }
 
 /// The most sets of key cells [`stabilizer_key_cells`] tries per size.

@@ -94,7 +94,7 @@ fn mod_3_row_by_key_cells() -> (Puzzle, StateSpace, StateSpace) {
 /// inversion (twsearch's skewb and pyraminx take it for want of key cells).
 fn by_whole_arrangement(p: Puzzle) -> (Puzzle, StateSpace, StateSpace) {
     let out = classes_made_by(p, |p, layout| {
-        ClassRanking::by_arrangements(p, layout, Symmetries::of(p), true).unwrap()
+        ClassRanking::by_arrangements(p, layout, Symmetries::of(p), true, 1 << 25).unwrap()
     });
     let c = out.2.classes().unwrap();
     assert!(c.first_part_is_arrangement());
@@ -103,15 +103,40 @@ fn by_whole_arrangement(p: Puzzle) -> (Puzzle, StateSpace, StateSpace) {
     out
 }
 
-/// The 2x2x2 (one corner fixed, symmetries found from its definition) and the mod-3 row by
-/// whole arrangements.
-fn whole_arrangement_cases() -> [(&'static str, Metric, (Puzzle, StateSpace, StateSpace)); 2] {
+/// Classes with the whole arrangement first and no inversion, as boards past
+/// `MAX_ARRANGEMENTS` arrangements with flips take them (the 3x3x3's edges): the flips move
+/// in XOR runs, read through the symmetries.
+fn by_whole_arrangement_with_runs(p: Puzzle) -> (Puzzle, StateSpace, StateSpace) {
+    let out = classes_made_by(p, |p, layout| {
+        ClassRanking::by_arrangements(p, layout, Symmetries::of(p), false, 1 << 25).unwrap()
+    });
+    let c = out.2.classes().unwrap();
+    assert!(c.first_part_is_arrangement() && !c.inverts());
+    assert!(c.xor_block_bits().is_some(), "{}: expected XOR runs of flips", c.describe());
+    out
+}
+
+/// The pyraminx's edges by whole arrangements and runs of flips.
+const PYRAMINX_EDGES: &str = "the pyraminx's edges";
+
+fn pyraminx_edges() -> (Puzzle, StateSpace, StateSpace) {
+    use crate::rank::test_puzzles::{PYRAMINX_EDGES as TEXT, defined};
+    let out = by_whole_arrangement_with_runs(defined(TEXT));
+    assert_eq!(out.1.n_states(), 11_520);
+    assert!(out.2.classes().unwrap().order() >= 12, "{PYRAMINX_EDGES}: a tetrahedron's rotations");
+    out
+}
+
+/// The 2x2x2 (one corner fixed, symmetries found from its definition), the mod-3 row and
+/// the pyraminx's edges by whole arrangements.
+fn whole_arrangement_cases() -> [(&'static str, Metric, (Puzzle, StateSpace, StateSpace)); 3] {
     use crate::rank::test_puzzles::symmetric_row;
     let cube2 = "def:data/definitions/cube2.tws";
     let cube2_puzzle = Puzzle::parse(cube2, Some(Metric::Htm)).unwrap();
     [
         (cube2, Metric::Htm, by_whole_arrangement(cube2_puzzle)),
         (MOD_3_ROW, Metric::Htm, by_whole_arrangement(symmetric_row())),
+        (PYRAMINX_EDGES, Metric::Htm, pyraminx_edges()),
     ]
 }
 
@@ -423,7 +448,8 @@ fn runs_of_rests_agree_with_direct_ranks() {
 
 /// Spinpossible by classes moves XOR runs: the image of every board of a run, and of its
 /// inverse under inversion, is where the run's first board and the offset map say (checked
-/// board by board on random runs), by key cells and under inversion.
+/// board by board on random runs), by key cells and under inversion; and so do the
+/// pyraminx's edges by whole arrangements.
 #[test]
 fn xor_runs_of_classes_agree_with_direct_ranks() {
     let specs = [("spin:2x3", Metric::Htm), ("spin:3x3", Metric::Htm), ("spin:2x5", Metric::Htm)];
@@ -431,7 +457,8 @@ fn xor_runs_of_classes_agree_with_direct_ranks() {
     let key_cells = specs
         .iter()
         .map(|&(spec, metric)| (spec, reduced_by_key_cells(spec, metric, MIN_PLACEMENTS)));
-    for (spec, (_, _, classes)) in inverting.chain(key_cells) {
+    let whole = [(PYRAMINX_EDGES, pyraminx_edges())];
+    for (spec, (_, _, classes)) in inverting.chain(key_cells).chain(whole) {
         let c = classes.classes().unwrap();
         let bits = c.xor_block_bits().unwrap_or_else(|| panic!("{spec}: expected XOR runs"));
         let low = (1u64 << bits) - 1;
@@ -480,5 +507,46 @@ fn xor_runs_of_classes_agree_with_direct_ranks() {
         }
         assert_eq!(inverted > 0, c.inverts(), "{spec}");
         assert!(mapped > 0, "{spec}: no run read through a symmetry");
+    }
+}
+
+/// The 3x3x3's 12 edges (the edge parts of twsearch's `3x3x3.tws` moves), with their flips
+/// or without.
+fn cube_edges(flips: bool) -> Puzzle {
+    let moves = [
+        ("F", "10 1 3 4 2 6 7 8 9 5 11 12", "1 1 0 0 1 0 0 0 0 1 0 0"),
+        ("B", "1 2 6 4 5 7 11 8 9 10 3 12", "0 0 1 0 0 1 1 0 0 0 1 0"),
+        ("D", "1 9 3 2 5 4 7 8 6 10 11 12", "0 0 0 0 0 0 0 0 0 0 0 0"),
+        ("U", "1 2 3 4 5 6 7 11 9 8 12 10", "0 0 0 0 0 0 0 0 0 0 0 0"),
+        ("L", "1 2 3 4 12 6 9 8 5 10 11 7", "0 0 0 0 0 0 0 0 0 0 0 0"),
+        ("R", "4 2 8 3 5 6 7 1 9 10 11 12", "0 0 0 0 0 0 0 0 0 0 0 0"),
+    ];
+    let (orientations, zeros) = if flips { (2, "0 0 0 0 0 0 0 0 0 0 0 0") } else { (1, "") };
+    let mut text = format!(
+        "Set EDGE 12 {orientations}\nSolved\nEDGE\n1 2 3 4 5 6 7 8 9 10 11 12\n{zeros}\nEnd\n"
+    );
+    for (name, cells, turns) in moves {
+        let turns = if flips { turns } else { "" };
+        text += &format!("Move {name}\nEDGE\n{cells}\n{turns}\nEnd\n");
+    }
+    crate::rank::test_puzzles::defined(&text)
+}
+
+/// Past 2^25 arrangements the whole arrangement is taken where it halves the memory of a
+/// subgroup's key cells: the 3x3x3's edges with their 2048 flips under 48 symmetries against
+/// the 16 keeping four edges (6.6 GiB against 15.2), not without flips (a 1.8 GiB placement
+/// table against 7 MiB of classes), nor against a subgroup of all 48 (nothing saved).
+#[test]
+fn large_arrangements_come_first_where_they_save_memory() {
+    for flips in [true, false] {
+        let p = cube_edges(flips);
+        let analysis = crate::group::analysis::Analysis::of(&p).unwrap();
+        let layout = crate::rank::Layout::without_runs(&p, analysis.invariants.clone()).unwrap();
+        let syms = Symmetries::of(&p);
+        assert_eq!(syms.order(), 48, "flips {flips}");
+        let pays =
+            |subgroup| super::ranking::large_arrangement_pays(&layout, &syms, subgroup, true);
+        assert_eq!(pays(16), flips, "flips {flips}");
+        assert!(!pays(48), "flips {flips}");
     }
 }
