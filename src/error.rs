@@ -39,10 +39,11 @@ pub enum Error {
         /// What is wrong there.
         reason: String,
     },
-    /// A goals file (`bfs --goals`) that cannot be used: one line per line in error, each
-    /// saying where, what was expected and what was found.
+    /// A list of boards that cannot be used (a goals file, `bfs --goals`; `distance
+    /// --boards`): one line per line in error, each saying where, what was expected and
+    /// what was found.
     #[error("{0}")]
-    InvalidGoals(String),
+    InvalidBoardList(String),
     /// A claims registry that cannot be read (TOML syntax, an unknown field, a bad template).
     #[error("claims registry: {0}")]
     InvalidRegistry(String),

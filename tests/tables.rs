@@ -985,3 +985,63 @@ fn tables_of_classes_answer_like_tables_of_boards() {
     });
     refused(&["distance", s(&classes), BOARD], &["boards per distance", "disagree"]);
 }
+
+/// `distance --boards`: the boards `boards` lists at distance 10 are each at 10, in their
+/// order, looked up in one table opened once, with the count on stderr and in the JSON;
+/// every malformed line is told before any lookup (exit 2); an unsolvable board is answered
+/// on its line (exit 1).
+#[test]
+fn distances_of_a_list_of_boards_from_one_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = small_table(dir.path());
+    let o = twirl(&["boards", s(&table), "--distance", "10"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let at_10 = stdout(&o);
+    assert_eq!(at_10.lines().count(), 1880);
+    let one = "4 1 3 / 6 2 9 / 7 5 8";
+    let single = stdout(&twirl(&["distance", s(&table), one]));
+    let list = dir.path().join("boards.txt");
+    std::fs::write(&list, format!("# at distance 10\n{at_10}\n{one}  # and one more\n")).unwrap();
+    let out = dir.path().join("d.json");
+    let o = twirl(&["distance", s(&table), "--boards", s(&list), "--json", s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let answers: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    let expected: Vec<String> = at_10.lines().map(|b| format!("10\t{b}")).collect();
+    assert_eq!(answers[..1880], expected[..]);
+    let d: u64 = single.lines().next().unwrap().parse().unwrap();
+    assert_eq!(answers[1880], format!("{d}\t{one}"));
+    assert_eq!(answers.len(), 1881);
+    assert!(stderr(&o).contains("# 1881 boards"), "{}", stderr(&o));
+    let got = json(&out);
+    assert_eq!(got["histogram"][10], 1880 + u64::from(d == 10));
+    assert_eq!(got["boards"][1880]["line"], 1883, "the line in the file, comment counted");
+    assert_eq!(got["boards"][1880]["distance"], d);
+
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, format!("{one}\n1 2 3\n9 9 9 / 9 9 9 / 9 9 9\n")).unwrap();
+    let o = twirl(&["distance", s(&table), "--boards", s(&bad)]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty(), "nothing looked up: {}", stdout(&o));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].contains("bad.txt:2: expected a board"), "{err}");
+    assert!(lines[1].contains("bad.txt:3: expected a board"), "{err}");
+
+    let cube2 = "def:data/definitions/cube2.tws";
+    let twisted = "CORNERS 1 2 3 4 5 6 7 / 1 0 0 0 0 0 0";
+    let mut child = bin()
+        .args(["distance", cube2, "--boards", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, format!("R U\n{twisted}\n").as_bytes()).unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with(&format!("2\tR U\nunsolvable\t{twisted}\t# because ")), "{text}");
+}

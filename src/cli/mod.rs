@@ -7,6 +7,7 @@
 //! interrupted by Ctrl-C or SIGTERM (a search stops at a durable point first).
 
 mod apply;
+mod batch;
 mod bfs;
 mod check;
 mod claims;
@@ -63,8 +64,9 @@ enum Command {
     Bfs(bfs::BfsArgs),
     /// Continue an interrupted `twirl bfs --table FILE` from its last checkpoint.
     Resume(bfs::ResumeArgs),
-    /// The distance of a board (moves needed to solve it), read from a finished table file.
-    /// Exit code 1 if the board is unsolvable (with the reason), 2 if malformed.
+    /// The distance of a board (moves needed to solve it), or of every board listed by
+    /// --boards, read from a finished table file. Exit code 1 if a board is unsolvable (with
+    /// the reason), 2 if malformed.
     Distance(table::DistanceArgs),
     /// Every board at one distance of a finished table file, one per line in the puzzle's
     /// board notation (a table of classes expanded into its distinct boards), in the order of
@@ -360,8 +362,8 @@ pub fn main() -> i32 {
                 let _ = writeln!(std::io::stderr(), "twirl: interrupted; {kept}");
                 return INTERRUPTED;
             }
-            // A goals file: one line per line in error.
-            if let Some(twirl::Error::InvalidGoals(each)) = e.downcast_ref::<twirl::Error>() {
+            // A list of boards: one line per line in error.
+            if let Some(twirl::Error::InvalidBoardList(each)) = e.downcast_ref::<twirl::Error>() {
                 for line in each.lines() {
                     let _ = writeln!(
                         std::io::stderr(),

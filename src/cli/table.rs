@@ -35,8 +35,20 @@ pub struct DistanceArgs {
     /// (`CORNERS 2 1 3 4 / 0 0 1 2`) or a move sequence from solved (`R U R'`). `-` reads
     /// it from standard input, `@FILE` from a file; `random[:SEED[:INDEX]]` is a uniformly
     /// random solvable board, the one `solve` and `sample` draw.
-    #[arg(value_name = "BOARD", allow_hyphen_values = true)]
-    board: String,
+    #[arg(
+        value_name = "BOARD",
+        allow_hyphen_values = true,
+        required_unless_present = "boards",
+        conflicts_with = "boards"
+    )]
+    board: Option<String>,
+    /// The distances of many boards, one per line of FILE (`-`: standard input; blank lines
+    /// and text after `#` skipped), looked up in one table opened once: prints
+    /// `DISTANCE<TAB>BOARD` per line in order (`unsolvable<TAB>BOARD<TAB># because ...`),
+    /// then the count at each distance on stderr. A malformed line stops the command before
+    /// any lookup (every such line told, exit 2); exit 1 if a board is unsolvable.
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
+    boards: Option<String>,
     /// With a puzzle: which moves count as one (qtm, htm, cw).
     #[arg(long, value_name = "METRIC")]
     metric: Option<String>,
@@ -45,7 +57,9 @@ pub struct DistanceArgs {
     orient: bool,
     /// --json FILE: {"puzzle", "metric", "board", "distance", "shortest_solutions"}
     /// (the last "one" or "several" with a table of unique-solution bits, else null). An
-    /// unsolvable board writes none.
+    /// unsolvable board writes none. With --boards: {"puzzle", "metric", "boards": [{"line",
+    /// "board", "distance", "unsolvable"}], "histogram", "unsolvable"} (a board's
+    /// "distance" null and "unsolvable" its reasons where it has no solution).
     #[command(flatten)]
     json: JsonArgs,
 }
@@ -353,11 +367,16 @@ pub fn run_boards(args: &BoardsArgs) -> anyhow::Result<()> {
 
 /// Runs `twirl distance`; returns the exit code.
 pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
-    let mut inputs = files_named([args.source.as_str(), &args.board]);
+    let board = args.board.as_deref().unwrap_or_default();
+    let mut inputs = files_named([args.source.as_str(), board]);
     inputs.push(PathBuf::from(&args.source));
+    inputs.extend(args.boards.as_deref().filter(|b| *b != "-").map(PathBuf::from));
     args.json.check(&as_paths(&inputs))?;
     let l = load_source(&args.source, &args.metric, args.orient)?;
-    let text = super::argument_text(&args.board)?;
+    if let Some(list) = &args.boards {
+        return super::batch::run_distances(&l, list, &args.json);
+    }
+    let text = super::argument_text(board)?;
     let (board, rank) = match read_board(&l, &text)? {
         Ok(found) => found,
         Err(reasons) => return report_unsolvable(&text, &reasons),

@@ -109,7 +109,7 @@ impl Goals {
             errors.push(format!("{source}: expected at least one goal, found none"));
         }
         if !errors.is_empty() {
-            return Err(Error::InvalidGoals(errors.join("\n")));
+            return Err(Error::InvalidBoardList(errors.join("\n")));
         }
         let mut lines: Vec<String> = boards.iter().map(|b| puzzle.format_board(b)).collect();
         lines.sort_unstable();
