@@ -1031,7 +1031,7 @@ fn distances_of_a_list_of_boards_from_one_table() {
     let cube2 = "def:data/definitions/cube2.tws";
     let twisted = "CORNERS 1 2 3 4 5 6 7 / 1 0 0 0 0 0 0";
     let mut child = bin()
-        .args(["distance", cube2, "--boards", "-"])
+        .args(["distance", cube2, "--boards", "-", "--moves"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -1043,5 +1043,10 @@ fn distances_of_a_list_of_boards_from_one_table() {
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.starts_with(&format!("2\tR U\nunsolvable\t{twisted}\t# because ")), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    let first: Vec<&str> = lines[0].split('\t').collect();
+    // R U is undone by U' R' alone (no other two moves undo it).
+    assert_eq!(first, ["2", "R U", "U' R'"], "{text}");
+    assert!(lines[1].starts_with(&format!("unsolvable\t{twisted}\t# because ")), "{text}");
+    assert_rejected(&["distance", cube2, "R U", "--moves"], "expected --moves with --boards");
 }

@@ -64,48 +64,52 @@ fn read_source(source: &str) -> anyhow::Result<String> {
 }
 
 /// Prints the distance of every board listed in `source`, in order, as `DISTANCE<TAB>BOARD`
-/// (`unsolvable<TAB>BOARD<TAB># because ...` for a board no move sequence solves), then a
-/// summary on stderr. Exit code 1 if a board is unsolvable, else 0.
-pub(super) fn run_distances(l: &Loaded, source: &str, json: &JsonArgs) -> anyhow::Result<i32> {
+/// (with `moves`, `<TAB>` and a shortest solution after it; `unsolvable<TAB>BOARD<TAB>#
+/// because ...` for a board no move sequence solves), then a summary on stderr. Exit code 1
+/// if a board is unsolvable, else 0.
+pub(super) fn run_distances(
+    l: &Loaded,
+    source: &str,
+    moves: bool,
+    json: &JsonArgs,
+) -> anyhow::Result<i32> {
     let text = read_source(source)?;
     let listed = read_list(l, source, &text)?;
     // Each descent reads a few entries per move: the boards are shared among the workers.
-    let distances: Vec<Option<usize>> = (listed.par_iter())
+    let solutions: Vec<Option<Vec<usize>>> = (listed.par_iter())
         .map(|b| match &b.board {
-            Ok((board, rank)) => {
-                let moves = l.solve(board)?;
-                if l.table.get(*rank) != mark_of(moves.len() as u32) {
-                    bail!(
-                        "the table is inconsistent: the mark of the board on line {} disagrees \
-                         with the length of its descent",
-                        b.line
-                    );
-                }
-                Ok(Some(moves.len()))
-            }
+            Ok((board, rank)) => Ok(Some(descend(l, board, *rank, b.line)?)),
             Err(_) => Ok(None),
         })
         .collect::<anyhow::Result<_>>()?;
+    let names = |moves: &[usize]| -> Vec<&str> {
+        moves.iter().map(|&m| l.puzzle.moves[m].name.as_str()).collect()
+    };
     let mut histogram = vec![0u64; l.gods_number as usize + 1];
     let mut unsolvable = 0u64;
     let mut out = std::io::BufWriter::new(json.text_out());
     let mut entries = Vec::with_capacity(listed.len());
-    for (b, d) in listed.iter().zip(&distances) {
-        match (d, &b.board) {
-            (Some(d), _) => {
-                histogram[*d] += 1;
-                writeln!(out, "{d}\t{}", b.text)?;
+    for (b, solution) in listed.iter().zip(&solutions) {
+        match (solution, &b.board) {
+            (Some(solution), _) => {
+                histogram[solution.len()] += 1;
+                write!(out, "{}\t{}", solution.len(), b.text)?;
+                if moves {
+                    write!(out, "\t{}", names(solution).join(" "))?;
+                }
+                writeln!(out)?;
             }
             (None, Err(reasons)) => {
                 unsolvable += 1;
                 writeln!(out, "unsolvable\t{}\t# because {}", b.text, reasons.join("; "))?;
             }
-            (None, Ok(_)) => unreachable!("a solvable board has a distance"),
+            (None, Ok(_)) => unreachable!("a solvable board has a solution"),
         }
         entries.push(serde_json::json!({
             "line": b.line,
             "board": b.text,
-            "distance": d,
+            "distance": solution.as_ref().map(Vec::len),
+            "moves": solution.as_ref().filter(|_| moves).map(|s| names(s)),
             "unsolvable": b.board.as_ref().err(),
         }));
     }
@@ -129,4 +133,21 @@ pub(super) fn run_distances(l: &Loaded, source: &str, json: &JsonArgs) -> anyhow
         "unsolvable": unsolvable,
     }))?;
     Ok(if unsolvable > 0 { 1 } else { 0 })
+}
+
+/// A shortest solution of a board of rank `rank` (listed on line `line`) by the table's
+/// descent, checked against the board's mark and by applying it.
+fn descend(l: &Loaded, board: &Board, rank: u64, line: usize) -> anyhow::Result<Vec<usize>> {
+    let moves = l.solve(board)?;
+    if l.table.get(rank) != mark_of(moves.len() as u32) {
+        bail!(
+            "the table is inconsistent: the mark of the board on line {line} disagrees with \
+             the length of its descent"
+        );
+    }
+    let end = moves.iter().fold(board.clone(), |b, &m| l.puzzle.apply(&b, &l.puzzle.moves[m]));
+    if !l.puzzle.is_solved(&end) {
+        bail!("internal error: the descent from the board on line {line} does not solve it");
+    }
+    Ok(moves)
 }

@@ -49,6 +49,10 @@ pub struct DistanceArgs {
     /// any lookup (every such line told, exit 2); exit 1 if a board is unsolvable.
     #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     boards: Option<String>,
+    /// With --boards: a shortest solution after each distance (`DISTANCE<TAB>BOARD<TAB>MOVES`,
+    /// checked by applying it; "moves" in the JSON).
+    #[arg(long)]
+    moves: bool,
     /// With a puzzle: which moves count as one (qtm, htm, cw).
     #[arg(long, value_name = "METRIC")]
     metric: Option<String>,
@@ -58,8 +62,9 @@ pub struct DistanceArgs {
     /// --json FILE: {"puzzle", "metric", "board", "distance", "shortest_solutions"}
     /// (the last "one" or "several" with a table of unique-solution bits, else null). An
     /// unsolvable board writes none. With --boards: {"puzzle", "metric", "boards": [{"line",
-    /// "board", "distance", "unsolvable"}], "histogram", "unsolvable"} (a board's
-    /// "distance" null and "unsolvable" its reasons where it has no solution).
+    /// "board", "distance", "moves", "unsolvable"}], "histogram", "unsolvable"} (a board's
+    /// "distance" null and "unsolvable" its reasons where it has no solution; "moves" null
+    /// without --moves).
     #[command(flatten)]
     json: JsonArgs,
 }
@@ -367,6 +372,11 @@ pub fn run_boards(args: &BoardsArgs) -> anyhow::Result<()> {
 
 /// Runs `twirl distance`; returns the exit code.
 pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
+    if args.moves && args.boards.is_none() {
+        bail!(
+            "expected --moves with --boards FILE, found it with one board (`twirl solve` solves one)"
+        );
+    }
     let board = args.board.as_deref().unwrap_or_default();
     let mut inputs = files_named([args.source.as_str(), board]);
     inputs.push(PathBuf::from(&args.source));
@@ -374,7 +384,7 @@ pub fn run_distance(args: &DistanceArgs) -> anyhow::Result<i32> {
     args.json.check(&as_paths(&inputs))?;
     let l = load_source(&args.source, &args.metric, args.orient)?;
     if let Some(list) = &args.boards {
-        return super::batch::run_distances(&l, list, &args.json);
+        return super::batch::run_distances(&l, list, args.moves, &args.json);
     }
     let text = super::argument_text(board)?;
     let (board, rank) = match read_board(&l, &text)? {
