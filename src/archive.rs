@@ -65,19 +65,37 @@ pub fn export(
     Ok(Exported { table_bytes: verified.file.header.file_bytes(), archive_bytes })
 }
 
+/// The header of the table an archive holds, read from the start of its stream alone.
+pub fn archived_header(archive: &Path) -> Result<Header> {
+    open_archive(archive).map(|(_, _, header)| header)
+}
+
+/// The archive's stream past the table's header, the header's bytes and the header read.
+fn open_archive(
+    archive: &Path,
+) -> Result<(zstd::Decoder<'static, std::io::BufReader<std::fs::File>>, Vec<u8>, Header)> {
+    let input = std::fs::File::open(archive).map_err(|e| Error::io(archive, e))?;
+    let mut dec = zstd::Decoder::new(input).map_err(|e| Error::io(archive, e))?;
+    let mut head = vec![0u8; HEADER_BYTES as usize];
+    dec.read_exact(&mut head).map_err(|e| damaged(archive, format!("no table header: {e}")))?;
+    let header = Header::decode(&head, archive)?;
+    Ok((dec, head, header))
+}
+
+/// The refusal of an archive cut short or not an archive.
+fn damaged(archive: &Path, what: String) -> Error {
+    Error::Refused {
+        path: archive.into(),
+        reason: format!("not a complete twirl table archive ({what})"),
+    }
+}
+
 /// Restores the archive at `archive` as the table file `output` (an existing file only with
 /// `force`) and verifies it; returns its header.
 pub fn import(archive: &Path, output: &Path, force: bool, stop: &AtomicBool) -> Result<Header> {
     check_output(output, OutputKind::Table, &[archive], force)?;
-    let damaged = |what: String| Error::Refused {
-        path: archive.into(),
-        reason: format!("not a complete twirl table archive ({what})"),
-    };
-    let input = std::fs::File::open(archive).map_err(|e| Error::io(archive, e))?;
-    let mut dec = zstd::Decoder::new(input).map_err(|e| Error::io(archive, e))?;
-    let mut head = vec![0u8; HEADER_BYTES as usize];
-    dec.read_exact(&mut head).map_err(|e| damaged(format!("no table header: {e}")))?;
-    let header = Header::decode(&head, archive)?;
+    let damaged = |what: String| damaged(archive, what);
+    let (mut dec, head, header) = open_archive(archive)?;
     let declared = header.file_bytes();
     if let Some(free) = free_disk(output).filter(|&f| declared > f) {
         return Err(Error::TooLarge(format!(

@@ -1050,3 +1050,50 @@ fn distances_of_a_list_of_boards_from_one_table() {
     assert!(lines[1].starts_with(&format!("unsolvable\t{twisted}\t# because ")), "{text}");
     assert_rejected(&["distance", cube2, "R U", "--moves"], "expected --moves with --boards");
 }
+
+/// The rows of `twirl info TABLE`'s histogram: distance, then boards (and entries).
+fn info_rows(out: &str) -> Vec<Vec<u64>> {
+    let rows = out.lines().skip_while(|l| !l.starts_with("distance"));
+    rows.skip(1).map(|l| l.split_whitespace().map(|v| v.parse().unwrap()).collect()).collect()
+}
+
+#[test]
+fn info_describes_a_table_from_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = small_table(dir.path());
+    let o = twirl(&["info", s(&table)]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.contains("puzzle: nrp:3x3:2 (metric qtm)"), "{out}");
+    assert!(out.contains("search: complete in"), "{out}");
+    assert!(out.contains("boards: 362880; God's number 11 (20 antipodes)"), "{out}");
+    let rows = info_rows(&out);
+    assert_eq!(rows.iter().map(|r| r[1]).collect::<Vec<_>>(), NRP_3X3_2);
+    assert!(rows.iter().enumerate().all(|(d, r)| r.len() == 2 && r[0] == d as u64));
+    // An archive says the same of the table it holds.
+    let zst = dir.path().join("t.zst");
+    assert!(twirl(&["export", s(&table), s(&zst)]).status.success());
+    let o = twirl(&["info", s(&zst)]);
+    assert!(stdout(&o).starts_with("archive: "), "{}", stdout(&o));
+    assert_eq!(info_rows(&stdout(&o)), rows);
+    // A table of classes: boards beside entries.
+    let classes = dir.path().join("classes.tbl");
+    let o = twirl(&["bfs", "nrp:3x3:2", "--table", s(&classes), "-q", "--symmetry", "on"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = info_rows(&stdout(&twirl(&["info", s(&classes)])));
+    assert_eq!(rows.iter().map(|r| r[1]).collect::<Vec<_>>(), NRP_3X3_2);
+    let entries: u64 = rows.iter().map(|r| r[2]).sum();
+    assert!(entries < 362880 / 4, "{entries} entries");
+    // A search stopped at distance 3 says how far it got and how to go on.
+    let stopped = stop_with("-TERM", dir.path(), "stopped.tbl");
+    let out = stdout(&twirl(&["info", s(&stopped)]));
+    assert!(out.contains("not finished: distances 0-3 done"), "{out}");
+    assert!(out.contains(&format!("twirl resume {}", stopped.display())), "{out}");
+    assert_eq!(info_rows(&out).iter().map(|r| r[1]).collect::<Vec<_>>(), NRP_3X3_2[..4]);
+    // Files that are no table, and puzzle options a table already records, are refused.
+    let tws = dir.path().join("cube.tws");
+    std::fs::write(&tws, "Name x\n").unwrap();
+    assert_rejected(&["info", s(&tws)], "a definition is named def:");
+    assert_rejected(&["info", s(&table), "--metric", "htm"], "expected no --metric");
+    assert_rejected(&["bfs", s(&table)], "found the name of a file");
+}

@@ -25,6 +25,7 @@ mod sample;
 mod sizes;
 mod solve;
 mod table;
+mod table_info;
 mod verify;
 
 use std::io::Write;
@@ -103,7 +104,10 @@ enum Command {
     /// Draw the distance histogram of a saved result (`twirl bfs --json`) as SVG.
     Plot(plot::PlotArgs),
     /// Show a puzzle's moves, the orbits and constraints found in them, the number of
-    /// reachable boards and the memory a search needs.
+    /// reachable boards and the memory a search needs. Given a table file instead (`twirl
+    /// info FILE`; also an archive of one, or one part of an MPI job), what it holds: the
+    /// puzzle, its entries, how far its search got and the boards at each distance, read
+    /// from its header alone (instant at any size, also while the search runs).
     Info(PuzzleArgs),
     /// Is a board solvable? Prints the verdict and, if not, why (a tile outside the cells it
     /// can reach, a broken parity or orientation-sum constraint, or a board outside an

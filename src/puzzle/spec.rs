@@ -151,6 +151,12 @@ impl PuzzleSpec {
                 types.dedup();
                 Ok(PuzzleSpec::Spin { rows, cols, types })
             }
+            _ if std::path::Path::new(text.trim()).is_file() => Err(bad(format!(
+                "expected nrp:..., spin:... or def:FILE, found the name of a file (a \
+                 definition is named def:{}; a table file is read by `twirl info`, \
+                 `distance`, `boards`, `solve` and `resume`)",
+                escaped(text.trim())
+            ))),
             _ => Err(bad(format!(
                 "unknown puzzle `{}` (expected nrp, spin or def:FILE)",
                 escaped(parts[0])

@@ -13,10 +13,10 @@
 //! checksum ([`table_checksum`]: the body and the header's fields) is recorded when the search
 //! completes and verified before a finished table is used.
 //!
-//! While a search runs, the header is rewritten after every finished distance with the
-//! histogram so far (the table's own record, against which the checkpoint is checked). Only
-//! the prefix and the JSON are rewritten: they fit in the first page, so a killed process
-//! leaves the old header or the new one.
+//! While a search runs, its progress is recorded beside the table (`FILE.checkpoint`, see
+//! [`crate::checkpoint`]); the header is rewritten when the search finishes, sealed with the
+//! histogram, the antipodes and the checksum. Only the prefix and the JSON are rewritten:
+//! they fit in the first page, so a killed process leaves the old header or the new one.
 //!
 //! Versions: 1, the first; 2 adds the [`RankingRecord`] (how ranks map to boards), the
 //! antipodes, the search's elapsed seconds and the histogram of a search under way. A reader

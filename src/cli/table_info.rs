@@ -1,0 +1,215 @@
+//! `twirl info TABLE`: what a table file holds (or an archive of one, or one part of an MPI
+//! job), read from its header alone: instant whatever the table's size, and readable while
+//! the search that writes it still runs. The body's checksum is not read here: every command
+//! that reads the body verifies it first.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::bail;
+use twirl::checkpoint::{Checkpoint, checkpoint_path};
+use twirl::table::format::{Header, MAGIC};
+
+use super::PuzzleArgs;
+use super::sizes::human;
+
+/// The first bytes of a zstd frame: an archive written by `twirl export`.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// The file `info`'s argument names, where it names one rather than a puzzle (no puzzle's
+/// scheme before a colon).
+pub fn file_argument(puzzle: &str) -> Option<&Path> {
+    let scheme = puzzle.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+    if scheme.is_some_and(|s| ["nrp", "twiddle", "spin", "def"].contains(&s.as_str())) {
+        return None;
+    }
+    Some(Path::new(puzzle)).filter(|p| p.is_file())
+}
+
+/// Describes the table file (or archive) at `path`; `args` must carry no puzzle options.
+pub fn run(path: &Path, args: &PuzzleArgs) -> anyhow::Result<()> {
+    if args.metric.is_some() || args.orient || !args.subset.subset().is_empty() {
+        bail!(
+            "{}: a table file records its puzzle, metric and subset; expected no --metric, \
+             --orient or subset flags with it",
+            path.display()
+        );
+    }
+    let mut start = [0u8; 8];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read(&mut start))?;
+    let (header, archived) = if read == 8 && start == MAGIC {
+        let mut f = std::fs::File::open(path)?;
+        (Header::read_from(&mut f, path)?, false)
+    } else if read >= 4 && start[..4] == ZSTD_MAGIC {
+        (twirl::archive::archived_header(path)?, true)
+    } else {
+        let hint = if path.extension().is_some_and(|e| e == "tws") {
+            format!(" (a definition is named def:{})", path.display())
+        } else {
+            String::new()
+        };
+        bail!(
+            "{}: expected a puzzle (nrp:..., spin:..., def:FILE) or a twirl table file, \
+             found a file that is neither{hint}",
+            path.display()
+        );
+    };
+    let file_bytes = std::fs::metadata(path)?.len();
+    describe(&mut std::io::stdout().lock(), path, &header, archived, file_bytes)?;
+    Ok(())
+}
+
+/// Where a search stands: the sealed header's counts, or an unfinished search's record.
+struct Progress {
+    /// Entries at each finished distance.
+    histogram: Vec<u64>,
+    /// Boards at each finished distance, for a table of classes (else empty).
+    boards: Vec<u64>,
+    /// Boards with one shortest solution at each finished distance (else empty).
+    unique: Vec<u64>,
+}
+
+impl Progress {
+    fn of_header(header: &Header) -> Progress {
+        Progress {
+            histogram: header.histogram.clone(),
+            boards: header.boards.clone(),
+            unique: header.unique_histogram.clone().unwrap_or_default(),
+        }
+    }
+
+    fn of_record(record: &Checkpoint) -> Progress {
+        Progress {
+            histogram: record.histogram.clone(),
+            boards: record.boards.clone(),
+            unique: record.unique_histogram.clone(),
+        }
+    }
+}
+
+/// The table a search resumes (a job's part: the name its parts share) and the record of its
+/// unfinished search.
+fn record_of(path: &Path, header: &Header) -> (PathBuf, twirl::Result<Checkpoint>) {
+    let table = match header.part {
+        Some(p) => {
+            let name = path.to_string_lossy();
+            let suffix = format!(".part-{}-of-{}", p.index, p.count);
+            PathBuf::from(name.strip_suffix(suffix.as_str()).unwrap_or(&name).to_string())
+        }
+        None => path.to_path_buf(),
+    };
+    let record = checkpoint_path(&table);
+    let read = Checkpoint::read(&record).and_then(|r| r.check_sum(&record).map(|()| r));
+    (table, read)
+}
+
+/// Writes what `header` says, for the file at `path` of `file_bytes` bytes.
+fn describe(
+    out: &mut impl Write,
+    path: &Path,
+    header: &Header,
+    archived: bool,
+    file_bytes: u64,
+) -> std::io::Result<()> {
+    let file = path.display();
+    if archived {
+        writeln!(
+            out,
+            "archive: {file} ({}, a table of {} compressed by `twirl export`; `twirl import` \
+             restores it)",
+            human(file_bytes),
+            human(header.file_bytes())
+        )?;
+    } else {
+        writeln!(out, "table: {file} ({})", human(file_bytes))?;
+    }
+    writeln!(out, "puzzle: {} (metric {})", header.named_puzzle(), header.metric)?;
+    let bits =
+        if header.unique_bytes > 0 { "2 bits, and 1 for unique solutions" } else { "2 bits" };
+    writeln!(out, "entries: {} ({}), {bits} each", header.n_states, header.ranking.kind)?;
+    if let Some(part) = header.part {
+        writeln!(
+            out,
+            "part {} of {} of an MPI job: {} (`twirl join` makes one table of the finished \
+             parts)",
+            part.index,
+            part.count,
+            part.describe()
+        )?;
+    }
+    if let Some(goals) = &header.goals {
+        writeln!(out, "distances: to the nearest of {goals}, not to solved")?;
+    }
+    let progress = if header.complete {
+        let seal = header.checksum.as_deref().unwrap_or("none");
+        writeln!(
+            out,
+            "search: complete in {:.1} s (checksum {seal}, verified whenever the table is read)",
+            header.elapsed_seconds
+        )?;
+        Progress::of_header(header)
+    } else {
+        let (table, read) = record_of(path, header);
+        let resume = if header.part.is_some() { "mpirun ... twirl resume" } else { "twirl resume" };
+        match read {
+            Ok(r) => {
+                let done = match r.histogram.len() {
+                    0 => "no distance finished".to_string(),
+                    n => format!("distances 0-{} done", n - 1),
+                };
+                let under_way = r
+                    .level_under_way
+                    .map(|d| format!(", distance {d} under way"))
+                    .unwrap_or_default();
+                writeln!(
+                    out,
+                    "search: not finished: {done}{under_way}, {:.1} s so far (`{resume} {}` \
+                     continues it)",
+                    r.elapsed_seconds,
+                    table.display()
+                )?;
+                Progress::of_record(&r)
+            }
+            Err(e) => {
+                writeln!(out, "search: not finished; its record cannot be read ({e})")?;
+                return Ok(());
+            }
+        }
+    };
+    let levels = progress.histogram.len();
+    // A table of classes counts boards per distance beside its entries.
+    let with_entries = levels > 0 && progress.boards.len() == levels;
+    let boards = if with_entries { &progress.boards } else { &progress.histogram };
+    if header.complete && levels > 0 {
+        writeln!(
+            out,
+            "boards: {}; God's number {} ({} antipodes)",
+            boards.iter().sum::<u64>(),
+            levels - 1,
+            boards[levels - 1]
+        )?;
+    }
+    if levels == 0 {
+        return Ok(());
+    }
+    let unique = Some(&progress.unique).filter(|u| u.len() == levels);
+    write!(out, "distance {:>20}", "boards")?;
+    if with_entries {
+        write!(out, " {:>16}", "entries")?;
+    }
+    if unique.is_some() {
+        write!(out, " {:>20}", "unique solution")?;
+    }
+    writeln!(out)?;
+    for d in 0..levels {
+        write!(out, "{d:>8} {:>20}", boards[d])?;
+        if with_entries {
+            write!(out, " {:>16}", progress.histogram[d])?;
+        }
+        if let Some(u) = unique {
+            write!(out, " {:>20}", u[d])?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
