@@ -1027,6 +1027,13 @@ fn distances_of_a_list_of_boards_from_one_table() {
     assert_eq!(lines.len(), 2, "{err}");
     assert!(lines[0].contains("bad.txt:2: expected a board"), "{err}");
     assert!(lines[1].contains("bad.txt:3: expected a board"), "{err}");
+    // A long list in error: the first 20 lines named, then how many more.
+    std::fs::write(&bad, "1 2 3\n".repeat(25)).unwrap();
+    let err = stderr(&twirl(&["distance", s(&table), "--boards", s(&bad)]));
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 21, "{err}");
+    assert!(lines[19].contains("bad.txt:20: expected a board"), "{err}");
+    assert!(lines[20].ends_with("and 5 more lines in error (the first 20 shown)"), "{err}");
 
     let cube2 = "def:data/definitions/cube2.tws";
     let twisted = "CORNERS 1 2 3 4 5 6 7 / 1 0 0 0 0 0 0";

@@ -1,5 +1,5 @@
 //! `twirl distance SOURCE --boards FILE`: the distances of many boards, one per line, read
-//! from one table opened once (a table of classes takes half a minute to open where it holds
+//! from one table opened once (a table of classes takes seconds to open where it holds
 //! billions of entries; each board's descent then takes milliseconds).
 
 use std::io::Write;

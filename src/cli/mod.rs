@@ -366,13 +366,21 @@ pub fn main() -> i32 {
                 let _ = writeln!(std::io::stderr(), "twirl: interrupted; {kept}");
                 return INTERRUPTED;
             }
-            // A list of boards: one line per line in error.
+            // A list of boards: one line per line in error, the first few of a long list.
             if let Some(twirl::Error::InvalidBoardList(each)) = e.downcast_ref::<twirl::Error>() {
-                for line in each.lines() {
+                const SHOWN: usize = 20;
+                for line in each.lines().take(SHOWN) {
                     let _ = writeln!(
                         std::io::stderr(),
                         "twirl: error: {}",
                         twirl::error::one_line(line)
+                    );
+                }
+                let more = each.lines().count().saturating_sub(SHOWN);
+                if more > 0 {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "twirl: error: and {more} more lines in error (the first {SHOWN} shown)"
                     );
                 }
                 return 2;
