@@ -258,6 +258,11 @@ fn a_killed_process_loses_nothing_finished_and_the_resume_ends_alike() {
     let o = twirl(&["resume", t]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("mpirun -np 2 twirl resume"), "{}", stderr(&o));
+    // `info` names the job by the name its parts share, with how far it got.
+    let info = stdout(&twirl(&["info", t]));
+    assert!(info.contains("part 0 of 2 of an MPI job"), "{info}");
+    assert!(info.contains("not finished: distances 0-5 done"), "{info}");
+    assert!(info.contains(&format!("`mpirun -np 2 twirl resume {t}`")), "{info}");
     // With the same two: distances 0..5 were kept, and the result is the local engine's.
     let out_json = dir.path().join("resumed.json");
     let o = under_mpirun(2, &["resume", t, "--json", out_json.to_str().unwrap()]);
@@ -337,6 +342,10 @@ fn the_parts_of_a_finished_job_join_into_one_table() {
     assert!(o.status.success(), "{}", stderr(&o));
     let o = under_mpirun(3, &["bfs", "nrp:3x3:2", "--table", &t, "-q"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    let info = stdout(&twirl(&["info", &t]));
+    assert!(info.contains("part 0 of 3 of an MPI job: "), "{info}");
+    assert!(info.contains(&format!("(`twirl join {t}` makes one table")), "{info}");
+    assert!(info.contains("search: complete in"), "{info}");
     let o = twirl(&["join", &t]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("3 parts joined, God's number 11"), "{}", stdout(&o));

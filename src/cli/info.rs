@@ -13,7 +13,7 @@ use super::sizes::human;
 /// Runs `twirl info`.
 pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     if let Some(path) = super::table_info::file_argument(&args.puzzle) {
-        return super::table_info::run(path, args);
+        return super::table_info::run(&path, args);
     }
     if let Some((large, metric)) = args.large()? {
         return super::large::info(&large, metric);

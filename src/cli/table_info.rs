@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use twirl::checkpoint::{Checkpoint, checkpoint_path};
+use twirl::job::parts::{first_part_beside, part_path};
 use twirl::table::format::{Header, MAGIC};
 
 use super::PuzzleArgs;
@@ -17,13 +18,18 @@ use super::sizes::human;
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
 /// The file `info`'s argument names, where it names one rather than a puzzle (no puzzle's
-/// scheme before a colon).
-pub fn file_argument(puzzle: &str) -> Option<&Path> {
+/// scheme before a colon): a table file, or the name the parts of an MPI job share (then
+/// its first part, `TABLE.part-0-of-N`).
+pub fn file_argument(puzzle: &str) -> Option<PathBuf> {
     let scheme = puzzle.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
     if scheme.is_some_and(|s| ["nrp", "twiddle", "spin", "def"].contains(&s.as_str())) {
         return None;
     }
-    Some(Path::new(puzzle)).filter(|p| p.is_file())
+    let path = Path::new(puzzle);
+    if path.is_file() {
+        return Some(path.to_path_buf());
+    }
+    first_part_beside(path).map(|count| part_path(path, 0, count))
 }
 
 /// Describes the table file (or archive) at `path`; `args` must carry no puzzle options.
@@ -87,20 +93,22 @@ impl Progress {
     }
 }
 
-/// The table a search resumes (a job's part: the name its parts share) and the record of its
-/// unfinished search.
-fn record_of(path: &Path, header: &Header) -> (PathBuf, twirl::Result<Checkpoint>) {
-    let table = match header.part {
+/// The table a search resumes: the file itself, or the name a job's parts share.
+fn job_table(path: &Path, header: &Header) -> PathBuf {
+    match header.part {
         Some(p) => {
             let name = path.to_string_lossy();
             let suffix = format!(".part-{}-of-{}", p.index, p.count);
             PathBuf::from(name.strip_suffix(suffix.as_str()).unwrap_or(&name).to_string())
         }
         None => path.to_path_buf(),
-    };
-    let record = checkpoint_path(&table);
-    let read = Checkpoint::read(&record).and_then(|r| r.check_sum(&record).map(|()| r));
-    (table, read)
+    }
+}
+
+/// The record of the unfinished search of `table`.
+fn record_of(table: &Path) -> twirl::Result<Checkpoint> {
+    let record = checkpoint_path(table);
+    Checkpoint::read(&record).and_then(|r| r.check_sum(&record).map(|()| r))
 }
 
 /// Writes what `header` says, for the file at `path` of `file_bytes` bytes.
@@ -127,14 +135,16 @@ fn describe(
     let bits =
         if header.unique_bytes > 0 { "2 bits, and 1 for unique solutions" } else { "2 bits" };
     writeln!(out, "entries: {} ({}), {bits} each", header.n_states, header.ranking.kind)?;
+    let table = job_table(path, header);
     if let Some(part) = header.part {
         writeln!(
             out,
-            "part {} of {} of an MPI job: {} (`twirl join` makes one table of the finished \
-             parts)",
+            "part {} of {} of an MPI job: {} (`twirl join {}` makes one table of the \
+             finished parts)",
             part.index,
             part.count,
-            part.describe()
+            part.describe(),
+            table.display()
         )?;
     }
     if let Some(goals) = &header.goals {
@@ -149,9 +159,11 @@ fn describe(
         )?;
         Progress::of_header(header)
     } else {
-        let (table, read) = record_of(path, header);
-        let resume = if header.part.is_some() { "mpirun ... twirl resume" } else { "twirl resume" };
-        match read {
+        let resume = match header.part {
+            Some(p) => format!("mpirun -np {} twirl resume", p.count),
+            None => "twirl resume".into(),
+        };
+        match record_of(&table) {
             Ok(r) => {
                 let done = match r.histogram.len() {
                     0 => "no distance finished".to_string(),

@@ -148,7 +148,7 @@ pub(super) fn missing_file(path: &Path, processes: &dyn Processes) -> Error {
 
 /// The number of processes of an MPI job whose first part (`TABLE.part-0-of-N`) lies
 /// beside `path`, if any.
-fn first_part_beside(path: &Path) -> Option<usize> {
+pub fn first_part_beside(path: &Path) -> Option<usize> {
     let name = path.file_name()?.to_str()?;
     let prefix = format!("{name}.part-0-of-");
     std::fs::read_dir(crate::durable::parent_dir(path)).ok()?.find_map(|entry| {
