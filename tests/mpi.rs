@@ -346,6 +346,7 @@ fn the_parts_of_a_finished_job_join_into_one_table() {
     assert!(info.contains("part 0 of 3 of an MPI job: "), "{info}");
     assert!(info.contains(&format!("(`twirl join {t}` makes one table")), "{info}");
     assert!(info.contains("search: complete in"), "{info}");
+    assert!(info.contains("boards: 362880; God's number 11 (20 antipodes)"), "{info}");
     let o = twirl(&["join", &t]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("3 parts joined, God's number 11"), "{}", stdout(&o));

@@ -41,10 +41,12 @@ pub fn run(path: &Path, args: &PuzzleArgs) -> anyhow::Result<()> {
             path.display()
         );
     }
+    let unreadable = |e: std::io::Error| twirl::Error::io(path, e);
     let mut start = [0u8; 8];
-    let read = std::fs::File::open(path).and_then(|mut f| f.read(&mut start))?;
+    let read = std::fs::File::open(path).and_then(|mut f| f.read(&mut start));
+    let read = read.map_err(unreadable)?;
     let (header, archived) = if read == 8 && start == MAGIC {
-        let mut f = std::fs::File::open(path)?;
+        let mut f = std::fs::File::open(path).map_err(unreadable)?;
         (Header::read_from(&mut f, path)?, false)
     } else if read >= 4 && start[..4] == ZSTD_MAGIC {
         (twirl::archive::archived_header(path)?, true)
@@ -60,7 +62,7 @@ pub fn run(path: &Path, args: &PuzzleArgs) -> anyhow::Result<()> {
             path.display()
         );
     };
-    let file_bytes = std::fs::metadata(path)?.len();
+    let file_bytes = std::fs::metadata(path).map_err(unreadable)?.len();
     describe(&mut std::io::stdout().lock(), path, &header, archived, file_bytes)?;
     Ok(())
 }
