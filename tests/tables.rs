@@ -1001,7 +1001,8 @@ fn distances_of_a_list_of_boards_from_one_table() {
     let one = "4 1 3 / 6 2 9 / 7 5 8";
     let single = stdout(&twirl(&["distance", s(&table), one]));
     let list = dir.path().join("boards.txt");
-    std::fs::write(&list, format!("# at distance 10\n{at_10}\n{one}  # and one more\n")).unwrap();
+    let text = format!("\u{feff}# at distance 10\n{at_10}\n{one}  # and one more\n");
+    std::fs::write(&list, text).unwrap();
     let out = dir.path().join("d.json");
     let o = twirl(&["distance", s(&table), "--boards", s(&list), "--json", s(&out)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -26,6 +26,8 @@ struct Listed<'a> {
 /// board is looked up.
 fn read_list<'a>(l: &Loaded, source: &str, text: &'a str) -> anyhow::Result<Vec<Listed<'a>>> {
     let (mut listed, mut errors) = (Vec::new(), Vec::new());
+    // A byte-order mark (editors on Windows write one) is not part of the first board.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, line) in text.lines().enumerate() {
         let board_text = line.split('#').next().unwrap_or("").trim();
         if board_text.is_empty() {
