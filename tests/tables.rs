@@ -1038,8 +1038,9 @@ fn distances_of_a_list_of_boards_from_one_table() {
 
     let cube2 = "def:data/definitions/cube2.tws";
     let twisted = "CORNERS 1 2 3 4 5 6 7 / 1 0 0 0 0 0 0";
+    let out = dir.path().join("cube2.json");
     let mut child = bin()
-        .args(["distance", cube2, "--boards", "-", "--moves"])
+        .args(["distance", cube2, "--boards", "-", "--moves", "--json", s(&out)])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -1056,6 +1057,13 @@ fn distances_of_a_list_of_boards_from_one_table() {
     // R U is undone by U' R' alone (no other two moves undo it).
     assert_eq!(first, ["2", "R U", "U' R'"], "{text}");
     assert!(lines[1].starts_with(&format!("unsolvable\t{twisted}\t# because ")), "{text}");
+    // The JSON names the board a move sequence makes, beside the line as given.
+    let got = json(&out);
+    let applied = stdout(&twirl(&["apply", cube2, "R U"]));
+    let r_u = applied.lines().find_map(|l| l.strip_prefix("result:")).unwrap().trim();
+    assert_eq!(got["boards"][0]["input"], "R U");
+    assert_eq!(got["boards"][0]["board"], r_u, "{got}");
+    assert_eq!(got["boards"][1]["board"], serde_json::Value::Null);
     assert_rejected(&["distance", cube2, "R U", "--moves"], "expected --moves with --boards");
 }
 

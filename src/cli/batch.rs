@@ -107,9 +107,12 @@ pub(super) fn run_distances(
             }
             (None, Ok(_)) => unreachable!("a solvable board has a solution"),
         }
+        // The board itself besides its text, which may be a move sequence or `random:SEED`.
+        let board = b.board.as_ref().ok().map(|(board, _)| l.puzzle.format_board(board));
         entries.push(serde_json::json!({
             "line": b.line,
-            "board": b.text,
+            "input": b.text,
+            "board": board,
             "distance": solution.as_ref().map(Vec::len),
             "moves": solution.as_ref().filter(|_| moves).map(|s| names(s)),
             "unsolvable": b.board.as_ref().err(),

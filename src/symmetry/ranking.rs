@@ -293,10 +293,11 @@ impl ClassRanking {
         match FirstPart::of(&full, &syms, inversion) {
             FirstPart::InvertedArrangement(rest) => {
                 let key = vec![full.orbit_cells(0).to_vec()];
-                ClassRanking::assemble(full, *rest, syms, true, key)
+                ClassRanking::assemble(full, *rest, syms, true, key, false)
             }
             FirstPart::Arrangement => {
-                ClassRanking::by_arrangements(puzzle, full, syms, inversion, MAX_ARRANGEMENTS)
+                let most = MAX_ARRANGEMENTS;
+                ClassRanking::by_arrangements(puzzle, full, syms, inversion, most, most)
             }
             FirstPart::ByKeyCells => {
                 ClassRanking::by_key_cells(puzzle, full, MIN_PLACEMENTS, syms, inversion)
@@ -322,13 +323,16 @@ impl ClassRanking {
     }
 
     /// Classes whose first part is the whole arrangement ([`Rest::Orientations`]), where
-    /// its values are few enough to classify; under inversion if `inversion` allows.
+    /// its values (at most `most`) are few enough to classify; under inversion if
+    /// `inversion` allows. Past `runs_past` arrangements the orientations move in XOR runs
+    /// where the layout has them (see [`ClassRanking::find_xor_runs`]).
     pub(crate) fn by_arrangements(
         puzzle: &Puzzle,
         full: Layout,
         syms: Symmetries,
         inversion: bool,
         most: u64,
+        runs_past: u64,
     ) -> Result<ClassRanking> {
         let placements = full.n_states() / full.orientation_count();
         if syms.order() < 2 {
@@ -347,7 +351,8 @@ impl ClassRanking {
         }
         let key = (0..full.n_orbits()).map(|j| full.orbit_cells(j).to_vec()).collect();
         let inversion = arrangement_inverts(&full, &syms, inversion);
-        ClassRanking::assemble(full, Rest::Orientations, syms, inversion, key)
+        let runs = placements > runs_past;
+        ClassRanking::assemble(full, Rest::Orientations, syms, inversion, key, runs)
     }
 
     /// Classes whose first part is the arrangement of the orbits `orbits` (a set the
@@ -365,7 +370,7 @@ impl ClassRanking {
             .collect();
         // The key orbits of `g^-1` hold the inverse of `g`'s arrangement there.
         let inversion = inversion && inversion_fits(&syms);
-        ClassRanking::assemble(full, Rest::Orbits(split), syms, inversion, key)
+        ClassRanking::assemble(full, Rest::Orbits(split), syms, inversion, key, false)
     }
 
     /// Classes under the symmetries alone, key cells added until the placements reach
@@ -423,7 +428,7 @@ impl ClassRanking {
                         return ClassRanking::with_key_cells(puzzle, full, subgroup, key);
                     }
                 }
-                ClassRanking::by_arrangements(puzzle, full, syms, inversion, most)
+                ClassRanking::by_arrangements(puzzle, full, syms, inversion, most, MAX_ARRANGEMENTS)
             }
         }
     }
@@ -446,18 +451,19 @@ impl ClassRanking {
         full.add_runs_around(&puzzle.moves, &key.concat());
         let prefix: Vec<usize> = key.iter().map(Vec::len).collect();
         let rest = Rest::Layout(full.prefix_ranked_out(&prefix));
-        ClassRanking::assemble(full, rest, syms, false, key)
+        ClassRanking::assemble(full, rest, syms, false, key, false)
     }
 
     /// The ranking of the key cells (each orbit's first, in its Lehmer order) and the rest:
     /// the placements reduced to classes, with XOR runs where they serve and else the twins
-    /// compacted.
+    /// compacted. With [`Rest::Orientations`], runs only if `orientation_runs`.
     fn assemble(
         full: Layout,
         rest: Rest,
         syms: Symmetries,
         inversion: bool,
         key: Vec<Vec<u8>>,
+        orientation_runs: bool,
     ) -> Result<ClassRanking> {
         let elements = syms.order_with(inversion);
         if elements > 1 << SYM_BITS {
@@ -540,7 +546,7 @@ impl ClassRanking {
         out.n_states = (out.representative.len() as u64)
             .checked_mul(out.rest_count)
             .ok_or_else(|| Error::TooLarge("more classes than 64-bit ranks can count".into()))?;
-        out.find_xor_runs();
+        out.find_xor_runs(orientation_runs);
         out.compact_twins();
         Ok(out)
     }
@@ -580,13 +586,18 @@ impl ClassRanking {
     ///
     /// With [`Rest::Turns`] a run is every flip of one arrangement, and a symmetry permutes
     /// the flips' bits as it permutes the tiles.
-    fn find_xor_runs(&mut self) {
+    ///
+    /// Runs leave the twin classes' rests uncompacted ([`ClassRanking::compact_twins`]), so
+    /// the whole arrangement first takes them (`orientation_runs`) only where that pays:
+    /// past [`MAX_ARRANGEMENTS`] arrangements (the 3x3x3's edges), not on the pyraminx's
+    /// edges in cw (1,216 entries against 988 compacted).
+    fn find_xor_runs(&mut self, orientation_runs: bool) {
         // Whole orbits first leave no run of offsets in the rest. The whole arrangement first
         // leaves the layout's own runs (its orientation digits are the rest), but not under
         // inversion, whose maps are named as flips of tiles ([`ClassRanking::offset_map`]).
         match self.rest {
             Rest::Orbits(_) => return,
-            Rest::Orientations if self.inversion => return,
+            Rest::Orientations if self.inversion || !orientation_runs => return,
             _ => {}
         }
         if let Rest::Turns(_) = self.rest {
@@ -1515,8 +1526,13 @@ pub(super) fn large_arrangement_pays(
     if arrangements > MAX_LARGE_ARRANGEMENTS {
         return false;
     }
-    let elements = syms.order_with(arrangement_inverts(full, syms, inversion)) as f64;
-    let boards = full.n_states() as f64;
+    let elements = syms.order_with(arrangement_inverts(full, syms, inversion));
+    // At least arrangements/elements orbits, which must have names (`orbits::reduce`): half
+    // the names at most leaves room for the arrangements that symmetries fix.
+    if arrangements / elements as u64 > 1 << (32 - SYM_BITS - 1) {
+        return false;
+    }
+    let (elements, boards) = (elements as f64, full.n_states() as f64);
     let whole = boards / elements / 4.0 + 4.0 * arrangements as f64;
     2.0 * whole <= boards / subgroup as f64 / 4.0
 }
