@@ -138,6 +138,33 @@ fn info_reports_orbits_constraints_and_size() {
     assert!(out.contains("table: 120 entries"), "{out}");
 }
 
+/// `info --json -`: the same facts as the text, as JSON alone on standard output; counts
+/// past 64 bits as decimal strings; a board too large to search says why in `table`.
+#[test]
+fn info_writes_its_facts_as_json() {
+    let facts = |args: &[&str]| -> serde_json::Value {
+        let o = twirl(args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&o.stdout).expect("JSON alone on standard output")
+    };
+    let text = String::from_utf8(twirl(&["info", "nrp:2x3:2"]).stdout).unwrap();
+    let v = facts(&["info", "nrp:2x3:2", "--json", "-"]);
+    assert_eq!(v["boards_allowed_by_invariants"], "720");
+    assert_eq!(v["group_order"], "120");
+    assert_eq!(v["table"]["entries"], 120);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 4, "{v}");
+    let classes = &v["table_with_symmetry"];
+    let line = format!("table with symmetry: {} entries", classes["entries"]);
+    assert!(text.contains(&line), "{line} in {text}");
+    // The seed's own board: 8 x 17 blocks turned either way, its order as `order` says.
+    let v = facts(&["info", "nrp:16x25:9", "--json", "-"]);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 272);
+    assert_eq!(v["moves"][1], "R1C1'");
+    let order = String::from_utf8(twirl(&["order", "nrp:16x25:9"]).stdout).unwrap();
+    assert_eq!(v["group_order"], order.lines().next().unwrap());
+    assert!(v["table"]["refused"].as_str().unwrap().contains("400 cells"), "{v}");
+}
+
 #[test]
 fn clockwise_metric_and_orientation_run() {
     let o = twirl(&["bfs", "nrp:2x3:2", "--metric", "cw", "-q"]);

@@ -1100,12 +1100,35 @@ fn info_describes_a_table_from_its_header() {
     assert_eq!(rows.iter().map(|r| r[1]).collect::<Vec<_>>(), NRP_3X3_2);
     let entries: u64 = rows.iter().map(|r| r[2]).sum();
     assert!(entries < 362880 / 4, "{entries} entries");
+    // The same as JSON (`-`: on standard output, in place of the text).
+    let o = twirl(&["info", s(&classes), "--json", "-"]);
+    let facts: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON alone");
+    assert_eq!(facts["boards"], serde_json::json!(NRP_3X3_2), "{facts}");
+    assert_eq!(facts["entries_at_distance"].as_array().unwrap().len(), NRP_3X3_2.len());
+    let at_distance: u64 = (facts["entries_at_distance"].as_array().unwrap().iter())
+        .map(|e| e.as_u64().unwrap())
+        .sum();
+    assert_eq!(at_distance, entries);
+    assert_eq!((facts["gods_number"].as_u64(), facts["antipodes"].as_u64()), (Some(11), Some(20)));
+    assert_eq!(
+        (facts["complete"].as_bool(), facts["total_boards"].as_u64()),
+        (Some(true), Some(362880))
+    );
     // A search stopped at distance 3 says how far it got and how to go on.
     let stopped = stop_with("-TERM", dir.path(), "stopped.tbl");
     let out = stdout(&twirl(&["info", s(&stopped)]));
     assert!(out.contains("not finished: distances 0-3 done"), "{out}");
     assert!(out.contains(&format!("twirl resume {}", stopped.display())), "{out}");
     assert_eq!(info_rows(&out).iter().map(|r| r[1]).collect::<Vec<_>>(), NRP_3X3_2[..4]);
+    let facts_file = dir.path().join("stopped.json");
+    assert!(twirl(&["info", s(&stopped), "--json", s(&facts_file)]).status.success());
+    let facts = json(&facts_file);
+    assert_eq!(facts["complete"], false);
+    assert_eq!(facts["boards"], serde_json::json!(NRP_3X3_2[..4]), "{facts}");
+    assert_eq!(facts["resume"], format!("twirl resume {}", stopped.display()));
+    assert_eq!(facts["gods_number"], serde_json::Value::Null);
+    // The JSON never replaces the table it describes.
+    assert_rejected(&["info", s(&table), "--json", s(&table)], "an input of the command");
     // Files that are no table, and puzzle options a table already records, are refused.
     let tws = dir.path().join("cube.tws");
     std::fs::write(&tws, "Name x\n").unwrap();

@@ -8,18 +8,39 @@ use twirl::symmetry::Symmetries;
 use twirl::table::table_bytes;
 
 use super::PuzzleArgs;
+use super::json::{JsonArgs, as_paths, files_named};
 use super::sizes::human;
 
+/// `twirl info`: a puzzle or a table file, and where to write its facts as JSON.
+#[derive(clap::Args)]
+pub struct InfoArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    #[command(flatten)]
+    pub json: JsonArgs,
+}
+
 /// Runs `twirl info`.
-pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
-    if let Some(path) = super::table_info::file_argument(&args.puzzle) {
-        return super::table_info::run(&path, args);
+pub fn run(args: &InfoArgs) -> anyhow::Result<()> {
+    let (json, table) = (&args.json, super::table_info::file_argument(&args.puzzle.puzzle));
+    let mut inputs = files_named([args.puzzle.puzzle.as_str()]);
+    inputs.extend(table.clone());
+    json.check(&as_paths(&inputs))?;
+    if let Some(path) = table {
+        return super::table_info::run(&path, &args.puzzle, json);
     }
+    let facts = describe_puzzle(&args.puzzle, &mut json.text_out())?;
+    json.write(&facts)
+}
+
+/// Writes what `info` says of a puzzle to `out`, and returns the facts for `--json`.
+fn describe_puzzle(args: &PuzzleArgs, out: &mut dyn Write) -> anyhow::Result<serde_json::Value> {
     if let Some((large, metric)) = args.large()? {
-        return super::large::info(&large, metric);
+        return super::large::info(out, &large, metric);
     }
     if let Some((d, metric)) = args.large_def()? {
-        return super::large_def::info(&d, metric, false, &d.size_refusal().unwrap_or_default());
+        let refusal = d.size_refusal().unwrap_or_default();
+        return super::large_def::info(out, &d, metric, false, &refusal);
     }
     let puzzle = args.puzzle()?;
     // The invariants and the group order exist for any board; a ranking only for those a
@@ -28,12 +49,21 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         (Ok(analysis), _) => analysis,
         // Too many orbits to list their invariants: counted by elimination.
         (Err(e), Some(d)) => {
-            return super::large_def::info(d, puzzle.metric, true, &e.to_string());
+            return super::large_def::info(out, d, puzzle.metric, true, &e.to_string());
         }
         (Err(e), None) => return Err(e.into()),
     };
     let inv = &analysis.invariants;
-    let mut out = std::io::stdout().lock();
+    let syms = Symmetries::of(&puzzle);
+    let mut facts = puzzle_facts(
+        &puzzle.spec.named(),
+        &puzzle.metric.to_string(),
+        puzzle.moves.iter().map(|m| m.name.clone()).collect(),
+        Some(inv.orbits.len()),
+        (Some(&analysis.model_order), &analysis.group_order),
+    );
+    facts["symmetries"] =
+        serde_json::json!({"order": syms.order(), "inverse_closed": syms.inverse_closed});
     writeln!(out, "puzzle: {} (metric {})", puzzle.spec.named(), puzzle.metric)?;
     match puzzle.defined() {
         Some(d) => writeln!(out, "sets: {}", d.describe_sets())?,
@@ -54,9 +84,9 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     writeln!(out, "orbits: {}", inv.orbits.len())?;
     for (j, o) in inv.orbits.iter().enumerate() {
         let cells: Vec<usize> = o.cells.iter().map(|&c| c as usize).collect();
-        write_orbit(&mut out, j, &cells, puzzle.orient_mod, o.tied_mod, o.free_mod)?;
+        write_orbit(out, j, &cells, puzzle.orient_mod, o.tied_mod, o.free_mod)?;
     }
-    write_constraints(&mut out, &inv.constraints())?;
+    write_constraints(out, &inv.constraints())?;
     writeln!(out, "boards allowed by the invariants: {}", analysis.model_order)?;
     writeln!(out, "group order (stabilizer chain):   {}", analysis.group_order)?;
     if puzzle.has_identical_pieces() {
@@ -75,7 +105,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     }
     // Maps of the board that keep the move set: boards they relate are equally far from
     // solved (the basis of symmetry-reduced searches).
-    writeln!(out, "symmetries: {}", Symmetries::of(&puzzle))?;
+    writeln!(out, "symmetries: {syms}")?;
     let (reduced, space) = if puzzle.has_identical_pieces() {
         // Their classes are taken over their boards' ranking: built once for both (with no
         // boards' ranking there are no classes either, and `space` says why).
@@ -101,7 +131,8 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
         Ok(space) => space,
         Err(e) => {
             writeln!(out, "table: none: {e}")?;
-            return Ok(());
+            facts["table"] = serde_json::json!({"refused": e.to_string()});
+            return Ok(facts);
         }
     };
     let ranking = match &space.ranking {
@@ -190,6 +221,16 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
     }
     let bytes = table_bytes(space.n_states());
     writeln!(out, "table: {} entries, {} bytes ({})", space.n_states(), bytes, human(bytes))?;
+    facts["table"] = serde_json::json!({"entries": space.n_states(), "bytes": bytes});
+    facts["table_with_symmetry"] = match &reduced {
+        Ok(r) => serde_json::json!({
+            "entries": r.n_states(),
+            "bytes": table_bytes(r.n_states()),
+            "group_elements": r.entry_classes().map(|c| c.order()),
+            "inversion": r.entry_classes().is_some_and(|c| c.inverts()),
+        }),
+        Err(e) => serde_json::json!({"refused": e.to_string()}),
+    };
     match reduced {
         Ok(StateSpace { ranking: Ranking::CoordClasses(c), .. }) => {
             let (classes, firsts) = c.first_part_classes();
@@ -208,7 +249,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                     runs.len
                 )?;
             }
-            write_reduced_table(&mut out, c.n_states(), c.order(), c.n_boards(), bytes)?;
+            write_reduced_table(out, c.n_states(), c.order(), c.n_boards(), bytes)?;
         }
         Ok(StateSpace { ranking: Ranking::FibreClasses(c), .. }) => {
             let (classes, projections) = c.projection_classes();
@@ -231,7 +272,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                 )?;
             }
             writeln!(out, "search with symmetry: board by board")?;
-            write_reduced_table(&mut out, c.n_states(), c.order(), c.n_boards(), bytes)?;
+            write_reduced_table(out, c.n_states(), c.order(), c.n_boards(), bytes)?;
         }
         Ok(StateSpace { ranking: Ranking::FlipClasses(c), .. }) => {
             let (classes, uppers) = c.upper_part_classes();
@@ -250,7 +291,7 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                  XOR, offsets read through the symmetries",
                 1u64 << c.flip_bits()
             )?;
-            write_reduced_table(&mut out, c.n_states(), c.order(), c.n_boards(), bytes)?;
+            write_reduced_table(out, c.n_states(), c.order(), c.n_boards(), bytes)?;
         }
         Ok(reduced) => {
             let c = reduced.classes().expect("a ranking of classes");
@@ -309,11 +350,30 @@ pub fn run(args: &PuzzleArgs) -> anyhow::Result<()> {
                 writeln!(out, "search with symmetry: {}", describe_runs(runs, puzzle.moves.len()))?;
             }
             let boards = space.n_reachable();
-            write_reduced_table(&mut out, reduced.n_states(), c.order(), boards, bytes)?;
+            write_reduced_table(out, reduced.n_states(), c.order(), boards, bytes)?;
         }
         Err(e) => writeln!(out, "table with symmetry: none: {e}")?,
     }
-    Ok(())
+    Ok(facts)
+}
+
+/// The facts every puzzle's `info --json` starts with; the counts as decimal strings (they
+/// pass 64 bits).
+pub(super) fn puzzle_facts(
+    puzzle: &str,
+    metric: &str,
+    moves: Vec<String>,
+    orbits: Option<usize>,
+    (allowed, order): (Option<&dyn ToString>, &dyn ToString),
+) -> serde_json::Value {
+    serde_json::json!({
+        "puzzle": puzzle,
+        "metric": metric,
+        "moves": moves,
+        "orbits": orbits,
+        "boards_allowed_by_invariants": allowed.map(|a| a.to_string()),
+        "group_order": order.to_string(),
+    })
 }
 
 /// Placement tables from this size on get a line of `info` of their own.
@@ -322,7 +382,7 @@ const LARGE_PLACEMENT_TABLE: u64 = 64 << 20;
 /// The table of classes in one line: `entries` under a group of `order` elements, for
 /// `boards` boards whose own table takes `bytes`.
 fn write_reduced_table(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     entries: u64,
     order: u64,
     boards: u64,

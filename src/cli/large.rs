@@ -61,11 +61,14 @@ pub fn print_order(
 }
 
 /// `twirl info` on a large board.
-pub fn info(p: &LargeNrp, metric: Metric) -> anyhow::Result<()> {
+pub fn info(
+    out: &mut dyn Write,
+    p: &LargeNrp,
+    metric: Metric,
+) -> anyhow::Result<serde_json::Value> {
     let started = Instant::now();
     let (count, case) = p.order();
     let shape = p.shape;
-    let mut out = std::io::stdout().lock();
     writeln!(out, "puzzle: {} (metric {metric})", p.spec())?;
     writeln!(
         out,
@@ -89,14 +92,23 @@ pub fn info(p: &LargeNrp, metric: Metric) -> anyhow::Result<()> {
     )?;
     writeln!(out, "reachable boards (Lam's theorem): {count}")?;
     writeln!(out, "  {case}")?;
-    writeln!(
-        out,
-        "table: none: a board of {} cells is past the {MAX_BOARD_CELLS} a search ranks; \
-         check, apply, order and solve --method constructive work at this size",
+    let refusal = format!(
+        "a board of {} cells is past the {MAX_BOARD_CELLS} a search ranks; check, apply, \
+         order and solve --method constructive work at this size",
         p.n_cells()
-    )?;
+    );
+    writeln!(out, "table: none: {refusal}")?;
     writeln!(out, "# {:.3} s", started.elapsed().as_secs_f64())?;
-    Ok(())
+    // The group order is Lam's theorem's count of reachable boards.
+    let mut facts = super::info::puzzle_facts(
+        &p.spec(),
+        &metric.to_string(),
+        twirl::puzzle::nrp::move_names(shape.rows, shape.cols, shape.block, metric),
+        None,
+        (None, &count),
+    );
+    facts["table"] = serde_json::json!({"refused": refusal});
+    Ok(facts)
 }
 
 /// What `twirl apply` prints of one sequence on a large board.

@@ -39,11 +39,16 @@ fn moves_line(d: &Defined, metric: Metric) -> anyhow::Result<String> {
 /// `twirl info` on a wide definition, or (`narrow`) on one whose boards a search holds but
 /// whose orbits' parities and orientation sums are too many to index; `refusal` says why it
 /// cannot be searched.
-pub fn info(d: &Defined, metric: Metric, narrow: bool, refusal: &str) -> anyhow::Result<()> {
+pub fn info(
+    out: &mut dyn Write,
+    d: &Defined,
+    metric: Metric,
+    narrow: bool,
+    refusal: &str,
+) -> anyhow::Result<serde_json::Value> {
     let started = Instant::now();
     let moves = moves_line(d, metric)?;
     let a = WideAnalysis::of(d)?;
-    let mut out = std::io::stdout().lock();
     writeln!(out, "puzzle: {} (metric {metric})", d.named())?;
     writeln!(out, "sets: {}", d.describe_sets())?;
     writeln!(out, "{moves}")?;
@@ -51,9 +56,9 @@ pub fn info(d: &Defined, metric: Metric, narrow: bool, refusal: &str) -> anyhow:
     let k = d.orient_mod();
     for (j, o) in a.orbits.iter().enumerate() {
         let cells: Vec<usize> = o.cells.iter().map(|&c| c as usize).collect();
-        super::info::write_orbit(&mut out, j, &cells, k, o.tied_mod, o.free_mod)?;
+        super::info::write_orbit(out, j, &cells, k, o.tied_mod, o.free_mod)?;
     }
-    super::info::write_constraints(&mut out, &a.constraints())?;
+    super::info::write_constraints(out, &a.constraints())?;
     writeln!(out, "boards allowed by the invariants: {}", a.model_order)?;
     writeln!(
         out,
@@ -86,7 +91,14 @@ pub fn info(d: &Defined, metric: Metric, narrow: bool, refusal: &str) -> anyhow:
     }
     writeln!(out, "table: none: {refusal}")?;
     writeln!(out, "# {:.3} s", started.elapsed().as_secs_f64())?;
-    Ok(())
+    let names = d.move_names(metric)?;
+    let orders = (Some(&a.model_order as &dyn ToString), &a.group_order as &dyn ToString);
+    let orbits = Some(a.orbits.len());
+    let mut facts =
+        super::info::puzzle_facts(&d.named(), &metric.to_string(), names, orbits, orders);
+    facts["symmetries"] = serde_json::Value::Null;
+    facts["table"] = serde_json::json!({"refused": refusal});
+    Ok(facts)
 }
 
 /// `twirl order` on a wide definition: the group order, and the distinct boards where

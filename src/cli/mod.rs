@@ -107,8 +107,9 @@ enum Command {
     /// reachable boards and the memory a search needs. Given a table file instead (`twirl
     /// info FILE`; also an archive of one, or one part of an MPI job), what it holds: the
     /// puzzle, its entries, how far its search got and the boards at each distance, read
-    /// from its header alone (instant at any size, also while the search runs).
-    Info(PuzzleArgs),
+    /// from its header alone (instant at any size, also while the search runs). `--json
+    /// FILE` writes the same facts as JSON.
+    Info(info::InfoArgs),
     /// Is a board solvable? Prints the verdict and, if not, why (a tile outside the cells it
     /// can reach, a broken parity or orientation-sum constraint, or a board outside an
     /// exceptional small group). Exit code 0 solvable, 1 unsolvable, 2 malformed input.

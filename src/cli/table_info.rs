@@ -12,6 +12,7 @@ use twirl::job::parts::{first_part_beside, part_path};
 use twirl::table::format::{Header, MAGIC};
 
 use super::PuzzleArgs;
+use super::json::JsonArgs;
 use super::sizes::human;
 
 /// The first bytes of a zstd frame: an archive written by `twirl export`.
@@ -32,8 +33,9 @@ pub fn file_argument(puzzle: &str) -> Option<PathBuf> {
     first_part_beside(path).map(|count| part_path(path, 0, count))
 }
 
-/// Describes the table file (or archive) at `path`; `args` must carry no puzzle options.
-pub fn run(path: &Path, args: &PuzzleArgs) -> anyhow::Result<()> {
+/// Describes the table file (or archive) at `path`, as text and, with `--json`, as JSON;
+/// `args` must carry no puzzle options.
+pub fn run(path: &Path, args: &PuzzleArgs, json: &JsonArgs) -> anyhow::Result<()> {
     if args.metric.is_some() || args.orient || !args.subset.subset().is_empty() {
         bail!(
             "{}: a table file records its puzzle, metric and subset; expected no --metric, \
@@ -63,8 +65,8 @@ pub fn run(path: &Path, args: &PuzzleArgs) -> anyhow::Result<()> {
         );
     };
     let file_bytes = std::fs::metadata(path).map_err(unreadable)?.len();
-    describe(&mut std::io::stdout().lock(), path, &header, archived, file_bytes)?;
-    Ok(())
+    let facts = describe(&mut json.text_out(), path, &header, archived, file_bytes)?;
+    json.write(&facts)
 }
 
 /// Where a search stands: the sealed header's counts, or an unfinished search's record.
@@ -113,15 +115,29 @@ fn record_of(table: &Path) -> twirl::Result<Checkpoint> {
     Checkpoint::read(&record).and_then(|r| r.check_sum(&record).map(|()| r))
 }
 
-/// Writes what `header` says, for the file at `path` of `file_bytes` bytes.
+/// Writes what `header` says, for the file at `path` of `file_bytes` bytes, and returns it
+/// as JSON (`twirl info FILE --json`).
 fn describe(
-    out: &mut impl Write,
+    out: &mut dyn Write,
     path: &Path,
     header: &Header,
     archived: bool,
     file_bytes: u64,
-) -> std::io::Result<()> {
+) -> std::io::Result<serde_json::Value> {
     let file = path.display();
+    let mut facts = serde_json::json!({
+        "file": path,
+        "archive": archived,
+        "file_bytes": file_bytes,
+        "puzzle": header.named_puzzle(),
+        "metric": header.metric,
+        "entries": header.n_states,
+        "ranking": header.ranking.kind,
+        "unique_bits": header.unique_bytes > 0,
+        "part": header.part.map(|p| serde_json::json!({"index": p.index, "count": p.count})),
+        "goals": header.goals,
+        "complete": header.complete,
+    });
     if archived {
         writeln!(
             out,
@@ -153,6 +169,8 @@ fn describe(
         writeln!(out, "distances: to the nearest of {goals}, not to solved")?;
     }
     let progress = if header.complete {
+        facts["seconds"] = header.elapsed_seconds.into();
+        facts["checksum"] = header.checksum.clone().into();
         let seal = header.checksum.as_deref().unwrap_or("none");
         writeln!(
             out,
@@ -175,18 +193,22 @@ fn describe(
                     .level_under_way
                     .map(|d| format!(", distance {d} under way"))
                     .unwrap_or_default();
+                let resume = format!("{resume} {}", table.display());
                 writeln!(
                     out,
-                    "search: not finished: {done}{under_way}, {:.1} s so far (`{resume} {}` \
+                    "search: not finished: {done}{under_way}, {:.1} s so far (`{resume}` \
                      continues it)",
                     r.elapsed_seconds,
-                    table.display()
                 )?;
+                facts["seconds"] = r.elapsed_seconds.into();
+                facts["distance_under_way"] = r.level_under_way.into();
+                facts["resume"] = resume.into();
                 Progress::of_record(&r)
             }
             Err(e) => {
                 writeln!(out, "search: not finished; its record cannot be read ({e})")?;
-                return Ok(());
+                facts["record_error"] = e.to_string().into();
+                return Ok(facts);
             }
         }
     };
@@ -194,7 +216,15 @@ fn describe(
     // A table of classes counts boards per distance beside its entries.
     let with_entries = levels > 0 && progress.boards.len() == levels;
     let boards = if with_entries { &progress.boards } else { &progress.histogram };
+    facts["distances_done"] = levels.into();
+    facts["boards"] = boards.clone().into();
+    facts["entries_at_distance"] = with_entries.then(|| progress.histogram.clone()).into();
+    let unique = Some(&progress.unique).filter(|u| u.len() == levels && levels > 0);
+    facts["unique_solution"] = unique.cloned().into();
     if header.complete && levels > 0 {
+        facts["total_boards"] = boards.iter().sum::<u64>().into();
+        facts["gods_number"] = (levels - 1).into();
+        facts["antipodes"] = boards[levels - 1].into();
         writeln!(
             out,
             "boards: {}; God's number {} ({} antipodes)",
@@ -204,9 +234,8 @@ fn describe(
         )?;
     }
     if levels == 0 {
-        return Ok(());
+        return Ok(facts);
     }
-    let unique = Some(&progress.unique).filter(|u| u.len() == levels);
     write!(out, "distance {:>20}", "boards")?;
     if with_entries {
         write!(out, " {:>16}", "entries")?;
@@ -225,5 +254,5 @@ fn describe(
         }
         writeln!(out)?;
     }
-    Ok(())
+    Ok(facts)
 }

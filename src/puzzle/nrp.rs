@@ -29,27 +29,44 @@ pub fn block_turn(
             twist[(top + i) * cols + left + j] = quarters;
         }
     }
+    Move { name: move_name(top, left, quarters), perm, twist }
+}
+
+/// The name of the turn by `quarters` counter-clockwise quarters of the block whose top
+/// left cell is at (`top`, `left`), 0-based.
+fn move_name(top: usize, left: usize, quarters: u8) -> String {
     let base = format!("R{}C{}", top + 1, left + 1);
-    let name = match quarters {
+    match quarters {
         1 => base,
         2 => format!("{base}^2"),
         _ => format!("{base}'"),
-    };
-    Move { name, perm, twist }
+    }
+}
+
+/// The quarter turns that are moves in a metric.
+fn turns(metric: Metric) -> &'static [u8] {
+    match metric {
+        Metric::Qtm => &[1, 3],
+        Metric::Htm => &[1, 3, 2],
+        Metric::Cw => &[3],
+    }
+}
+
+/// The names of [`moves`], without building them (boards of any size).
+pub fn move_names(rows: usize, cols: usize, block: usize, metric: Metric) -> Vec<String> {
+    let blocks = (0..=rows - block).flat_map(|top| (0..=cols - block).map(move |l| (top, l)));
+    blocks
+        .flat_map(|(top, left)| turns(metric).iter().map(move |&q| move_name(top, left, q)))
+        .collect()
 }
 
 /// The moves of NRP `(rows, cols, block)` in a metric, block by block in book order.
 /// Without orientation the twists are all zero.
 pub fn moves(rows: usize, cols: usize, block: usize, oriented: bool, metric: Metric) -> Vec<Move> {
-    let turns: &[u8] = match metric {
-        Metric::Qtm => &[1, 3],
-        Metric::Htm => &[1, 3, 2],
-        Metric::Cw => &[3],
-    };
     let mut out = Vec::new();
     for top in 0..=rows - block {
         for left in 0..=cols - block {
-            for &q in turns {
+            for &q in turns(metric) {
                 let mut m = block_turn(rows, cols, block, top, left, q);
                 if !oriented {
                     m.twist.iter_mut().for_each(|t| *t = 0);
