@@ -20,7 +20,7 @@ mod upper_maps;
 
 use super::bits::extract_bits;
 use super::couplings::{BoardSteps, MAX_UPPER_SPACE, ReachableUpper};
-use super::perm::{half_factorial, rank_padded, sign_class_weights, unrank_in_sign_class};
+use super::perm::{LehmerWeights, half_factorial, rank_padded, unrank_in_sign_class};
 use super::runs::CellRuns;
 use super::simd::{self, apply_compiled};
 use super::small_perm::SmallPerm;
@@ -65,10 +65,8 @@ struct OrbitLayout {
     free_mod: u8,
     /// Number of ranks of the orbit's permutation digit: `n!/2`.
     perm_radix: u64,
-    /// Weights of its Lehmer digits ([`sign_class_weights`]).
-    weights: [u64; 32],
-    /// How many leading digits weigh nothing ([`Layout::prefix_ranked_out`]).
-    ranked_out: usize,
+    /// Weights of its Lehmer digits, a ranked-out prefix's 0 ([`Layout::prefix_ranked_out`]).
+    weights: LehmerWeights,
     /// `cells` padded with 0x80 (a byte shuffle reads 0 there), for
     /// [`orbit_tiles16`](super::simd::orbit_tiles16).
     shuffle: [u8; 32],
@@ -290,7 +288,7 @@ impl Layout {
                     .try_into()
                     .map_err(|_| too_large())?;
             }
-            let weights = sign_class_weights(len);
+            let weights = LehmerWeights::new(len);
             let mut shuffle = [0x80u8; 32];
             shuffle[..len].copy_from_slice(&o.cells);
             orbits.push(OrbitLayout {
@@ -298,7 +296,6 @@ impl Layout {
                 free_mod: o.free_mod,
                 perm_radix,
                 weights,
-                ranked_out: 0,
                 shuffle,
                 tile_mask: o.cells.iter().fold(0, |m, &c| m | 1 << c),
                 orient_tiles: o.cells.clone(),
@@ -460,8 +457,7 @@ impl Layout {
         for (o, &k) in out.orbits.iter_mut().zip(prefix) {
             let n = o.cells.len();
             assert!(k == 0 || k + 2 <= n, "a ranked-out prefix leaves two cells of its orbit");
-            o.weights[..k].fill(0);
-            o.ranked_out = k;
+            o.weights = o.weights.ranked_out(n, k);
             o.perm_radix = half_factorial(n - k);
             if k > 0 {
                 o.small = None;
@@ -492,7 +488,7 @@ impl Layout {
                 let (lehmer, sign) = small.index_and_sign(&xs);
                 (lehmer >> 1, sign)
             }
-            None => rank_padded(&xs, n, &o.weights, o.ranked_out),
+            None => rank_padded(&xs, n, &o.weights),
         }
     }
 

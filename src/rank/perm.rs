@@ -162,20 +162,104 @@ pub fn sign_class_weights(n: usize) -> [u64; 32] {
 /// Padding for [`rank_padded`]: larger than any element, so it never counts as smaller.
 pub const PAD: u8 = 127;
 
+/// The weights of a sign class's Lehmer digits ([`sign_class_weights`]), those of a
+/// ranked-out prefix 0 (its digits count towards the sign alone), with the same weights as
+/// vector multipliers where the digits fit one vector.
+#[derive(Clone, Debug)]
+pub struct LehmerWeights {
+    weights: [u64; 32],
+    /// For at most 16 elements, whose digits one vector holds.
+    packed: Option<PackedWeights>,
+}
+
+/// The most elements whose digits [`PackedWeights`] weigh.
+const PACKED_ELEMENTS: usize = 16;
+
+impl LehmerWeights {
+    /// The weights of `n` elements' digits.
+    pub fn new(n: usize) -> LehmerWeights {
+        LehmerWeights::with_weights(n, sign_class_weights(n))
+    }
+
+    /// These weights (of `n` elements) with the first `k` digits ranked out.
+    pub fn ranked_out(&self, n: usize, k: usize) -> LehmerWeights {
+        let mut weights = self.weights;
+        weights[..k].fill(0);
+        LehmerWeights::with_weights(n, weights)
+    }
+
+    fn with_weights(n: usize, weights: [u64; 32]) -> LehmerWeights {
+        let packed = (n <= PACKED_ELEMENTS).then(|| PackedWeights::new(&weights)).flatten();
+        LehmerWeights { weights, packed }
+    }
+}
+
+/// The weights of 16 digits as the multipliers of three vector steps: adjacent digits
+/// summed in pairs (`pairs`, bytes), adjacent pairs in fours (`fours`, 16-bit), and the four
+/// sums times their weights (`four_weights`). A weight divides the weights before it (each
+/// is `(n-1-i)!/2`, or 0), so every step's multipliers are whole: digit `i` weighs
+/// `pairs[i] * fours[i/2] * four_weights[i/4]`. Where the digits of 16 lanes were stored
+/// and read back one by one to be weighed, a read of a lane just stored stalled on its
+/// store (a third of lo33's orbit reduction).
+#[derive(Clone, Copy, Debug)]
+struct PackedWeights {
+    pairs: [i8; 16],
+    fours: [i16; 8],
+    four_weights: [u64; 4],
+}
+
+impl PackedWeights {
+    /// `None` where the weights past 16 digits are not 0 or a multiplier does not fit.
+    fn new(weights: &[u64; 32]) -> Option<PackedWeights> {
+        if weights[PACKED_ELEMENTS..].iter().any(|&w| w != 0) {
+            return None;
+        }
+        // Splits each adjacent two of `w` into a common weight (the later one where it is
+        // not 0) and whole multipliers of it, at most `most`.
+        fn split<const N: usize>(w: &[u64], most: u64) -> Option<([u64; N], Vec<u64>)> {
+            let mut multipliers = [0u64; N];
+            let mut common = Vec::with_capacity(N / 2);
+            for (k, two) in w.chunks(2).enumerate() {
+                let unit = if two[1] != 0 { two[1] } else { two[0] };
+                for (j, &x) in two.iter().enumerate() {
+                    if unit != 0 {
+                        if x % unit != 0 || x / unit > most {
+                            return None;
+                        }
+                        multipliers[2 * k + j] = x / unit;
+                    }
+                }
+                common.push(unit);
+            }
+            Some((multipliers, common))
+        }
+        let (pairs, pair_weights) = split::<16>(&weights[..16], i8::MAX as u64)?;
+        let (fours, four_weights) = split::<8>(&pair_weights, i16::MAX as u64)?;
+        // Each four's sum is below 2^31 (at most 4 x 15 x 127 x 32767), its weight below
+        // 2^32: one 32-bit multiply per four.
+        if four_weights.iter().any(|&w| w > u32::MAX as u64) {
+            return None;
+        }
+        Some(PackedWeights {
+            pairs: pairs.map(|m| m as i8),
+            fours: fours.map(|m| m as i16),
+            four_weights: four_weights.try_into().ok()?,
+        })
+    }
+}
+
 /// [`rank_in_sign_class`] for a permutation stored in the first `n` bytes of `xs` (the rest
-/// [`PAD`]), with `weights` from [`sign_class_weights`] whose first `first` are 0 (a
-/// ranked-out prefix: those digits count towards the sign alone). Every Lehmer digit is
+/// [`PAD`]), with `weights` of `n` elements (see [`LehmerWeights`]). Every Lehmer digit is
 /// counted independently (AVX2 compares where available), so there is no serial chain.
 #[inline(always)]
-pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &[u64; 32], first: usize) -> (u64, u32) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-    if n <= super::layout::NARROW_CELLS {
-        return rank_padded16(xs, n, weights, first);
+pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &LehmerWeights) -> (u64, u32) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    if let Some(packed) = &weights.packed {
+        return rank_padded16(xs, packed);
     }
-    let _ = first;
     let mut rank = 0u64;
     let mut parity = 0u32;
-    for (i, &weight) in weights.iter().enumerate().take(n.saturating_sub(1)) {
+    for (i, &weight) in weights.weights.iter().enumerate().take(n.saturating_sub(1)) {
         let d = later_smaller(xs, i);
         rank += d as u64 * weight;
         parity += d;
@@ -183,18 +267,15 @@ pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &[u64; 32], first: usize) -
     (rank, parity & 1)
 }
 
-/// [`rank_padded`] for `n <= 16`: all Lehmer digits at once, by comparing the elements with
-/// themselves shifted by 1..15 places and counting the greater ones in each lane. The sign
-/// is the digits' sum taken in the vector; the weighted sum reads only digits `first..n-2`
-/// (the last two weigh nothing): ufo's rest of 6 cells after 6 key cells, 4 of 11.
-#[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+/// [`rank_padded`] for at most 16 elements: all Lehmer digits at once, by comparing the elements with
+/// themselves shifted by 1..15 places and counting the greater ones in each lane; the sign
+/// is the digits' sum, the rank their weighted sum, both taken in the vector.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
-fn rank_padded16(xs: &[u8; 32], n: usize, weights: &[u64; 32], first: usize) -> (u64, u32) {
+fn rank_padded16(xs: &[u8; 32], packed: &PackedWeights) -> (u64, u32) {
     use std::arch::x86_64::*;
-    let mut digits = [0u8; 16];
-    let parity;
-    // SAFETY: SSSE3 is enabled at compile time (the cfg above); `xs` is 32 readable bytes and
-    // `digits` 16 writable ones, both unaligned.
+    // SAFETY: AVX2 (and so SSSE3 and SSE4.1) is enabled at compile time (the cfg above);
+    // every load reads 16 or 32 bytes of an array at least that long, unaligned.
     unsafe {
         let v = _mm_loadu_si128(xs.as_ptr() as *const __m128i);
         let pad = _mm_set1_epi8(PAD as i8);
@@ -207,17 +288,19 @@ fn rank_padded16(xs: &[u8; 32], n: usize, weights: &[u64; 32], first: usize) -> 
             )*};
         }
         later!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
-        _mm_storeu_si128(digits.as_mut_ptr() as *mut __m128i, count);
         // Lanes from `n - 1` on count 0: every later lane is PAD, never smaller.
         let sums = _mm_sad_epu8(count, _mm_setzero_si128());
         let total = _mm_add_epi64(sums, _mm_srli_si128::<8>(sums));
-        parity = _mm_cvtsi128_si64(total) as u32 & 1;
+        let parity = _mm_cvtsi128_si64(total) as u32 & 1;
+        let pairs = _mm_maddubs_epi16(count, _mm_loadu_si128(packed.pairs.as_ptr().cast()));
+        let fours = _mm_madd_epi16(pairs, _mm_loadu_si128(packed.fours.as_ptr().cast()));
+        let weights = _mm256_loadu_si256(packed.four_weights.as_ptr().cast());
+        let weighed = _mm256_mul_epu32(_mm256_cvtepu32_epi64(fours), weights);
+        let half =
+            _mm_add_epi64(_mm256_castsi256_si128(weighed), _mm256_extracti128_si256::<1>(weighed));
+        let rank = _mm_add_epi64(half, _mm_srli_si128::<8>(half));
+        (_mm_cvtsi128_si64(rank) as u64, parity)
     }
-    let mut rank = 0u64;
-    for i in first..n.saturating_sub(2) {
-        rank += digits[i] as u64 * weights[i];
-    }
-    (rank, parity)
 }
 
 /// The number of elements after position `i` smaller than `xs[i]`.
@@ -261,13 +344,15 @@ mod padded_tests {
                 let mut xs = [PAD; 32];
                 xs[..n].copy_from_slice(&p);
                 let (rank, sign) = rank_in_sign_class(n, |i| p[i] as u32);
-                assert_eq!(rank_padded(&xs, n, &w, 0), (rank, sign));
+                let weights = LehmerWeights::new(n);
+                assert_eq!(weights.packed.is_some(), n <= 16, "n {n}: vector weights");
+                assert_eq!(rank_padded(&xs, n, &weights), (rank, sign), "n {n}");
                 // A ranked-out prefix of `k` digits: weights zeroed, the sign still whole.
                 for k in 1..n.saturating_sub(1) {
-                    let mut wk = w;
-                    wk[..k].fill(0);
                     let low = (k..n - 2).map(|i| later_smaller(&xs, i) as u64 * w[i]).sum();
-                    assert_eq!(rank_padded(&xs, n, &wk, k), (low, sign), "n {n} prefix {k}");
+                    let ranked_out = weights.ranked_out(n, k);
+                    assert_eq!(ranked_out.packed.is_some(), n <= 16, "n {n} prefix {k}");
+                    assert_eq!(rank_padded(&xs, n, &ranked_out), (low, sign), "n {n} prefix {k}");
                 }
             }
         }
