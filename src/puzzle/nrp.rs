@@ -43,39 +43,43 @@ fn move_name(top: usize, left: usize, quarters: u8) -> String {
     }
 }
 
-/// The quarter turns that are moves in a metric.
-fn turns(metric: Metric) -> &'static [u8] {
-    match metric {
+/// Every move of NRP `(rows, cols, block)` in a metric as (top, left, quarters): block by
+/// block in book order, the metric's quarter turns of each.
+fn turns_in_order(
+    rows: usize,
+    cols: usize,
+    block: usize,
+    metric: Metric,
+) -> impl Iterator<Item = (usize, usize, u8)> {
+    let quarters: &'static [u8] = match metric {
         Metric::Qtm => &[1, 3],
         Metric::Htm => &[1, 3, 2],
         Metric::Cw => &[3],
-    }
+    };
+    let blocks = (0..=rows - block).flat_map(move |top| (0..=cols - block).map(move |l| (top, l)));
+    blocks.flat_map(move |(top, left)| quarters.iter().map(move |&q| (top, left, q)))
 }
 
 /// The names of [`moves`], without building them (boards of any size).
 pub fn move_names(rows: usize, cols: usize, block: usize, metric: Metric) -> Vec<String> {
-    let blocks = (0..=rows - block).flat_map(|top| (0..=cols - block).map(move |l| (top, l)));
-    blocks
-        .flat_map(|(top, left)| turns(metric).iter().map(move |&q| move_name(top, left, q)))
+    turns_in_order(rows, cols, block, metric)
+        .map(|(top, left, q)| move_name(top, left, q))
         .collect()
 }
 
 /// The moves of NRP `(rows, cols, block)` in a metric, block by block in book order.
 /// Without orientation the twists are all zero.
 pub fn moves(rows: usize, cols: usize, block: usize, oriented: bool, metric: Metric) -> Vec<Move> {
-    let mut out = Vec::new();
-    for top in 0..=rows - block {
-        for left in 0..=cols - block {
-            for &q in turns(metric) {
-                let mut m = block_turn(rows, cols, block, top, left, q);
-                if !oriented {
-                    m.twist.iter_mut().for_each(|t| *t = 0);
-                }
-                out.push(m);
+    let turns = turns_in_order(rows, cols, block, metric);
+    turns
+        .map(|(top, left, q)| {
+            let mut m = block_turn(rows, cols, block, top, left, q);
+            if !oriented {
+                m.twist.iter_mut().for_each(|t| *t = 0);
             }
-        }
-    }
-    out
+            m
+        })
+        .collect()
 }
 
 #[cfg(test)]

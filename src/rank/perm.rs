@@ -267,9 +267,9 @@ pub fn rank_padded(xs: &[u8; 32], n: usize, weights: &LehmerWeights) -> (u64, u3
     (rank, parity & 1)
 }
 
-/// [`rank_padded`] for at most 16 elements: all Lehmer digits at once, by comparing the elements with
-/// themselves shifted by 1..15 places and counting the greater ones in each lane; the sign
-/// is the digits' sum, the rank their weighted sum, both taken in the vector.
+/// [`rank_padded`] for at most 16 elements: all Lehmer digits at once, by comparing the
+/// elements with themselves shifted by 1..15 places and counting the greater ones in each
+/// lane; the sign is the digits' sum, the rank their weighted sum, both in the vector.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[inline(always)]
 fn rank_padded16(xs: &[u8; 32], packed: &PackedWeights) -> (u64, u32) {
