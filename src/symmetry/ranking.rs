@@ -245,14 +245,28 @@ enum KeyChoice {
     Cells(Vec<Vec<u8>>),
     /// The orbits taken whole.
     Orbits(Vec<usize>),
-    /// Neither: the whole arrangement, or if that has too many values, key cells of a
-    /// subgroup ([`stabilizer_key_cells`]).
-    Arrangement,
+    /// Key cells of the subgroup of the symmetries that keeps them as a set
+    /// ([`stabilizer_key_cells`]).
+    Subgroup(Symmetries, Vec<Vec<u8>>),
+    /// The whole arrangement, at most `most` values (more are refused).
+    Arrangement { most: u64 },
 }
 
 impl KeyChoice {
-    /// The choice, `None` for a group of the identity alone (no classes to take).
-    fn of(full: &Layout, syms: &Symmetries, min_placements: u64) -> Option<KeyChoice> {
+    /// The choice, `None` for a group of the identity alone (no classes to take). Where
+    /// neither key cells nor whole orbits of at most [`MAX_PLACEMENTS`] placements serve, and
+    /// the whole arrangement has more than [`MAX_ARRANGEMENTS`] values, the cheapest in
+    /// memory of: the whole arrangement anyway, whole orbits of up to
+    /// [`MAX_LARGE_ARRANGEMENTS`] placements (the compy cube's 12 edges: 239,500,800
+    /// arrangements under 48 symmetries and inversion, times its corners' 6,561 twists,
+    /// 3.8 GiB of classes where the 16 keeping four edges took 24.3 GiB), or key cells of a
+    /// subgroup.
+    fn of(
+        full: &Layout,
+        syms: &Symmetries,
+        min_placements: u64,
+        inversion: bool,
+    ) -> Option<KeyChoice> {
         if syms.order() < 2 {
             return None;
         }
@@ -260,12 +274,30 @@ impl KeyChoice {
         if !key.iter().all(Vec::is_empty) {
             return Some(KeyChoice::Cells(key));
         }
-        if !full.ranks_reachable_couplings()
-            && let Some(orbits) = choose_key_orbits(full, syms, min_placements)
+        let orbits_allowed = !full.ranks_reachable_couplings();
+        if orbits_allowed
+            && let Some(orbits) = choose_key_orbits(full, syms, min_placements, MAX_PLACEMENTS)
         {
             return Some(KeyChoice::Orbits(orbits));
         }
-        Some(KeyChoice::Arrangement)
+        let arrangements = full.n_states() / full.orientation_count();
+        if arrangements <= MAX_ARRANGEMENTS {
+            return Some(KeyChoice::Arrangement { most: MAX_ARRANGEMENTS });
+        }
+        let subgroup = stabilizer_key_cells(full, syms);
+        let order = subgroup.as_ref().map_or(1, |(s, _)| s.order());
+        if large_arrangement_pays(full, syms, order, inversion) {
+            return Some(KeyChoice::Arrangement { most: MAX_LARGE_ARRANGEMENTS });
+        }
+        if orbits_allowed
+            && let Some(orbits) = large_key_orbits(full, syms, order, inversion, min_placements)
+        {
+            return Some(KeyChoice::Orbits(orbits));
+        }
+        Some(match subgroup {
+            Some((subgroup, key)) => KeyChoice::Subgroup(subgroup, key),
+            None => KeyChoice::Arrangement { most: MAX_ARRANGEMENTS },
+        })
     }
 }
 
@@ -314,7 +346,7 @@ impl ClassRanking {
         inversion: bool,
     ) -> Option<Vec<usize>> {
         match FirstPart::of(full, syms, inversion) {
-            FirstPart::ByKeyCells => match KeyChoice::of(full, syms, MIN_PLACEMENTS) {
+            FirstPart::ByKeyCells => match KeyChoice::of(full, syms, MIN_PLACEMENTS, inversion) {
                 Some(KeyChoice::Orbits(orbits)) => Some(orbits),
                 _ => None,
             },
@@ -406,7 +438,7 @@ impl ClassRanking {
         let cannot = |why: &str| {
             Error::Unsupported(format!("no symmetry reduction for {}: {why}", puzzle.spec.named()))
         };
-        let Some(choice) = KeyChoice::of(&full, &syms, min_placements) else {
+        let Some(choice) = KeyChoice::of(&full, &syms, min_placements, inversion) else {
             return Err(cannot("the moves have no symmetry besides the identity"));
         };
         match choice {
@@ -414,20 +446,10 @@ impl ClassRanking {
             KeyChoice::Orbits(orbits) => {
                 ClassRanking::with_key_orbits(full, syms, inversion, &orbits)
             }
-            KeyChoice::Arrangement => {
-                let arrangements = full.n_states() / full.orientation_count();
-                let mut most = MAX_ARRANGEMENTS;
-                if arrangements > MAX_ARRANGEMENTS {
-                    // Key cells of a subgroup (or no classes) where they take less memory
-                    // than the whole arrangement's classes and placements.
-                    let subgroup = stabilizer_key_cells(&full, &syms);
-                    let order = subgroup.as_ref().map_or(1, |(s, _)| s.order());
-                    if large_arrangement_pays(&full, &syms, order, inversion) {
-                        most = MAX_LARGE_ARRANGEMENTS;
-                    } else if let Some((subgroup, key)) = subgroup {
-                        return ClassRanking::with_key_cells(puzzle, full, subgroup, key);
-                    }
-                }
+            KeyChoice::Subgroup(subgroup, key) => {
+                ClassRanking::with_key_cells(puzzle, full, subgroup, key)
+            }
+            KeyChoice::Arrangement { most } => {
                 ClassRanking::by_arrangements(puzzle, full, syms, inversion, most, MAX_ARRANGEMENTS)
             }
         }
@@ -1454,7 +1476,7 @@ fn choose_key_cells(layout: &Layout, syms: &Symmetries, min_placements: u64) -> 
 
 /// Chooses key orbits for boards whose symmetries leave no key cells: sets of the layout's
 /// orbits that the symmetries carry onto each other, most cells first (ties: first orbit),
-/// each added if it makes more placements but at most [`MAX_PLACEMENTS`], until they reach
+/// each added if it makes more placements but at most `most`, until they reach
 /// ten times `min_placements`: whole orbits keep no runs of rests, and the more placements,
 /// the fewer a symmetry fixes (the tangram: its 3 inner edges with the 12 edges and corners
 /// take 777,600 placements, 1.07x the boards over the group, and search 10% faster than
@@ -1468,6 +1490,7 @@ fn choose_key_orbits(
     layout: &Layout,
     syms: &Symmetries,
     min_placements: u64,
+    most: u64,
 ) -> Option<Vec<usize>> {
     let orbits = layout.n_orbits();
     // The layout's orbits are the invariants', in order.
@@ -1496,7 +1519,7 @@ fn choose_key_orbits(
         trial.extend(set);
         trial.sort_unstable();
         let count = OrbitSplit::new(layout, &trial).placements();
-        if count > placements && count <= MAX_PLACEMENTS {
+        if count > placements && count <= most {
             (key, placements) = (trial, count);
         }
     }
@@ -1523,17 +1546,40 @@ pub(super) fn large_arrangement_pays(
     inversion: bool,
 ) -> bool {
     let arrangements = full.n_states() / full.orientation_count();
-    if arrangements > MAX_LARGE_ARRANGEMENTS {
-        return false;
-    }
     let elements = syms.order_with(arrangement_inverts(full, syms, inversion));
-    // At least arrangements/elements orbits, which must have names (`orbits::reduce`): half
-    // the names at most leaves room for the arrangements that symmetries fix.
-    if arrangements / elements as u64 > 1 << (32 - SYM_BITS - 1) {
+    large_first_part_pays(full.n_states(), arrangements, elements, subgroup)
+}
+
+/// Whole orbits first past [`MAX_PLACEMENTS`] placements (at most
+/// [`MAX_LARGE_ARRANGEMENTS`]), where they take at most half the memory of the classes
+/// under a subgroup of order `subgroup`, as [`large_arrangement_pays`] weighs it.
+fn large_key_orbits(
+    full: &Layout,
+    syms: &Symmetries,
+    subgroup: usize,
+    inversion: bool,
+    min_placements: u64,
+) -> Option<Vec<usize>> {
+    let orbits = choose_key_orbits(full, syms, min_placements, MAX_LARGE_ARRANGEMENTS)?;
+    let placements = OrbitSplit::new(full, &orbits).placements();
+    let elements = syms.order_with(inversion && inversion_fits(syms));
+    large_first_part_pays(full.n_states(), placements, elements, subgroup).then_some(orbits)
+}
+
+/// Whether a first part of `placements` values (a placement table of four bytes each, at
+/// most [`MAX_LARGE_ARRANGEMENTS`]) under `elements` elements takes at most half the memory
+/// of `boards` in classes under a subgroup of order `subgroup`.
+fn large_first_part_pays(boards: u64, placements: u64, elements: usize, subgroup: usize) -> bool {
+    if placements > MAX_LARGE_ARRANGEMENTS {
         return false;
     }
-    let (elements, boards) = (elements as f64, full.n_states() as f64);
-    let whole = boards / elements / 4.0 + 4.0 * arrangements as f64;
+    // At least placements/elements orbits, which must have names (`orbits::reduce`): half
+    // the names at most leaves room for the placements that symmetries fix.
+    if placements / elements as u64 > 1 << (32 - SYM_BITS - 1) {
+        return false;
+    }
+    let (elements, boards) = (elements as f64, boards as f64);
+    let whole = boards / elements / 4.0 + 4.0 * placements as f64;
     2.0 * whole <= boards / subgroup as f64 / 4.0
 }
 
