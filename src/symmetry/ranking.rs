@@ -93,6 +93,10 @@ const MAX_ARRANGEMENTS: u64 = 1 << 25;
 /// flips, under all 48 symmetries instead of the 16 keeping four cells.
 const MAX_LARGE_ARRANGEMENTS: u64 = 1 << 29;
 
+/// The largest table of classes (bytes) for which whole orbits past [`MAX_PLACEMENTS`]
+/// placements are classified ([`large_key_orbits`]).
+const MAX_LARGE_TABLE_BYTES: u64 = 1 << 40;
+
 /// Whole orbits first need at least this many placements per element of the group (with
 /// inversion), or [`MIN_PLACEMENTS`] (see `choose_key_orbits`).
 const PLACEMENTS_PER_ELEMENT: u64 = 1024;
@@ -1560,9 +1564,14 @@ fn large_key_orbits(
     inversion: bool,
     min_placements: u64,
 ) -> Option<Vec<usize>> {
+    let elements = syms.order_with(inversion && inversion_fits(syms));
+    // Classifying up to 2^29 placements takes seconds to minutes: not for a table no
+    // machine holds (Christopher's jewel: 5 TB of classes).
+    if full.n_states() / elements as u64 / 4 > MAX_LARGE_TABLE_BYTES {
+        return None;
+    }
     let orbits = choose_key_orbits(full, syms, min_placements, MAX_LARGE_ARRANGEMENTS)?;
     let placements = OrbitSplit::new(full, &orbits).placements();
-    let elements = syms.order_with(inversion && inversion_fits(syms));
     large_first_part_pays(full.n_states(), placements, elements, subgroup).then_some(orbits)
 }
 
