@@ -11,6 +11,7 @@ const CUBE2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/cube2
 const SMALLER_GROUP: &str =
     concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/smaller_group.tws");
 const M24: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/m24.tws");
+const PENTADS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/definitions/pentads.tws");
 
 fn def(path: &Path) -> String {
     format!("def:{}", path.display())
@@ -297,6 +298,27 @@ fn groups_smaller_than_their_invariants_are_ranked_densely() {
     let o = twirl(&["distance", table, outside]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("unsolvable board"), "{}", stderr(&o));
+}
+
+/// Orientations modulo 5 (once refused: a byte of the fast layout holds three bits of
+/// orientation, and a sum of two turns mod 5 needs four): one entry per board, searched with
+/// symmetry and without, the histogram twsearch gives.
+#[test]
+fn orientations_mod_5_are_searched() {
+    // `twsearch -g pentads.tws` (2026-12-05).
+    let twsearch = [
+        1, 29, 252, 1192, 8588, 32550, 221566, 622500, 2485686, 4272701, 2816599, 738944,
+        46996, 2396,
+    ];
+    let spec = format!("def:{PENTADS}");
+    let o = twirl(&["info", &spec]);
+    assert!(stdout(&o).contains("table: 11250000 entries"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("symmetries: order 16"), "{}", stdout(&o));
+    for symmetry in ["on", "off"] {
+        let o = twirl(&["bfs", &spec, "-q", "--symmetry", symmetry]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(histogram(&stdout(&o)), twsearch, "--symmetry {symmetry}");
+    }
 }
 
 /// A definition of one move, disjoint cycles of the primes 2 to 37 (197 pieces, 1.2 KB): its

@@ -45,18 +45,22 @@ pub struct Cells(pub [u8; MAX_CELLS]);
 /// A move compiled for [`Cells`]: `out[j] = (in[src[j]] + add[j]) & mask[j]`, the mask
 /// reducing orientations modulo a power of two. Cells whose orientations count modulo 3
 /// are reduced by `sub[j]` instead (see
-/// [`apply_thirds_scalar`](super::simd::apply_thirds_scalar)).
+/// [`apply_thirds_scalar`](super::simd::apply_thirds_scalar)), and where some orbit's
+/// count modulo 5, 6 or 7, every cell by its `modulus[j]` (see
+/// [`apply_moduli_scalar`](super::simd::apply_moduli_scalar)).
 #[derive(Clone, Debug)]
 pub struct CompiledMove {
     pub(super) src: [u8; MAX_CELLS],
+    /// The turn of the tile arriving on the cell, shifted above the tile's bits.
     pub(super) add: [u8; MAX_CELLS],
     pub(super) mask: [u8; MAX_CELLS],
     pub(super) sub: [u8; MAX_CELLS],
+    /// The cell's free orientation modulus (1 to 8), unshifted.
+    pub(super) modulus: [u8; MAX_CELLS],
 }
 
-/// The free orientation moduli a byte of [`Cells`] can carry: three bits above the tile, with
-/// a modulo that a mask (powers of two) or one conditional subtraction (3) computes.
-const FREE_MODULI: [u8; 5] = [1, 2, 3, 4, 8];
+/// The most free orientations a byte of [`Cells`] can carry: three bits above the tile.
+const MAX_FREE_MOD: u8 = 8;
 
 #[derive(Clone, Debug)]
 struct OrbitLayout {
@@ -890,14 +894,14 @@ pub(super) fn board_of_cells(inv: &Invariants, n_cells: usize, s: &Cells) -> Boa
     board
 }
 
-/// Refuses an orbit whose free orientations [`Cells`] cannot carry (see [`FREE_MODULI`]).
+/// Refuses an orbit whose free orientations [`Cells`] cannot carry (see [`MAX_FREE_MOD`]).
 pub(super) fn check_free_mod(o: &Orbit) -> Result<()> {
-    if FREE_MODULI.contains(&o.free_mod) {
+    if o.free_mod <= MAX_FREE_MOD {
         return Ok(());
     }
     Err(Error::Unsupported(format!(
         "the orbit of cells {} has orientations free modulo {}: boards in working form (the \
-         searches' ranks) hold orientations modulo 2, 3, 4 and 8 only",
+         searches' ranks) hold orientations modulo 8 at most",
         crate::group::invariants::cell_list(&o.cells),
         o.free_mod
     )))
@@ -908,10 +912,9 @@ pub(super) fn check_free_mod(o: &Orbit) -> Result<()> {
 #[derive(Clone, Debug)]
 pub struct CellMoves {
     n_cells: usize,
-    /// Some orbit's free orientations count modulo 3: moves take
-    /// [`apply_thirds_scalar`](super::simd::apply_thirds_scalar)'s path (a branch once per
-    /// move, so the other puzzles pay nothing).
-    has_thirds: bool,
+    /// How moves reduce orientations: a branch once per move, so that puzzles whose
+    /// moduli are powers of two pay nothing for the others.
+    reduction: Reduction,
     solve: Vec<CompiledMove>,
     scramble: Vec<CompiledMove>,
 }
@@ -920,8 +923,14 @@ impl CellMoves {
     /// The moves of `puzzle` on boards whose orientations `invariants` reduce.
     pub(super) fn new(puzzle: &Puzzle, invariants: &Invariants) -> CellMoves {
         let (solve, scramble) = compile_moves(puzzle, invariants);
-        let has_thirds = invariants.orbits.iter().any(|o| o.free_mod == 3);
-        CellMoves { n_cells: puzzle.n_positions(), has_thirds, solve, scramble }
+        let reduction = Reduction::of(invariants.orbits.iter().map(|o| o.free_mod));
+        CellMoves { n_cells: puzzle.n_positions(), reduction, solve, scramble }
+    }
+
+    /// How the moves reduce orientations.
+    #[cfg(test)]
+    pub(super) fn reduction(&self) -> Reduction {
+        self.reduction
     }
 
     /// Number of moves.
@@ -974,7 +983,7 @@ impl CellMoves {
     /// Applies a compiled move.
     #[inline(always)]
     pub fn apply(&self, s: &Cells, m: &CompiledMove) -> Cells {
-        apply_compiled(self.n_cells, self.has_thirds, s, m)
+        apply_compiled(self.n_cells, self.reduction, s, m)
     }
 
     /// Applies move `m` in solving direction.
@@ -987,6 +996,31 @@ impl CellMoves {
     #[inline(always)]
     pub fn scramble_step(&self, s: &Cells, m: usize) -> Cells {
         self.apply(s, &self.scramble[m])
+    }
+}
+
+/// How a compiled move reduces the orientations it adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reduction {
+    /// Every modulus a power of two: a mask.
+    Masks,
+    /// Some modulo 3, the rest powers of two: one conditional subtraction
+    /// ([`apply_thirds_scalar`](super::simd::apply_thirds_scalar)).
+    Thirds,
+    /// Some modulo 5, 6 or 7: orientations taken out of the byte and reduced by each cell's
+    /// modulus ([`apply_moduli_scalar`](super::simd::apply_moduli_scalar)).
+    Moduli,
+}
+
+impl Reduction {
+    /// The reduction for orbits of these free moduli (each at most [`MAX_FREE_MOD`]).
+    fn of(moduli: impl Iterator<Item = u8>) -> Reduction {
+        moduli.fold(Reduction::Masks, |r, e| match e {
+            _ if e.is_power_of_two() => r,
+            3 if r == Reduction::Masks => Reduction::Thirds,
+            3 => r,
+            _ => Reduction::Moduli,
+        })
     }
 }
 
@@ -1063,6 +1097,7 @@ fn compile(m: &Move, reduced: &[u8], inv: &Invariants) -> CompiledMove {
     let mut add = [0u8; MAX_CELLS];
     let mut mask = [0u8; MAX_CELLS];
     let mut sub = [0u8; MAX_CELLS];
+    let mut modulus = [1u8; MAX_CELLS];
     for (j, s) in src.iter_mut().enumerate() {
         *s = j as u8;
     }
@@ -1071,15 +1106,17 @@ fn compile(m: &Move, reduced: &[u8], inv: &Invariants) -> CompiledMove {
         src[j] = i as u8;
         add[j] = turn << TILE_BITS;
         let e = inv.orbits[inv.orbit_of[i] as usize].free_mod;
+        modulus[j] = e;
         if e == 3 {
             // The sum 0..4 needs the top bit; `sub` brings it back below 3.
             mask[j] = 0xFF;
             sub[j] = 3 << TILE_BITS;
         } else {
+            // Exact for powers of two; the others take `Reduction::Moduli`.
             mask[j] = TILE_MASK | ((e - 1) << TILE_BITS);
         }
     }
-    CompiledMove { src, add, mask, sub }
+    CompiledMove { src, add, mask, sub, modulus }
 }
 
 #[cfg(test)]
@@ -1192,7 +1229,7 @@ End
         let Ranking::Layout(l) = StateSpace::build(&p).unwrap().ranking else {
             panic!("expected the fast layout")
         };
-        assert!(l.moves.has_thirds && l.n_cells > 16);
+        assert!(l.moves.reduction() == Reduction::Thirds && l.n_cells > 16);
         let mut board = p.solved();
         let mut cells = l.cells_of(&board).unwrap();
         let mut x = 0x2545_F491_4F6C_DD1Du64;

@@ -6,20 +6,24 @@
 //! see `.cargo/config.toml`). [`shuffle32`], [`load32`] and [`store32`] also serve the 32
 //! lanes of [`super::lanes`].
 
-use super::layout::{Cells, CompiledMove, MAX_CELLS, NARROW_CELLS, TILE_MASK};
+use super::layout::{
+    Cells, CompiledMove, MAX_CELLS, NARROW_CELLS, Reduction, TILE_BITS, TILE_MASK,
+};
 use super::perm::PAD;
 
-/// Applies a compiled move to a board of `n_cells` cells; `has_thirds` when some orbit's
-/// orientations count modulo 3 (see [`apply_thirds_scalar`]).
+/// Applies a compiled move to a board of `n_cells` cells, its orientations reduced as
+/// `reduction` says.
 #[inline(always)]
 pub(super) fn apply_compiled(
     n_cells: usize,
-    has_thirds: bool,
+    reduction: Reduction,
     s: &Cells,
     m: &CompiledMove,
 ) -> Cells {
-    if has_thirds {
-        return apply_thirds(n_cells, s, m);
+    match reduction {
+        Reduction::Masks => {}
+        Reduction::Thirds => return apply_thirds(n_cells, s, m),
+        Reduction::Moduli => return apply_moduli(n_cells, s, m),
     }
     #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
     if n_cells <= NARROW_CELLS {
@@ -89,6 +93,66 @@ fn apply_thirds(n_cells: usize, s: &Cells, m: &CompiledMove) -> Cells {
     }
     let _ = n_cells;
     apply_thirds_scalar(s, m)
+}
+
+/// [`Layout::apply`](super::Layout::apply) for layouts with orientations modulo 5, 6 or 7:
+/// their sum (up to 12) does not fit the byte's three bits, so it is taken out of the byte,
+/// reduced by the cell's modulus `e` (the unsigned minimum of the sum and the sum less `e`,
+/// which wraps below `e`) and put back.
+#[inline(always)]
+pub(super) fn apply_moduli_scalar(s: &Cells, m: &CompiledMove) -> Cells {
+    let mut out = [0u8; MAX_CELLS];
+    for (j, o) in out.iter_mut().enumerate() {
+        let byte = s.0[m.src[j] as usize];
+        let sum = (byte >> TILE_BITS) + (m.add[j] >> TILE_BITS);
+        *o = (byte & TILE_MASK) | sum.min(sum.wrapping_sub(m.modulus[j])) << TILE_BITS;
+    }
+    Cells(out)
+}
+
+/// [`apply_moduli_scalar`], with byte shuffles where the CPU has them. Bytes have no
+/// shifts: 16-bit shifts move each byte's three top bits down (and back up), the bits
+/// they carry over from the next byte masked off.
+#[inline(always)]
+fn apply_moduli(n_cells: usize, s: &Cells, m: &CompiledMove) -> Cells {
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    if n_cells <= NARROW_CELLS {
+        use std::arch::x86_64::*;
+        let mut out = [0u8; MAX_CELLS];
+        // SAFETY: SSSE3 (and so SSE2) is enabled at compile time (the cfg above); every
+        // pointer is to a 32-byte array read or written in its first 16 bytes, unaligned.
+        unsafe {
+            let load = |a: &[u8; MAX_CELLS]| _mm_loadu_si128(a.as_ptr() as *const __m128i);
+            let low3 = _mm_set1_epi8(7);
+            let moved = _mm_shuffle_epi8(load(&s.0), load(&m.src));
+            let turn = _mm_and_si128(_mm_srli_epi16(moved, TILE_BITS as i32), low3);
+            let add = _mm_and_si128(_mm_srli_epi16(load(&m.add), TILE_BITS as i32), low3);
+            let sum = _mm_add_epi8(turn, add);
+            let reduced = _mm_min_epu8(sum, _mm_sub_epi8(sum, load(&m.modulus)));
+            let tile = _mm_and_si128(moved, _mm_set1_epi8(TILE_MASK as i8));
+            let byte = _mm_or_si128(tile, _mm_slli_epi16(reduced, TILE_BITS as i32));
+            _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, byte);
+        }
+        return Cells(out);
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    if n_cells <= MAX_CELLS {
+        use std::arch::x86_64::*;
+        let moved = shuffle32(load32(&s.0), load32(&m.src));
+        // SAFETY: AVX2 is enabled at compile time (the cfg above); no memory is touched.
+        let byte = unsafe {
+            let low3 = _mm256_set1_epi8(7);
+            let turn = _mm256_and_si256(_mm256_srli_epi16(moved, TILE_BITS as i32), low3);
+            let add = _mm256_and_si256(_mm256_srli_epi16(load32(&m.add), TILE_BITS as i32), low3);
+            let sum = _mm256_add_epi8(turn, add);
+            let reduced = _mm256_min_epu8(sum, _mm256_sub_epi8(sum, load32(&m.modulus)));
+            let tile = _mm256_and_si256(moved, _mm256_set1_epi8(TILE_MASK as i8));
+            _mm256_or_si256(tile, _mm256_slli_epi16(reduced, TILE_BITS as i32))
+        };
+        return Cells(store32(byte));
+    }
+    let _ = n_cells;
+    apply_moduli_scalar(s, m)
 }
 
 /// [`Layout::orbit_tiles`](super::Layout::orbit_tiles) without vector instructions (the reference
