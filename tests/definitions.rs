@@ -307,8 +307,8 @@ fn groups_smaller_than_their_invariants_are_ranked_densely() {
 fn orientations_mod_5_are_searched() {
     // `twsearch -g pentads.tws` (2026-12-05).
     let twsearch = [
-        1, 29, 252, 1192, 8588, 32550, 221566, 622500, 2485686, 4272701, 2816599, 738944,
-        46996, 2396,
+        1, 29, 252, 1192, 8588, 32550, 221566, 622500, 2485686, 4272701, 2816599, 738944, 46996,
+        2396,
     ];
     let spec = format!("def:{PENTADS}");
     let o = twirl(&["info", &spec]);

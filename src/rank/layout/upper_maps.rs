@@ -318,13 +318,21 @@ impl UpperMaps {
 
         // An element is `r_last ... r_1 r_0` (the deepest level's representative first):
         // tasks take the representatives of the deeper levels, then walk the first ones.
+        // Enough tasks to share out (at least 64, or 256 while they stay few): the skewb's
+        // 51,840 elements as as many tasks took 3 MB, half its peak over the process's own.
         let mut tasks = vec![first_points];
         let mut depth = levels.len();
         while depth > 0 && tasks.len() < 256 {
+            let next = tasks.len() * (levels[depth - 1].len() / degree);
+            if tasks.len() >= 64 && next > MAX_TASKS {
+                break;
+            }
             depth -= 1;
-            tasks = (tasks.iter())
-                .flat_map(|t| levels[depth].chunks(degree).map(|rep| moved(t, rep, n_points)))
-                .collect();
+            let mut more = Vec::with_capacity(next);
+            for t in &tasks {
+                more.extend(levels[depth].chunks(degree).map(|rep| moved(t, rep, n_points)));
+            }
+            tasks = more;
         }
         // The points some representative of the innermost level moves (see `walk`).
         let mut inner_moves = vec![false; degree];
@@ -401,6 +409,8 @@ impl UpperMaps {
 const AHEAD: usize = 16;
 /// Most points the group of upper values acts on in [`UpperMaps::reach_by_chain`].
 const MAX_CHAIN_POINTS: usize = 1 << 13;
+/// Most tasks [`UpperMaps::reach_by_chain`] splits its walk into, once it has 64.
+const MAX_TASKS: usize = 1 << 14;
 /// Most entries of the coset representatives kept whole (2 bytes each).
 const MAX_CHAIN_ENTRIES: usize = 1 << 24;
 /// Most orbits an upper value holds digits of.
