@@ -253,6 +253,9 @@ struct OrbitPlan {
     /// The radix of its orientation digits: `free_mod^(cells - 1)`, or with pieces whose
     /// orientation is not seen `free_mod^seen` (`seen` the pieces whose orientation is).
     orient_radix: u64,
+    /// `cell_place[i]`: `free_mod^i`, the place value of the digit of the turn on
+    /// `cells[i]` (all but the last cell; the first is the least significant).
+    cell_place: [u64; MAX_CELLS],
     /// See [`OrbitPlan::hides_sum`].
     hidden: bool,
     /// Where it hides its sum and its seen pieces are all distinct: `piece_digit[label]`, the
@@ -443,6 +446,9 @@ impl Multiset {
                 }
                 place
             });
+            let cell_place = std::array::from_fn(|i| {
+                (o.free_mod.max(1) as u64).saturating_pow(i.min(o.cells.len()) as u32)
+            });
             orbits.push(OrbitPlan {
                 cells: o.cells.clone(),
                 free_mod: o.free_mod,
@@ -455,6 +461,7 @@ impl Multiset {
                 radix,
                 unseen,
                 orient_radix,
+                cell_place,
                 hidden: hidden && o.free_mod > 1,
                 piece_digit,
                 free_sign,
@@ -656,6 +663,10 @@ impl Multiset {
         let mut signs = 0u32;
         for o in &self.orbits {
             let r = if let Some(a) = &o.arrangements {
+                // Pieces all alike: one arrangement (the icosamate's corner twists alone).
+                if o.radix == 1 {
+                    continue;
+                }
                 a.rank(|i| value(o, i) as usize)
             } else {
                 let (r, sign) = rank_in_sign_class(o.cells.len(), |i| value(o, i) as u32);
@@ -694,11 +705,13 @@ impl Multiset {
                 continue;
             }
             let mut sum = turn(o.cells[last]);
-            // The orbit's first cell is the least significant digit.
+            // The orbit's first cell is the least significant digit. By place values, the
+            // products independent: a chain of multiplications (digits times e, plus the
+            // next) took a third of the rank on the icosamate's 12 corners.
             let mut digits = 0u64;
-            for &c in o.cells[..last].iter().rev() {
+            for (&c, &place) in o.cells[..last].iter().zip(&o.cell_place) {
                 sum += turn(c);
-                digits = digits * e as u64 + turn(c) as u64;
+                digits += turn(c) as u64 * place;
             }
             orient_rank = orient_rank * o.orient_radix + digits;
             sums = sums * e + sum % e;
