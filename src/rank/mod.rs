@@ -1132,6 +1132,13 @@ mod tests {
             for seed in [1, 0x9E37_79B9_7F4A_7C15, 0x2545_F491_4F6C_DD1D] {
                 walk(&p, &l, seed);
             }
+            // The scalar path (no vector instructions) agrees with the vector one.
+            for r in (0..l.n_states()).step_by((l.n_states() / 500) as usize) {
+                let c = l.unrank(r);
+                for m in l.moves().solve_moves().iter().chain(l.moves().scramble_moves()) {
+                    assert_eq!(l.moves().apply(&c, m), simd::apply_moduli_scalar(&c, m));
+                }
+            }
         }
     }
 
