@@ -25,6 +25,15 @@ fn histogram(out: &str) -> Vec<u64> {
         .collect()
 }
 
+/// `twirl bfs SPEC` finds `expected` with symmetry (by classes) and without (by boards).
+fn assert_histogram_by_classes_and_boards(spec: &str, expected: &[u64]) {
+    for symmetry in ["on", "off"] {
+        let o = twirl(&["bfs", spec, "-q", "--symmetry", symmetry]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(histogram(&stdout(&o)), expected, "--symmetry {symmetry}");
+    }
+}
+
 /// The 2x2x2 with a fixed corner: the order from the stabilizer chain, and the half-turn
 /// distribution twsearch prints for the same file (`twsearch -g cube2.tws`).
 #[test]
@@ -261,11 +270,7 @@ fn groups_smaller_than_their_invariants_are_ranked_densely() {
     // 48 symmetries and inversion with the whole arrangement first.
     assert!(stdout(&o).contains("table: 5598720 entries"), "{}", stdout(&o));
     assert!(stdout(&o).contains("207360 arrangements in 14152 classes"), "{}", stdout(&o));
-    for symmetry in ["on", "off"] {
-        let o = twirl(&["bfs", &spec, "-q", "--symmetry", symmetry]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        assert_eq!(histogram(&stdout(&o)), twsearch, "--symmetry {symmetry}");
-    }
+    assert_histogram_by_classes_and_boards(&spec, &twsearch);
 
     // A job stopped by SIGTERM after distance 12, then resumed to the end.
     let dir = tempfile::tempdir().unwrap();
@@ -314,11 +319,7 @@ fn orientations_mod_5_are_searched() {
     let o = twirl(&["info", &spec]);
     assert!(stdout(&o).contains("table: 11250000 entries"), "{}", stdout(&o));
     assert!(stdout(&o).contains("symmetries: order 16"), "{}", stdout(&o));
-    for symmetry in ["on", "off"] {
-        let o = twirl(&["bfs", &spec, "-q", "--symmetry", symmetry]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        assert_eq!(histogram(&stdout(&o)), twsearch, "--symmetry {symmetry}");
-    }
+    assert_histogram_by_classes_and_boards(&spec, &twsearch);
 }
 
 /// A definition of one move, disjoint cycles of the primes 2 to 37 (197 pieces, 1.2 KB): its

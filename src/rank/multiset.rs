@@ -446,9 +446,8 @@ impl Multiset {
                 }
                 place
             });
-            let cell_place = std::array::from_fn(|i| {
-                (o.free_mod.max(1) as u64).saturating_pow(i.min(o.cells.len()) as u32)
-            });
+            let cell_place =
+                std::array::from_fn(|i| (o.free_mod.max(1) as u64).saturating_pow(i as u32));
             orbits.push(OrbitPlan {
                 cells: o.cells.clone(),
                 free_mod: o.free_mod,

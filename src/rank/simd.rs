@@ -110,49 +110,37 @@ pub(super) fn apply_moduli_scalar(s: &Cells, m: &CompiledMove) -> Cells {
     Cells(out)
 }
 
-/// [`apply_moduli_scalar`], with byte shuffles where the CPU has them. Bytes have no
-/// shifts: 16-bit shifts move each byte's three top bits down (and back up), the bits
-/// they carry over from the next byte masked off.
+/// [`apply_moduli_scalar`], in byte vectors where the CPU has them: 16 lanes for boards of
+/// at most 16 cells, else 32.
 #[inline(always)]
 fn apply_moduli(n_cells: usize, s: &Cells, m: &CompiledMove) -> Cells {
-    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
-    if n_cells <= NARROW_CELLS {
-        use std::arch::x86_64::*;
-        let mut out = [0u8; MAX_CELLS];
-        // SAFETY: SSSE3 (and so SSE2) is enabled at compile time (the cfg above); every
-        // pointer is to a 32-byte array read or written in its first 16 bytes, unaligned.
-        unsafe {
-            let load = |a: &[u8; MAX_CELLS]| _mm_loadu_si128(a.as_ptr() as *const __m128i);
-            let low3 = _mm_set1_epi8(7);
-            let moved = _mm_shuffle_epi8(load(&s.0), load(&m.src));
-            let turn = _mm_and_si128(_mm_srli_epi16(moved, TILE_BITS as i32), low3);
-            let add = _mm_and_si128(_mm_srli_epi16(load(&m.add), TILE_BITS as i32), low3);
-            let sum = _mm_add_epi8(turn, add);
-            let reduced = _mm_min_epu8(sum, _mm_sub_epi8(sum, load(&m.modulus)));
-            let tile = _mm_and_si128(moved, _mm_set1_epi8(TILE_MASK as i8));
-            let byte = _mm_or_si128(tile, _mm_slli_epi16(reduced, TILE_BITS as i32));
-            _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, byte);
-        }
-        return Cells(out);
-    }
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-    if n_cells <= MAX_CELLS {
-        use std::arch::x86_64::*;
-        let moved = shuffle32(load32(&s.0), load32(&m.src));
-        // SAFETY: AVX2 is enabled at compile time (the cfg above); no memory is touched.
-        let byte = unsafe {
-            let low3 = _mm256_set1_epi8(7);
-            let turn = _mm256_and_si256(_mm256_srli_epi16(moved, TILE_BITS as i32), low3);
-            let add = _mm256_and_si256(_mm256_srli_epi16(load32(&m.add), TILE_BITS as i32), low3);
-            let sum = _mm256_add_epi8(turn, add);
-            let reduced = _mm256_min_epu8(sum, _mm256_sub_epi8(sum, load32(&m.modulus)));
-            let tile = _mm256_and_si256(moved, _mm256_set1_epi8(TILE_MASK as i8));
-            _mm256_or_si256(tile, _mm256_slli_epi16(reduced, TILE_BITS as i32))
-        };
-        return Cells(store32(byte));
+    {
+        use super::lanes::{Lanes16, Lanes32};
+        if n_cells <= NARROW_CELLS {
+            return moduli_in_lanes::<Lanes16>(s, m);
+        }
+        if n_cells <= MAX_CELLS {
+            return moduli_in_lanes::<Lanes32>(s, m);
+        }
     }
     let _ = n_cells;
     apply_moduli_scalar(s, m)
+}
+
+/// [`apply_moduli_scalar`] on the lanes of `V`. Bytes have no shifts: 16-bit shifts move
+/// each byte's three top bits down (and back up), the bits they carry over from the next
+/// byte masked off.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[inline(always)]
+fn moduli_in_lanes<V: super::lanes::ByteLanes>(s: &Cells, m: &CompiledMove) -> Cells {
+    const SHIFT: i32 = TILE_BITS as i32;
+    let low3 = V::splat(7);
+    let moved = V::load(&s.0).shuffle(V::load(&m.src));
+    let turn = moved.shift_right_16::<SHIFT>().and(low3);
+    let sum = turn.add(V::load(&m.add).shift_right_16::<SHIFT>().and(low3));
+    let reduced = sum.min(sum.sub(V::load(&m.modulus)));
+    Cells(moved.and(V::splat(TILE_MASK)).or(reduced.shift_left_16::<SHIFT>()).store())
 }
 
 /// [`Layout::orbit_tiles`](super::Layout::orbit_tiles) without vector instructions (the reference
