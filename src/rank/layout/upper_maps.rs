@@ -319,7 +319,7 @@ impl UpperMaps {
         // An element is `r_last ... r_1 r_0` (the deepest level's representative first):
         // tasks take the representatives of the deeper levels, then walk the first ones.
         // Enough tasks to share out (at least 64, or 256 while they stay few): the skewb's
-        // 51,840 elements as as many tasks took 3 MB, half its peak over the process's own.
+        // 51,840 elements as that many tasks took 3 MB, half its peak over the process's own.
         let mut tasks = vec![first_points];
         let mut depth = levels.len();
         while depth > 0 && tasks.len() < 256 {
