@@ -446,7 +446,9 @@ fn orbits_too_many_to_list_their_invariants() {
         "boards allowed by the invariants: 8388608",
         "group order (stabilizer chain):   8388608 (",
         "table: none: unsupported move group: expected at most 4194304 combinations of the \
-         orbits' parities and orientation sums to index, found 16777216 (24 orbits)",
+         orbits' parities and orientation sums to index, found 16777216 (24 orbits); its \
+         8388608 boards are more than the 5000000 listed one by one; searchable with at most \
+         4194304 combinations of parities and orientation sums",
     ] {
         assert!(info.contains(line), "expected `{line}` in\n{info}");
     }
@@ -457,6 +459,59 @@ fn orbits_too_many_to_list_their_invariants() {
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("because the moves keep"), "{}", stdout(&o));
     assert_rejected(&["bfs", &spec], "to index, found 16777216 (24 orbits)");
+}
+
+/// `n` dials, each a cell of its own turning modulo `modulus` by its own move.
+fn dials(n: usize, modulus: u8) -> String {
+    let mut text = String::new();
+    for i in 1..=n {
+        text += &format!("Set D{i} 1 {modulus}\n");
+    }
+    text += "Solved\n";
+    for i in 1..=n {
+        text += &format!("D{i}\n1\n0\n");
+    }
+    text += "End\n";
+    for m in 1..=n {
+        text += &format!("Move M{m}\n");
+        for i in 1..=n {
+            text += &format!("D{i}\n1\n{}\n", u8::from(i == m));
+        }
+        text += "End\n";
+    }
+    text
+}
+
+/// Orientations modulo 12, past what the layouts hold: five dials' 248,832 boards are
+/// listed and searched, each power of a move one move in htm, so `C(5, d) * 11^d` boards
+/// stand `d` moves from solved. Seven dials (35,831,808 boards, as many combinations of their
+/// orientation sums) are refused by `info` with every reason and what would lift it.
+#[test]
+fn dials_turning_modulo_12() {
+    let dir = tempfile::tempdir().unwrap();
+    let five = dir.path().join("five.tws");
+    std::fs::write(&five, dials(5, 12)).unwrap();
+    let o = twirl(&["bfs", &def(&five), "-q", "--symmetry", "off"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let choose = |d: u64| (0..d).fold(1, |c, i| c * (5 - i) / (i + 1));
+    let expected: Vec<u64> = (0..=5).map(|d| choose(d) * 11u64.pow(d as u32)).collect();
+    assert_eq!(histogram(&stdout(&o)), expected);
+
+    let seven = dir.path().join("seven.tws");
+    std::fs::write(&seven, dials(7, 12)).unwrap();
+    let o = twirl(&["info", &def(&seven)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let info = stdout(&o);
+    for part in [
+        "found 35831808 (7 orbits); orientations turn past the modulo 8 the searches' layouts \
+         hold (O1 modulo 12, O2 modulo 12,",
+        "O7 modulo 12); its 35831808 boards are more than the 5000000 listed one by one; \
+         searchable with at most 4194304 combinations of parities and orientation sums, and \
+         orientations modulo 8 at most or at most 5000000 boards",
+    ] {
+        assert!(info.contains(part), "expected `{part}` in\n{info}");
+    }
+    assert_rejected(&["bfs", &def(&seven)], "found 35831808 (7 orbits)");
 }
 
 /// Identical pieces among more boards than 64-bit ranks count (30 distinct pieces in any

@@ -8,11 +8,14 @@ use std::io::Write;
 use std::time::Instant;
 
 use twirl::group::cycles::{CycleStructure, format_cycles};
+use twirl::group::invariants::MAX_COUPLING_SPACE;
 use twirl::group::wide::WideAnalysis;
 use twirl::puzzle::Metric;
 use twirl::puzzle::defined::Defined;
 use twirl::puzzle::sequence::Order;
 use twirl::puzzle::wide::{WideBoard, WideMove};
+use twirl::rank::enumerated::MAX_LISTED;
+use twirl::rank::layout::MAX_FREE_MOD;
 
 /// The metric's moves in one line: their number and whether each is undone by another.
 fn moves_line(d: &Defined, metric: Metric) -> anyhow::Result<String> {
@@ -89,6 +92,10 @@ pub fn info(
             twirl::puzzle::defined::MAX_CELLS
         )?,
     }
+    let refusal = match narrow {
+        true => narrow_refusal(&a, refusal),
+        false => refusal.to_string(),
+    };
     writeln!(out, "table: none: {refusal}")?;
     writeln!(out, "# {:.3} s", started.elapsed().as_secs_f64())?;
     let names = d.move_names(metric)?;
@@ -99,6 +106,52 @@ pub fn info(
     facts["symmetries"] = serde_json::Value::Null;
     facts["table"] = serde_json::json!({"refused": refusal});
     Ok(facts)
+}
+
+/// Why a definition whose orbits' parities and orientation sums are too many to index
+/// (`indexing`, the analysis's refusal) cannot be searched, with what else stands in the way
+/// and what would make it searchable: a group past 64-bit ranks says it all; else the
+/// orientations past what the layouts hold, and whether a listing could take the boards.
+fn narrow_refusal(a: &WideAnalysis, indexing: &str) -> String {
+    let Ok(boards) = u64::try_from(&a.group_order) else {
+        return format!(
+            "table does not fit: {} boards: more than 64-bit ranks can count",
+            a.group_order
+        );
+    };
+    let (most_sums, most_mod, most_listed) = (MAX_COUPLING_SPACE, MAX_FREE_MOD, MAX_LISTED);
+    let past_mod: Vec<String> = (a.orbits.iter().enumerate())
+        .filter(|(_, o)| o.free_mod > most_mod)
+        .map(|(j, o)| format!("O{} modulo {}", j + 1, o.free_mod))
+        .collect();
+    let mut why = vec![indexing.to_string()];
+    if !past_mod.is_empty() {
+        why.push(format!(
+            "orientations turn past the modulo {most_mod} the searches' layouts hold ({})",
+            past_mod.join(", ")
+        ));
+    }
+    let listed = boards <= most_listed;
+    why.push(match listed {
+        true => format!(
+            "its {boards} boards are few enough to list one by one, but a listing needs \
+             those combinations indexed first"
+        ),
+        false => format!("its {boards} boards are more than the {most_listed} listed one by one"),
+    });
+    let needs = match (listed, past_mod.is_empty()) {
+        (true, _) | (false, true) => {
+            format!("at most {most_sums} combinations of parities and orientation sums")
+        }
+        (false, false) => format!(
+            "at most {most_sums} combinations of parities and orientation sums, and \
+             orientations modulo {most_mod} at most or at most {most_listed} boards"
+        ),
+    };
+    format!(
+        "{}; searchable with {needs} (fewer orbits, or orbits turning together)",
+        why.join("; ")
+    )
 }
 
 /// `twirl order` on a wide definition: the group order, and the distinct boards where

@@ -97,8 +97,13 @@ pub fn orient_sum(k: u8, a: u8, b: u8, c: u8) -> u8 {
     ((a as u16 + b as u16 + k as u16 - c as u16) % k as u16) as u8
 }
 
+/// `(a + b) mod r` for `a` and `b` below `r`, in 16 bits (`r` may pass 128).
+fn add_mod(a: u8, b: u8, r: u8) -> u8 {
+    ((a as u16 + b as u16) % r as u16) as u8
+}
+
 /// Largest `A` we enumerate; real puzzles need a few thousand at most.
-const MAX_COUPLING_SPACE: u64 = 1 << 22;
+pub const MAX_COUPLING_SPACE: u64 = 1 << 22;
 
 impl Invariants {
     /// The reduced orientation of a piece standing on `cell` with orientation `orient`,
@@ -323,21 +328,38 @@ impl Invariants {
     }
 
     /// All sums of the given vectors (the subgroup they span), as sorted codes.
+    ///
+    /// Generator by generator: where `j` is the least multiple of `g` already in the span `H`,
+    /// the span grows to the `j` disjoint cosets `H + t g`, `t < j`, each element written
+    /// once, with no lookup (a search from 0 looked each up once per generator and
+    /// allocated for each: the most of a 5 s listing of six dials turning modulo 12).
     fn span(&self, gens: &[Vec<u8>], space: usize) -> Vec<u32> {
-        let mut seen = vec![false; space];
-        seen[0] = true;
-        let mut stack = vec![0u32];
+        let add = |a: &[u8], b: &[u8]| -> Vec<u8> {
+            a.iter().zip(b).zip(&self.radices).map(|((&x, &y), &r)| add_mod(x, y, r)).collect()
+        };
+        let mut in_span = vec![false; space];
+        in_span[0] = true;
         let mut out = vec![0u32];
-        while let Some(code) = stack.pop() {
-            let v = self.decode(code);
-            for g in gens {
-                let w: Vec<u8> =
-                    v.iter().zip(g).zip(&self.radices).map(|((a, b), r)| (a + b) % r).collect();
-                let c = self.encode(&w);
-                if !seen[c as usize] {
-                    seen[c as usize] = true;
-                    out.push(c);
-                    stack.push(c);
+        let mut digits = vec![0u8; self.radices.len()];
+        for g in gens {
+            let mut shifts: Vec<Vec<u8>> = Vec::new();
+            let mut shift = g.clone();
+            while !in_span[self.encode(&shift) as usize] {
+                shifts.push(shift.clone());
+                shift = add(&shift, g);
+            }
+            let h = out.len();
+            for shift in &shifts {
+                for i in 0..h {
+                    let mut code = out[i];
+                    for c in (0..digits.len()).rev() {
+                        let r = self.radices[c] as u32;
+                        digits[c] = add_mod((code % r) as u8, shift[c], r as u8);
+                        code /= r;
+                    }
+                    let code = self.encode(&digits);
+                    in_span[code as usize] = true;
+                    out.push(code);
                 }
             }
         }

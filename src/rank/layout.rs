@@ -60,7 +60,7 @@ pub struct CompiledMove {
 }
 
 /// The most free orientations a byte of [`Cells`] can carry: three bits above the tile.
-const MAX_FREE_MOD: u8 = 8;
+pub const MAX_FREE_MOD: u8 = 8;
 
 #[derive(Clone, Debug)]
 struct OrbitLayout {
