@@ -149,7 +149,7 @@ fn narrow_refusal(a: &WideAnalysis, indexing: &str) -> String {
         ),
     };
     format!(
-        "{}; searchable with {needs} (fewer orbits, or orbits turning together)",
+        "{}; searchable with {needs} (fewer orbits, or fewer free orientations)",
         why.join("; ")
     )
 }
