@@ -139,11 +139,10 @@ fn narrow_refusal(a: &WideAnalysis, indexing: &str) -> String {
         ),
         false => format!("its {boards} boards are more than the {most_listed} listed one by one"),
     });
-    let needs = match (listed, past_mod.is_empty()) {
-        (true, _) | (false, true) => {
-            format!("at most {most_sums} combinations of parities and orientation sums")
-        }
-        (false, false) => format!(
+    // Past the listing, orientations past the layouts' modulus need a smaller group too.
+    let needs = match listed || past_mod.is_empty() {
+        true => format!("at most {most_sums} combinations of parities and orientation sums"),
+        false => format!(
             "at most {most_sums} combinations of parities and orientation sums, and \
              orientations modulo {most_mod} at most or at most {most_listed} boards"
         ),

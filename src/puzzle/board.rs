@@ -86,17 +86,25 @@ pub struct Board {
     pub orient: Vec<u8>,
 }
 
+/// Sets to 0 the orientation `orient[p]` of every tile `tiles[p]` that `unseen` marks
+/// (`unseen[tile]`; tiles past its end are seen): [`Board::without_unseen_turns`] on a
+/// board's two halves, wherever they are stored.
+pub fn clear_unseen_turns(tiles: &[u8], orient: &mut [u8], unseen: &[bool]) {
+    if unseen.is_empty() {
+        return;
+    }
+    for (o, &t) in orient.iter_mut().zip(tiles) {
+        if unseen.get(t as usize) == Some(&true) {
+            *o = 0;
+        }
+    }
+}
+
 impl Board {
     /// The board with the orientation of every tile that `unseen` marks (`unseen[tile]`;
     /// tiles past its end are seen) set to 0: boards that differ only there are one board.
     pub fn without_unseen_turns(mut self, unseen: &[bool]) -> Board {
-        if !unseen.is_empty() {
-            for (o, &t) in self.orient.iter_mut().zip(&self.tiles) {
-                if unseen.get(t as usize) == Some(&true) {
-                    *o = 0;
-                }
-            }
-        }
+        clear_unseen_turns(&self.tiles, &mut self.orient, unseen);
         self
     }
 

@@ -12,6 +12,7 @@ use std::hash::Hasher;
 use hashbrown::HashTable;
 use rustc_hash::FxHasher;
 
+use crate::puzzle::board::clear_unseen_turns;
 use crate::puzzle::{Board, Move, Puzzle};
 use crate::{Error, Result};
 
@@ -57,10 +58,11 @@ impl Enumerated {
     ///
     /// Each neighbour is looked up once, while listing, and only under the moves that are no
     /// product of two earlier ones: their tables are recorded in the order boards are found,
-    /// then renumbered by rank, and the other moves' tables composed from them. A definition's moves may be many
-    /// (every power of a move of order 84 is one in `htm`), and a lookup hashes a whole
-    /// board: looking every neighbour up again after sorting, and again for the inverse moves,
-    /// took 7 s of the 7.6 s `info` of a random definition with 34,020 boards and 166 moves.
+    /// then renumbered by rank, and the other moves' tables composed from them. A
+    /// definition's moves may be many (every power of a move of order 84 is one in `htm`), and
+    /// a lookup hashes a whole board: looking every neighbour up again after sorting, and
+    /// again for the inverse moves, took 7 s of the 7.6 s `info` of a random definition with
+    /// 34,020 boards and 166 moves.
     pub fn new(puzzle: &Puzzle) -> Result<Enumerated> {
         let unseen = match puzzle.defined() {
             Some(d) if d.unseen_orientations().contains(&true) => d.unseen_orientations().to_vec(),
@@ -175,11 +177,7 @@ impl Enumerated {
             return None;
         }
         let (tiles, orient) = bytes.split_at_mut(self.width / 2);
-        for (o, &t) in orient.iter_mut().zip(tiles.iter()) {
-            if self.unseen.get(t as usize) == Some(&true) {
-                *o = 0;
-            }
-        }
+        clear_unseen_turns(tiles, orient, &self.unseen);
         let found = |&j: &u32| board_bytes(&self.found, self.width, j) == bytes;
         self.index.find(hash_of(&bytes), found).map(|&i| self.rank[i as usize])
     }
@@ -223,11 +221,5 @@ fn apply(m: &Move, board: &[u8], next: &mut [u8], add_mod: &[u8], unseen: &[bool
         next_tiles[j] = tiles[i];
         next_orient[j] = add_mod[orient[i] as usize + t as usize];
     }
-    if !unseen.is_empty() {
-        for (o, &t) in next_orient.iter_mut().zip(next_tiles.iter()) {
-            if unseen.get(t as usize) == Some(&true) {
-                *o = 0;
-            }
-        }
-    }
+    clear_unseen_turns(next_tiles, next_orient, unseen);
 }
