@@ -126,33 +126,29 @@ impl CoordTables {
         }
         // Gone before the undoing tables are made: the largest puzzles' take tens of MB.
         drop(images);
-        for m in 0..n_moves {
-            let Some(Power { base, times }) = power_of(m) else { continue };
-            let base = &solve[base];
-            let mut t = Vec::with_capacity(at);
-            for j in 0..k {
-                for d in 0..radices[j] as u32 {
-                    t.push((0..times).fold(d, |x, _| base[offsets[j] + x as usize]));
-                }
-            }
+        let walks: Vec<Vec<(usize, Vec<u32>)>> = base
+            .par_iter()
+            .map(|&b| {
+                let powers: Vec<(usize, u32)> = (0..n_moves)
+                    .filter_map(|m| power_of(m).filter(|p| p.base == b).map(|p| (m, p.times)))
+                    .collect();
+                powers_by_walks(&solve[b], &offsets, radices, &powers)
+            })
+            .collect();
+        for (m, t) in walks.into_iter().flatten() {
             solve[m] = t;
         }
-        let mut scramble = Vec::with_capacity(n_moves);
-        for t in &solve {
-            let mut back = vec![u32::MAX; at];
-            for j in 0..k {
-                for d in 0..radices[j] as usize {
-                    back[offsets[j] + t[offsets[j] + d] as usize] = d as u32;
-                }
-            }
-            if back.contains(&u32::MAX) {
-                return None;
-            }
-            scramble.push(back);
-        }
+        // Tables of a hundred thousand values or more (the FTO's centres: 23.7 million
+        // entries) are inverted and narrowed a move to a thread.
+        let scramble: Option<Vec<OffsetTable>> = solve
+            .par_iter()
+            .map(|t| inverse_by_digit(t, &offsets, radices).map(OffsetTable::new))
+            .collect();
+        let scramble = scramble?;
+        let solve: Vec<OffsetTable> = solve.into_par_iter().map(OffsetTable::new).collect();
         let tables = CoordTables {
-            solve: solve.into_iter().map(OffsetTable::new).collect(),
-            scramble: scramble.into_iter().map(OffsetTable::new).collect(),
+            solve,
+            scramble,
             runs: OnceLock::new(),
             radices: radices.to_vec(),
             weights,
@@ -249,6 +245,55 @@ impl CoordTables {
     }
 }
 
+/// The tables of the powers `(move, times)` of one move whose table is `step`, digit by
+/// digit (`offsets` and `radices` as in [`CoordTables`]): each value is walked once through
+/// the highest power, each power's entry written as the walk passes it (R, R2, R3, R2' and
+/// R' of puzzlerchallenger took 15 steps a value one power at a time, 5 so).
+fn powers_by_walks(
+    step: &[u32],
+    offsets: &[usize],
+    radices: &[u64],
+    powers: &[(usize, u32)],
+) -> Vec<(usize, Vec<u32>)> {
+    let most = powers.iter().map(|&(_, t)| t as usize).max().unwrap_or(0);
+    // `power_at[t]`: the first power made by `t` steps, if one is asked for.
+    let mut power_at = vec![None; most + 1];
+    for (p, &(_, t)) in powers.iter().enumerate() {
+        power_at[t as usize].get_or_insert(p);
+    }
+    let mut tables = vec![vec![0u32; step.len()]; powers.len()];
+    for (&o, &r) in offsets.iter().zip(radices) {
+        for d in 0..r as usize {
+            let mut x = d as u32;
+            for &p in &power_at[1..] {
+                x = step[o + x as usize];
+                if let Some(p) = p {
+                    tables[p][o + d] = x;
+                }
+            }
+        }
+    }
+    // Two moves that are the same power (R2 and R2' of a move of order 4) share the walk.
+    for (p, &(_, t)) in powers.iter().enumerate() {
+        if let Some(first) = power_at[t as usize].filter(|&f| f != p) {
+            tables[p] = tables[first].clone();
+        }
+    }
+    powers.iter().map(|&(m, _)| m).zip(tables).collect()
+}
+
+/// The table undoing `table` digit by digit, or `None` where it maps two values of a digit
+/// onto one.
+fn inverse_by_digit(table: &[u32], offsets: &[usize], radices: &[u64]) -> Option<Vec<u32>> {
+    let mut back = vec![u32::MAX; table.len()];
+    for (&o, &r) in offsets.iter().zip(radices) {
+        for d in 0..r as usize {
+            back[o + table[o + d] as usize] = d as u32;
+        }
+    }
+    (!back.contains(&u32::MAX)).then_some(back)
+}
+
 impl StateRanking for CoordTables {
     type State = Digits;
     fn n_states(&self) -> u64 {
@@ -301,6 +346,33 @@ mod tests {
     fn defined(text: &str) -> Puzzle {
         let d = Defined::new("test.tws", Definition::parse(text).unwrap()).unwrap();
         Puzzle::new(&PuzzleSpec::Def(std::sync::Arc::new(d)), Metric::Htm).unwrap()
+    }
+
+    /// Each power's table is its move's table applied `times` times, digit by digit, two
+    /// moves that are the same power included; inverses undo their tables.
+    #[test]
+    fn powers_walked_once_are_the_tables_composed() {
+        // Two digits: a 5-cycle on five values, a swap and a fixed value on three.
+        let (offsets, radices) = (vec![0, 5], vec![5, 3]);
+        let step = vec![1, 2, 3, 4, 0, 1, 0, 2];
+        let powers = [(3, 2), (4, 4), (6, 2), (9, 1)];
+        let walked = powers_by_walks(&step, &offsets, &radices, &powers);
+        assert_eq!(walked.iter().map(|(m, _)| *m).collect::<Vec<_>>(), vec![3, 4, 6, 9]);
+        for ((_, table), &(_, times)) in walked.iter().zip(&powers) {
+            let composed: Vec<u32> = (0..8)
+                .map(|i: usize| {
+                    let o = if i < 5 { 0 } else { 5 };
+                    (0..times).fold((i - o) as u32, |x, _| step[o + x as usize])
+                })
+                .collect();
+            assert_eq!(table, &composed, "{times} steps");
+            let back = inverse_by_digit(table, &offsets, &radices).unwrap();
+            assert!((0..8).all(|i| {
+                let o = if i < 5 { 0 } else { 5 };
+                back[o + table[i] as usize] as usize == i - o
+            }));
+        }
+        assert_eq!(inverse_by_digit(&[0, 0, 1], &[0], &[3]), None, "two values onto one");
     }
 
     fn histogram<S: StateRanking>(ranking: &S, start: u64) -> Vec<u64> {
