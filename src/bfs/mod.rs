@@ -310,10 +310,17 @@ const MIN_TASK_GROUPS: u64 = 64;
 const TASKS_PER_WORKER: u64 = 8;
 
 /// A level whose step ranks fewer neighbours than this (its frontier or unseen entries times
-/// the moves, with its table's groups counted an eighth each) runs on one thread: waking the
-/// workers costs more (the master pyramorphix's first seven levels took about 0.1 ms each
-/// on two threads, 0.02-0.05 ms on one).
+/// the moves, [`RUN_WISE_SHARE`] of that for a step by runs, with its table's groups counted
+/// a 32nd each) runs on one thread: waking the workers costs more (the master pyramorphix's
+/// first seven levels took about 0.1 ms each on two threads, 0.02-0.05 ms on one).
 const SERIAL_WORK: u64 = 2048;
+
+/// What a neighbour a step by runs ([`run_wise`]) reaches counts for in [`SERIAL_WORK`]: a
+/// few ns against 20-90 board by board (the master pyramorphix's classes). A group of the
+/// table is scanned in about one: puzzlerchallenger's 22,987 groups counted an eighth each
+/// woke both workers for levels 2 to 5 (13 to 1,175 entries), which took 0.60 ms so and 0.31
+/// ms on one thread; its level 6 (5,320 entries) took 0.17 ms on two and 0.23 on one.
+const RUN_WISE_SHARE: u64 = 4;
 
 /// One session of a search (from its start or a resume to its end or a stop): the settings,
 /// the progress, the journal and the processes that share it. ("Runs" are stretches of
@@ -590,8 +597,12 @@ fn search<S: StateRanking>(
             Direction::Forward => frontier,
             Direction::Backward => unseen,
         };
-        let work = expanded.saturating_mul(space.n_moves() as u64) + part.n_groups() as u64 / 8;
-        step.serial = processes.count() == 1 && work < SERIAL_WORK;
+        let by_runs =
+            matches!(kernel, Kernel::Boards(Some(runs)) if run_wise::applies(runs, part.parts()));
+        let neighbours = expanded.saturating_mul(space.n_moves() as u64);
+        let neighbours = if by_runs { neighbours / RUN_WISE_SHARE } else { neighbours };
+        step.serial =
+            processes.count() == 1 && neighbours + part.n_groups() as u64 / 32 < SERIAL_WORK;
         if let Kernel::Boards(Some(runs)) = kernel
             && direction == Direction::Forward
             && run_wise::applies(runs, part.parts())
