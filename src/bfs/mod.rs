@@ -509,6 +509,11 @@ fn search<S: StateRanking>(
         (false, Some(bits)) => Kernel::Xor(bits),
         (false, None) => Kernel::Boards(use_runs.then(|| space.cell_runs()).flatten()),
     };
+    // The runs a step walks move by move ([`run_wise`]), where it can.
+    let run_wise_runs = match kernel {
+        Kernel::Boards(Some(runs)) if run_wise::applies(runs, part.parts()) => Some(runs),
+        _ => None,
+    };
     let classes = space.class_ranking();
     let t0 = Instant::now();
     let (mut out, mut partial) = match resume {
@@ -597,23 +602,22 @@ fn search<S: StateRanking>(
             Direction::Forward => frontier,
             Direction::Backward => unseen,
         };
-        let by_runs =
-            matches!(kernel, Kernel::Boards(Some(runs)) if run_wise::applies(runs, part.parts()));
         let neighbours = expanded.saturating_mul(space.n_moves() as u64);
-        let neighbours = if by_runs { neighbours / RUN_WISE_SHARE } else { neighbours };
+        let neighbours = match run_wise_runs {
+            Some(_) => neighbours / RUN_WISE_SHARE,
+            None => neighbours,
+        };
         step.serial =
             processes.count() == 1 && neighbours + part.n_groups() as u64 / 32 < SERIAL_WORK;
-        if let Kernel::Boards(Some(runs)) = kernel
+        if let Some(runs) = run_wise_runs
             && direction == Direction::Forward
-            && run_wise::applies(runs, part.parts())
             && frontier.saturating_mul(FILL_IMAGE_RUNS_FROM) >= n
         {
             let most = (table.len_bytes() / INVERSES_SHARE).max(INVERSES_ALWAYS);
             let built = inverses.get_or_insert_with(|| run_wise::InverseTables::of(runs, most));
             step.by_image_runs = built.as_ref();
         }
-        if let Kernel::Boards(Some(runs)) = kernel
-            && run_wise::applies(runs, part.parts())
+        if let Some(runs) = run_wise_runs
             && config.run_graph
         {
             // Filling image runs reads the backward images of a forward step.
